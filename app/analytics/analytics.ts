@@ -1,0 +1,89 @@
+/**
+ * Analytics with consent (spec §7, §9): everything is pushed to `window.dataLayer` in gtag's
+ * format; the Google tag script is loaded only when a measurement id is configured. Consent mode
+ * starts denied; `grantConsent()` grants ad and analytics storage. Page views are sent manually.
+ */
+declare global {
+  interface Window {
+    dataLayer?: unknown[];
+  }
+}
+
+export const DOWNLOAD_EVENT = { category: 'download', action: 'downloadCli', value: 250 } as const;
+export const CONTACT_EVENT = {
+  category: 'contact',
+  action: 'submitContactForm',
+  value: 100,
+} as const;
+
+function gtag(...args: unknown[]): void {
+  if (typeof window === 'undefined') return;
+  window.dataLayer ??= [];
+  // gtag.js reads the arguments object itself, as its official snippet pushes it.
+  // eslint-disable-next-line prefer-rest-params
+  window.dataLayer.push(arguments);
+  void args;
+}
+
+let initialised = false;
+
+export interface AnalyticsSetup {
+  measurementId: string | null;
+  /** True when the visitor accepted all cookies on an earlier visit. */
+  consentGranted: boolean;
+}
+
+export function initAnalytics({ measurementId, consentGranted }: AnalyticsSetup): void {
+  if (initialised || typeof window === 'undefined') return;
+  initialised = true;
+  gtag('consent', 'default', {
+    ad_storage: 'denied',
+    analytics_storage: 'denied',
+    ad_user_data: 'denied',
+    ad_personalization: 'denied',
+  });
+  if (consentGranted) grantConsent();
+  gtag('js', new Date());
+  if (measurementId) {
+    gtag('config', measurementId, { send_page_view: false });
+    const script = document.createElement('script');
+    script.async = true;
+    script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
+    document.head.appendChild(script);
+  }
+}
+
+export function grantConsent(): void {
+  gtag('consent', 'update', { ad_storage: 'granted', analytics_storage: 'granted' });
+}
+
+export function trackPageView(path: string, title: string): void {
+  gtag('event', 'page_view', {
+    page_path: path,
+    page_title: title,
+    page_location: typeof window === 'undefined' ? path : window.location.href,
+  });
+}
+
+export interface DownloadEventInput {
+  operatingSystem: string;
+  architecture: string;
+  format: string;
+}
+
+/** A download click: category download, action downloadCli, label `OS | architecture | format`, value 250. */
+export function trackDownload({ operatingSystem, architecture, format }: DownloadEventInput): void {
+  gtag('event', DOWNLOAD_EVENT.action, {
+    event_category: DOWNLOAD_EVENT.category,
+    event_label: `${operatingSystem} | ${architecture} | ${format}`,
+    value: DOWNLOAD_EVENT.value,
+  });
+}
+
+/** A contact-form submission, weighted 100. */
+export function trackContact(): void {
+  gtag('event', CONTACT_EVENT.action, {
+    event_category: CONTACT_EVENT.category,
+    value: CONTACT_EVENT.value,
+  });
+}

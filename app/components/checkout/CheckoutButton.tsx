@@ -1,0 +1,169 @@
+import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useRouteLoaderData } from 'react-router';
+import type { CheckoutRequestInput, CheckoutResponse } from '../../../shared/contracts/checkout.ts';
+import { billingErrorMessage } from '../../../shared/contracts/messages.ts';
+import type { Edition, PriceSelection } from '../../../shared/pricing/index.ts';
+import { apiFetch, readErrorCode } from '../../http/api-fetch.ts';
+import type { RootData } from '../../root-data.ts';
+import { quotePath } from '../pricing/price-selection.ts';
+import { Alert } from '../ui/Alert.tsx';
+import styles from './CheckoutButton.module.css';
+
+export interface CheckoutButtonProps {
+  edition: Edition;
+  /** The size bought: the selected size if it is this edition's, else the edition's default. */
+  quantity: number;
+  selection: PriceSelection;
+  /** Offer the optional "convert my trial" field (shown on the selected plan only). */
+  offerTrialConversion?: boolean;
+}
+
+const noSubscription = () => () => undefined;
+
+function isCheckoutResponse(value: unknown): value is CheckoutResponse {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'url' in value &&
+    typeof value.url === 'string' &&
+    'sessionId' in value &&
+    typeof value.sessionId === 'string'
+  );
+}
+
+/** Only our own checkout pages or the provider's (https) are followed. */
+function isSafeRedirect(url: string): boolean {
+  try {
+    const target = new URL(url, window.location.href);
+    return target.protocol === 'https:' || target.origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Buy (Pro, Enterprise) or get Starter: posts the plan card's selection to the account service's
+ * checkout (spec §7) and sends the buyer to the hosted checkout. Cancelling there returns to this
+ * pricing page with the same selection; errors show the billing texts of spec §8.
+ */
+export function CheckoutButton({
+  edition,
+  quantity,
+  selection,
+  offerTrialConversion = false,
+}: CheckoutButtonProps) {
+  const root = useRouteLoaderData<RootData>('root');
+  const accountApiUrl = root?.accountApiUrl ?? '';
+  const [processing, setProcessing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [trialKey, setTrialKey] = useState('');
+  // False in the server-rendered HTML, true once React runs: the button needs script.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const ids = useId();
+
+  useEffect(() => {
+    // Back from the checkout page (bfcache): the button must work again.
+    const reset = (event: PageTransitionEvent) => {
+      if (event.persisted) setProcessing(false);
+    };
+    window.addEventListener('pageshow', reset);
+    return () => window.removeEventListener('pageshow', reset);
+  }, []);
+
+  async function startCheckout() {
+    if (processing) return;
+    setError(null);
+    setProcessing(true);
+    const origin = window.location.origin;
+    const request: CheckoutRequestInput = {
+      edition,
+      quantity,
+      billingPeriod: selection.billingPeriod,
+      billingCurrency: selection.currency,
+      trialLicenseKeyToConvert: trialKey.trim() || undefined,
+      successUrl: `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${origin}${quotePath({ ...selection, size: quantity })}`,
+    };
+    try {
+      const response = await apiFetch(`${accountApiUrl}/account/v1/checkout`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(request),
+        trustedBase: accountApiUrl,
+      });
+      if (response.ok) {
+        const body: unknown = await response.json();
+        if (isCheckoutResponse(body) && isSafeRedirect(body.url)) {
+          window.location.assign(body.url);
+          return;
+        }
+        setError(billingErrorMessage(undefined));
+      } else {
+        setError(billingErrorMessage(await readErrorCode(response)));
+      }
+    } catch {
+      setError(billingErrorMessage(undefined));
+    }
+    setProcessing(false);
+  }
+
+  const label = edition === 'Starter' ? 'Get Starter free' : `Buy ${edition}`;
+  const errorId = `${ids}-error`;
+  // A plain group, not a form: the plan cards sit inside the selector's own GET form.
+  return (
+    <div className={styles.checkout}>
+      {offerTrialConversion && (
+        <details className={styles.trial}>
+          <summary>Converting a trial?</summary>
+          <label className={styles.label} htmlFor={`${ids}-key`}>
+            Trial licence key (optional)
+          </label>
+          <span className={styles.hint} id={`${ids}-hint`}>
+            Your trial keeps its key. A trial with the e-mail address you buy with converts by
+            itself.
+          </span>
+          <input
+            id={`${ids}-key`}
+            className={styles.input}
+            value={trialKey}
+            onChange={(event) => {
+              setTrialKey(event.target.value);
+              setError(null);
+            }}
+            onKeyDown={(event) => {
+              // Enter would submit the selector's form; here it starts the checkout.
+              if (event.key === 'Enter') {
+                event.preventDefault();
+                void startCheckout();
+              }
+            }}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="ORGS-XXXX-XXXX-…"
+            aria-describedby={`${ids}-hint`}
+            maxLength={100}
+          />
+        </details>
+      )}
+      <button
+        type="button"
+        onClick={() => void startCheckout()}
+        className={`button ${edition === 'Starter' ? 'button-secondary' : 'button-primary'} ${styles.submit}`}
+        disabled={!hydrated || processing}
+        aria-busy={processing}
+        aria-describedby={error ? errorId : undefined}
+      >
+        {processing ? 'Opening checkout…' : label}
+      </button>
+      {error && (
+        <div id={errorId}>
+          <Alert tone="danger">{error}</Alert>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import type { RouterContextProvider } from 'react-router';
+import type { CheckoutStatus } from '../../../server/checkout/read-checkout-status.ts';
+import { siteContext } from '../../context.ts';
+
+export type { CheckoutStatus };
+
+/**
+ * For the checkout-success route's loader: the licence status of `?session_id=…` (the provider
+ * puts it there), read on the server through the `checkout` site service.
+ */
+export async function licenceStatusFor(args: {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}): Promise<CheckoutStatus> {
+  const sessionId = new URL(args.request.url).searchParams.get('session_id');
+  const service = args.context.get(siteContext).services.checkout;
+  return service ? service.readStatus(sessionId) : { state: 'unknown' };
+}

@@ -1,0 +1,83 @@
+import { Link } from 'react-router';
+import { ModalLink } from '../dialogs/ModalLink.tsx';
+import { Faq } from '../ui/Faq.tsx';
+import { pages, type PageInfo } from '../../pages.ts';
+import type { ServicePageContent } from '../../content/types.ts';
+import { CtaBand } from './CtaBand.tsx';
+import { PageHero } from './PageHero.tsx';
+import styles from './ServicePage.module.css';
+
+/** Service page pattern (DESIGN.md): what you get, phases, who it is for, Get in Touch band. */
+export function ServicePage({ page, content }: { page: PageInfo; content: ServicePageContent }) {
+  const { deliverables, phases, audience } = content;
+  return (
+    <>
+      <PageHero eyebrow={content.eyebrow} title={page.title} summary={content.summary}>
+        <div className={styles.heroActions}>
+          <ModalLink modal="contact" className="button button-primary">
+            Get in Touch
+          </ModalLink>
+          <Link to={pages.pricing.path} className="button button-secondary">
+            Licence pricing
+          </Link>
+        </div>
+      </PageHero>
+
+      <section className="section" aria-labelledby="deliverables-heading">
+        <div className="container">
+          <h2 id="deliverables-heading">What you get</h2>
+          <p className="lead">{deliverables.intro}</p>
+          <ul className={styles.deliverables}>
+            {deliverables.items.map((item) => (
+              <li key={item.title} className={styles.deliverable}>
+                <h3>{item.title}</h3>
+                <p>{item.text}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className={`section ${styles.muted}`} aria-labelledby="phases-heading">
+        <div className="container">
+          <h2 id="phases-heading">How an engagement runs</h2>
+          <p className="lead">{phases.intro}</p>
+          <ol className={styles.phases}>
+            {phases.items.map((phase) => (
+              <li key={phase.title} className={styles.phase}>
+                <h3>{phase.title}</h3>
+                <p className={styles.duration}>{phase.duration}</p>
+                <p>{phase.text}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="audience-heading">
+        <div className={`container ${styles.audience}`}>
+          <div>
+            <h2 id="audience-heading">Who it is for</h2>
+            <p>{audience.intro}</p>
+            <ul className={styles.fits}>
+              {audience.fits.map((fit) => (
+                <li key={fit}>{fit}</li>
+              ))}
+            </ul>
+            <p className={styles.alternative}>{audience.alternative}</p>
+          </div>
+          <div>
+            <h2 id="service-faq-heading">Questions</h2>
+            <Faq items={content.faq} />
+          </div>
+        </div>
+      </section>
+
+      <CtaBand heading={content.getInTouch.heading} text={content.getInTouch.text}>
+        <ModalLink modal="contact" className="button button-primary">
+          Get in Touch
+        </ModalLink>
+      </CtaBand>
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { LazyContactForm, LazyPortalAccessForm, LazyTrialForm } from '../forms/lazy-forms.tsx';
+import { Dialog } from './Dialog.tsx';
+import type { ModalName } from './modal-url.ts';
+
+/** Each dialog's heading, and the small line above it naming what the dialog is for. */
+const frames: Record<ModalName, { eyebrow: string; title: string }> = {
+  contact: { eyebrow: 'Contact', title: 'Get in touch' },
+  'portal-access': { eyebrow: 'Manage your subscription', title: 'Enter your email address' },
+  trial: { eyebrow: 'Free trial', title: 'Start your free trial' },
+};
+
+/** One of the URL dialogs with its frame and body; loaded on demand by ModalHost. */
+export default function ModalDialog({ modal, onClose }: { modal: ModalName; onClose: () => void }) {
+  const frame = frames[modal];
+  return (
+    <Dialog eyebrow={frame.eyebrow} title={frame.title} onClose={onClose}>
+      <ModalBody modal={modal} />
+    </Dialog>
+  );
+}
+
+/** The dialog bodies; the forms of the contact, portal-access and trial dialogs go here. */
+function ModalBody({ modal }: { modal: ModalName }) {
+  switch (modal) {
+    case 'contact':
+      return <LazyContactForm />;
+    case 'portal-access':
+      return <LazyPortalAccessForm />;
+    case 'trial':
+      return <LazyTrialForm />;
+  }
+}

@@ -1,0 +1,122 @@
+import type {
+  DownloadSelection,
+  OperatingSystem,
+  Release,
+} from '../../../shared/downloads/catalog.ts';
+import { latestDownloadPath } from '../../../shared/downloads/paths.ts';
+import { siteConfig } from '../../../shared/site-config.ts';
+import { platformNotes } from '../../content/download-notes.tsx';
+import {
+  dockerPullCommands,
+  dockerRunCommand,
+  githubActionsWorkflow,
+  LICENSE_KEY_INPUT,
+  LICENSE_KEY_VARIABLE,
+  latestDownloadCommand,
+  linuxInstallCommands,
+} from '../../content/download-snippets.ts';
+import { CodeBlock } from '../ui/CodeBlock.tsx';
+import { ArtifactList } from './ArtifactList.tsx';
+import styles from './PlatformPanels.module.css';
+
+interface OsPanelProps {
+  os: OperatingSystem;
+  release: Release | undefined;
+  suggested: DownloadSelection | undefined;
+  publicBaseUrl: string;
+}
+
+/** A Windows, macOS or Linux tab: its notes, then every file of the current release. */
+export function OsPanel({ os, release, suggested, publicBaseUrl }: OsPanelProps) {
+  const notes = platformNotes[os];
+  const artifacts = release?.artifacts.filter((a) => a.operatingSystem === os) ?? [];
+  const linuxZip = artifacts.find((a) => a.architecture === 'x64') ?? artifacts[0];
+  return (
+    <div className={styles.panel}>
+      <div className={styles.notes}>
+        <h3>{notes.title}</h3>
+        {notes.body}
+      </div>
+      {release ? (
+        <ArtifactList artifacts={artifacts} suggested={suggested} />
+      ) : (
+        <p>No release has been published yet.</p>
+      )}
+      {os === 'Linux' && linuxZip && (
+        <>
+          <h3>Install from a terminal</h3>
+          <CodeBlock
+            code={linuxInstallCommands(linuxZip.fileName, linuxZip.downloadUri)}
+            label="Linux install commands"
+            language="sh"
+          />
+          <p>
+            Scripts that should always fetch the newest release can use the stable link, which
+            redirects to the current file:
+          </p>
+          <CodeBlock
+            code={latestDownloadCommand(
+              publicBaseUrl,
+              `${siteConfig.cliName}.zip`,
+              latestDownloadPath(linuxZip),
+            )}
+            label="download command for the latest release"
+            language="sh"
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+export function DockerPanel({ version }: { version: string | undefined }) {
+  return (
+    <div className={styles.panel}>
+      <div className={styles.notes}>
+        <h3>Docker image for {siteConfig.ci.dockerPlatforms.join(' and ')}</h3>
+        <p>
+          <a href={siteConfig.links.containerRegistry}>{siteConfig.links.dockerImage}</a> is one
+          multi-architecture image: Docker pulls the {siteConfig.ci.dockerPlatforms.join(' or ')}{' '}
+          variant that fits your machine. Pin a version tag in pipelines so every run uses the same
+          CLI; <code>latest</code> follows each new release.
+        </p>
+      </div>
+      <h3>Pull</h3>
+      <CodeBlock code={dockerPullCommands(version)} label="docker pull commands" language="sh" />
+      <h3>Run</h3>
+      <p>
+        Mount your repository as the working directory, pass your licence key from the environment
+        and accept the licence terms with an environment variable:
+      </p>
+      <CodeBlock code={dockerRunCommand(version)} label="docker run command" language="sh" />
+    </div>
+  );
+}
+
+export function GithubActionsPanel({
+  version,
+  publicBaseUrl,
+}: {
+  version: string | undefined;
+  publicBaseUrl: string;
+}) {
+  return (
+    <div className={styles.panel}>
+      <div className={styles.notes}>
+        <h3>Set up {siteConfig.productName} in a workflow</h3>
+        <p>
+          The <a href={siteConfig.links.ciMarketplaceAction}>setup action</a> installs the CLI on
+          the runner and takes your licence key through its <code>{LICENSE_KEY_INPUT}</code> input.
+          Store the key as a repository or organisation secret named{' '}
+          <code>{LICENSE_KEY_VARIABLE}</code>; never commit it. The environment variable accepts the
+          licence terms for unattended runs.
+        </p>
+      </div>
+      <CodeBlock
+        code={githubActionsWorkflow(version, `${publicBaseUrl}/eula/cli`)}
+        label="GitHub Actions workflow"
+        language="yaml"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState, type FormEvent } from 'react';
+import { useLocation, useRouteLoaderData } from 'react-router';
+import { apiFetch, readErrorCode } from '../../http/api-fetch.ts';
+import type { RootData } from '../../root-data.ts';
+import { billingPortalRequestSchema } from '../../../shared/contracts/billing-portal.ts';
+import { fieldErrors } from '../../../shared/contracts/fields.ts';
+import {
+  portalAccessErrorMessage,
+  portalLinkNotices,
+  successMessages,
+} from '../../../shared/contracts/messages.ts';
+import { Alert } from '../ui/Alert.tsx';
+import { FormField } from './FormField.tsx';
+import { SendButton } from './SendButton.tsx';
+import styles from './Forms.module.css';
+import { useSubmission } from './use-submission.ts';
+
+function linkNotice(search: string): string | null {
+  const value = new URLSearchParams(search).get('portalLink');
+  if (value === 'expired') return portalLinkNotices.expired;
+  if (value === 'unavailable') return portalLinkNotices.unavailable;
+  return null;
+}
+
+/**
+ * The "Manage your subscription" dialog's form (spec §2, §4): sends the billing-portal e-mail
+ * through POST {account service}/account/v1/manage.
+ */
+export function PortalAccessForm() {
+  const location = useLocation();
+  const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
+  const [emailAddress, setEmailAddress] = useState('');
+  const [pristine, setPristine] = useState(true);
+  const [notice] = useState(() => linkNotice(location.search));
+  const { isProcessing, resultIsSuccess, resultErrorMessage, submit, resetResult } =
+    useSubmission();
+  const errors = fieldErrors(billingPortalRequestSchema, { emailAddress });
+  const invalid = Object.keys(errors).length > 0;
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (invalid || isProcessing || resultIsSuccess) return;
+    void submit(async (signal) => {
+      const response = await apiFetch(`${accountApiUrl}/account/v1/manage`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ emailAddress: emailAddress.trim() }),
+        trustedBase: accountApiUrl,
+        signal,
+      });
+      if (response.ok) return { ok: true };
+      return { ok: false, message: portalAccessErrorMessage(await readErrorCode(response)) };
+    }, portalAccessErrorMessage(undefined));
+  };
+
+  return (
+    <form
+      className={styles.form}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Manage your subscription"
+    >
+      {notice && !resultIsSuccess ? <Alert tone="info">{notice}</Alert> : null}
+      <FormField
+        name="emailAddress"
+        label="Email address"
+        hideLabel
+        type="email"
+        placeholder="Email address"
+        value={emailAddress}
+        onChange={(value) => {
+          setEmailAddress(value);
+          setPristine(false);
+          resetResult();
+        }}
+        error={errors.emailAddress}
+        showError={!pristine}
+        maxLength={254}
+        autoComplete="email"
+        hint={
+          <>
+            Use the email address you gave when you purchased your subscription; you find it at the
+            bottom of your licence key email. We will send you a message with a link to the billing
+            portal, where you can upgrade, downgrade or cancel your subscription and edit your
+            billing information.
+          </>
+        }
+      />
+      {resultIsSuccess ? <Alert tone="success">{successMessages.portalAccess}</Alert> : null}
+      {resultErrorMessage ? <Alert tone="danger">{resultErrorMessage}</Alert> : null}
+      <div className={styles.actions}>
+        <SendButton
+          disabled={invalid || isProcessing || resultIsSuccess}
+          processing={isProcessing}
+        />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useRouteLoaderData } from 'react-router';
+import { errorCodes } from '../../../shared/contracts/error-codes.ts';
+import { fieldErrors } from '../../../shared/contracts/fields.ts';
+import { failureMessages } from '../../../shared/contracts/messages.ts';
+import {
+  LOST_KEY_PATH,
+  lostKeyMessages,
+  lostKeyRequestSchema,
+} from '../../../shared/licence-recovery/contract.ts';
+import { apiFetch, readErrorCode } from '../../http/api-fetch.ts';
+import type { RootData } from '../../root-data.ts';
+import { FormField } from '../forms/FormField.tsx';
+import formStyles from '../forms/Forms.module.css';
+import { SendButton } from '../forms/SendButton.tsx';
+import { useSubmission } from '../forms/use-submission.ts';
+import { Alert } from '../ui/Alert.tsx';
+import styles from './LostKeyForm.module.css';
+
+export interface LostKeyFormProps {
+  /** Heading level that fits the page's outline. */
+  headingLevel?: 2 | 3;
+}
+
+/**
+ * "Lost your licence key?" (decision 075): asks for the licence address; the account service
+ * e-mails a link per licence that replaces its key. The answer is the same whether or not the
+ * address is known, so the form always says the same thing on success.
+ */
+export function LostKeyForm({ headingLevel = 2 }: LostKeyFormProps) {
+  const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
+  const headingId = useId();
+  const [emailAddress, setEmailAddress] = useState('');
+  const [pristine, setPristine] = useState(true);
+  const { isProcessing, resultIsSuccess, resultErrorMessage, submit, resetResult } =
+    useSubmission();
+  const errors = fieldErrors(lostKeyRequestSchema, { emailAddress });
+  const invalid = Object.keys(errors).length > 0;
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (invalid || isProcessing || resultIsSuccess) return;
+    void submit(async (signal) => {
+      const response = await apiFetch(`${accountApiUrl}${LOST_KEY_PATH}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ emailAddress: emailAddress.trim() }),
+        trustedBase: accountApiUrl,
+        signal,
+      });
+      if (response.ok) return { ok: true };
+      const code = await readErrorCode(response);
+      return {
+        ok: false,
+        message:
+          code === errorCodes.tooManyRequests
+            ? lostKeyMessages.rateLimited
+            : failureMessages.licensing,
+      };
+    }, failureMessages.licensing);
+  };
+
+  return (
+    <section className={styles.panel} aria-labelledby={headingId}>
+      <Heading id={headingId} className={styles.heading}>
+        {lostKeyMessages.heading}
+      </Heading>
+      <form className={formStyles.form} onSubmit={onSubmit} noValidate aria-labelledby={headingId}>
+        <FormField
+          name="emailAddress"
+          label="Email address"
+          type="email"
+          placeholder="Email address"
+          value={emailAddress}
+          onChange={(value) => {
+            setEmailAddress(value);
+            setPristine(false);
+            resetResult();
+          }}
+          error={errors.emailAddress}
+          showError={!pristine}
+          maxLength={254}
+          autoComplete="email"
+          hint={lostKeyMessages.intro}
+        />
+        {resultIsSuccess ? <Alert tone="success">{lostKeyMessages.success}</Alert> : null}
+        {resultErrorMessage ? <Alert tone="danger">{resultErrorMessage}</Alert> : null}
+        <div className={formStyles.actions}>
+          <SendButton
+            disabled={invalid || isProcessing || resultIsSuccess}
+            processing={isProcessing}
+          />
+        </div>
+      </form>
+    </section>
+  );
+}

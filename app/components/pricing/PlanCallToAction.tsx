@@ -1,0 +1,51 @@
+import { Link } from 'react-router';
+import type { Edition, PriceSelection } from '../../../shared/pricing/index.ts';
+import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
+import { ModalLink } from '../dialogs/ModalLink.tsx';
+
+export interface PlanCallToActionProps {
+  edition: Edition;
+  /** The size this plan's action is about (see `quantityForEdition`). */
+  quantity: number;
+  selection: PriceSelection;
+  isSelected: boolean;
+}
+
+/**
+ * The actions at the foot of a plan card. Starter is free to download; paid plans start with the
+ * free trial. The checkout adds its Buy button here (edition, quantity, period and currency are
+ * all in the props).
+ */
+export function PlanCallToAction({
+  edition,
+  quantity,
+  selection,
+  isSelected,
+}: PlanCallToActionProps) {
+  const checkout = (
+    <CheckoutButton
+      edition={edition}
+      quantity={quantity}
+      selection={selection}
+      offerTrialConversion={isSelected && edition !== 'Starter'}
+    />
+  );
+  if (edition === 'Starter') {
+    return (
+      <>
+        {checkout}
+        <Link to="/download" className="button button-secondary">
+          Download for free
+        </Link>
+      </>
+    );
+  }
+  return (
+    <>
+      {checkout}
+      <ModalLink modal="trial" className="button button-secondary">
+        Start free trial
+      </ModalLink>
+    </>
+  );
+}

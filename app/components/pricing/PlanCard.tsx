@@ -1,0 +1,57 @@
+import type { ReactNode } from 'react';
+import {
+  calculatePrice,
+  defaultSizeForEdition,
+  formatPrice,
+  type Edition,
+  type PriceSelection,
+} from '../../../shared/pricing/index.ts';
+import { planRangeLabel, planTaglines } from '../../content/pricing-plans.ts';
+import { periodLabel } from './period-label.ts';
+import styles from './PlanCard.module.css';
+
+interface PlanCardProps {
+  edition: Edition;
+  selection: PriceSelection;
+  isSelected: boolean;
+  onSelect: (edition: Edition) => void;
+  action: ReactNode;
+}
+
+/** One plan side by side with the others; choosing it sets the size to the plan's default. */
+export function PlanCard({ edition, selection, isSelected, onSelect, action }: PlanCardProps) {
+  const entry = calculatePrice({ ...selection, size: defaultSizeForEdition(edition) });
+  const price = entry.isFree ? 'Free' : formatPrice(entry.selected.total, selection.currency);
+  return (
+    <article className={`${styles.card} ${isSelected ? styles.selected : ''}`}>
+      <h3 className={styles.name}>
+        <button
+          type="button"
+          className={styles.choose}
+          aria-pressed={isSelected}
+          onClick={() => onSelect(edition)}
+        >
+          {edition}
+        </button>
+      </h3>
+      {isSelected && (
+        <span className={styles.badge} aria-hidden="true">
+          Selected
+        </span>
+      )}
+      <p className={styles.price}>
+        {edition === 'Pro' && <span className={styles.from}>from </span>}
+        <span className={styles.amount}>{price}</span>
+        {!entry.isFree && (
+          <span className={styles.per}> {periodLabel(selection.billingPeriod)}</span>
+        )}
+      </p>
+      <p className={styles.tagline}>{planTaglines[edition]}</p>
+      <ul className={styles.facts}>
+        <li>{planRangeLabel(edition, 'orgs')}</li>
+        <li>{planRangeLabel(edition, 'stacks')}</li>
+      </ul>
+      <div className={styles.action}>{action}</div>
+    </article>
+  );
+}

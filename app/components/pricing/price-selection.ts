@@ -1,0 +1,51 @@
+import {
+  isBillingPeriod,
+  isCurrency,
+  isValidSize,
+  sliderRange,
+  type PriceSelection,
+} from '../../../shared/pricing/index.ts';
+
+/** The URL parameters that carry a quote: `?size=10&period=yearly&currency=EUR`. */
+export const selectionParams = { size: 'size', period: 'period', currency: 'currency' } as const;
+
+export const defaultSelection: PriceSelection = {
+  size: sliderRange.defaultSize,
+  billingPeriod: 'monthly',
+  currency: 'USD',
+};
+
+function parseSize(raw: string | null): number | undefined {
+  // Digits only: "1e1", " 10" or "10.0" are not sizes anyone shares.
+  if (raw === null || !/^\d{1,3}$/.test(raw)) return undefined;
+  const size = Number(raw);
+  return isValidSize(size) ? size : undefined;
+}
+
+/** The selection a URL asks for; each missing or invalid value falls back to its default. */
+export function parsePriceSelection(params: URLSearchParams): PriceSelection {
+  const period = params.get(selectionParams.period)?.toLowerCase();
+  const currency = params.get(selectionParams.currency)?.toUpperCase();
+  return {
+    size: parseSize(params.get(selectionParams.size)) ?? defaultSelection.size,
+    billingPeriod: isBillingPeriod(period) ? period : defaultSelection.billingPeriod,
+    currency: isCurrency(currency) ? currency : defaultSelection.currency,
+  };
+}
+
+/** `current` with the selection written in; other parameters (e.g. `modal`) are kept. */
+export function searchParamsWithSelection(
+  current: URLSearchParams,
+  selection: PriceSelection,
+): URLSearchParams {
+  const next = new URLSearchParams(current);
+  next.set(selectionParams.size, String(selection.size));
+  next.set(selectionParams.period, selection.billingPeriod);
+  next.set(selectionParams.currency, selection.currency);
+  return next;
+}
+
+/** The path of a shareable quote. */
+export function quotePath(selection: PriceSelection): string {
+  return `/pricing?${searchParamsWithSelection(new URLSearchParams(), selection)}`;
+}

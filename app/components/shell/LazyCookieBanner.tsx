@@ -1,0 +1,21 @@
+import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { isBannerDismissed, subscribeConsent } from '../../analytics/consent.ts';
+
+// Returning visitors, who answered it once, never download the banner.
+const CookieBanner = lazy(() =>
+  import('./CookieBanner.tsx').then((module) => ({ default: module.CookieBanner })),
+);
+
+// The server never knows the visitor's choice, so it renders no banner; the browser decides.
+const dismissedOnServer = () => true;
+
+/** The cookie banner (spec §4): shown after hydration until the visitor chooses, then never again. */
+export function LazyCookieBanner() {
+  const dismissed = useSyncExternalStore(subscribeConsent, isBannerDismissed, dismissedOnServer);
+  if (dismissed) return null;
+  return (
+    <Suspense fallback={null}>
+      <CookieBanner />
+    </Suspense>
+  );
+}

@@ -1,0 +1,32 @@
+import { createContext } from 'react';
+import { createContext as createRouterContext } from 'react-router';
+import type { CheckoutStatus } from '../server/checkout/read-checkout-status.ts';
+import type { ReleaseCatalogReader } from '../server/releases/release-catalog.ts';
+
+/**
+ * What the server hands to every loader through React Router's context. Domain issues add the
+ * read-only services their pages need to `SiteServices` (and the server supplies them).
+ */
+export interface SiteServices {
+  /** The release catalog: /download, the home page's structured data. */
+  readonly releases: ReleaseCatalogReader;
+  /** The checkout-success page: the licence status of a checkout session (server/checkout). */
+  readonly checkout?: { readStatus(sessionId: string | null): Promise<CheckoutStatus> };
+}
+
+export interface SiteRequestContext {
+  /** Per-request CSP nonce for inline and module scripts. */
+  nonce: string;
+  publicBaseUrl: string;
+  /** Absolute base URL of the account service as the browser calls it; '' = same origin. */
+  accountApiUrl: string;
+  gaMeasurementId: string | undefined;
+  /** Request time, so the footer year and dates are computed per request (and testable). */
+  now: Date;
+  services: SiteServices;
+}
+
+export const siteContext = createRouterContext<SiteRequestContext>();
+
+/** Server-rendered nonce for <Scripts/>; empty in the browser, where it is not needed. */
+export const NonceContext = createContext('');

@@ -1,0 +1,30 @@
+import { type RouteConfig, index, route } from '@react-router/dev/routes';
+
+export default [
+  index('routes/home.tsx'),
+  route('home', 'routes/home.tsx', { id: 'home-alias' }),
+  route(
+    'features/end-to-end-salesforce-devops',
+    'routes/features/end-to-end-salesforce-devops.tsx',
+  ),
+  route('features/smart-metadata-features', 'routes/features/smart-metadata-features.tsx'),
+  route('features/true-devops-dna', 'routes/features/true-devops-dna.tsx'),
+  route('features/ci-cd-platform-integration', 'routes/features/ci-cd-platform-integration.tsx'),
+  route('features/enterprise-grade-robustness', 'routes/features/enterprise-grade-robustness.tsx'),
+  route('features/toolbox-commands', 'routes/features/toolbox-commands.tsx'),
+  route('services/deployment-as-a-service', 'routes/services/deployment-as-a-service.tsx'),
+  route('services/design-and-build', 'routes/services/design-and-build.tsx'),
+  route('pricing', 'routes/pricing.tsx'),
+  route('support', 'routes/support.tsx'),
+  route('download', 'routes/download.tsx'),
+  route('imprint', 'routes/legal/imprint.tsx'),
+  route('eula/cli', 'routes/legal/eula-cli.tsx'),
+  route('privacy', 'routes/legal/privacy.tsx'),
+  route('checkout-success', 'routes/checkout-success.tsx'),
+  route('replace-licence-key', 'routes/replace-licence-key.tsx'),
+  route('trial', 'routes/redirects/trial.ts'),
+  route('slack', 'routes/redirects/slack.ts'),
+  route('robots.txt', 'routes/seo/robots-txt.ts'),
+  route('sitemap.xml', 'routes/seo/sitemap-xml.ts'),
+  route('*', 'routes/not-found.tsx'),
+] satisfies RouteConfig;

@@ -1,0 +1,65 @@
+import { Link } from 'react-router';
+import type { Route } from './+types/checkout-success.ts';
+import { LicenceStatus } from '../components/checkout/LicenceStatus.tsx';
+import { LostKeyForm } from '../components/licences/LostKeyForm.tsx';
+import { licenceStatusFor } from '../components/checkout/licence-status-data.ts';
+import { checkoutSuccessContent } from '../content/checkout-success.ts';
+import { pages } from '../pages.ts';
+import { metaFor } from '../root-data.ts';
+import { siteConfig, supportMailto } from '../../shared/site-config.ts';
+import styles from './checkout-success.module.css';
+
+export const meta = metaFor(pages.checkoutSuccess);
+
+export function loader(args: Route.LoaderArgs) {
+  return licenceStatusFor(args);
+}
+
+export default function CheckoutSuccessPage({ loaderData }: Route.ComponentProps) {
+  const content = checkoutSuccessContent;
+  return (
+    <div className={`container ${styles.page}`}>
+      <div className={styles.mark} aria-hidden="true">
+        <svg
+          width="32"
+          height="32"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.5"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
+          <path d="M5 12.5l4.5 4.5L19 7.5" />
+        </svg>
+      </div>
+      <h1>{pages.checkoutSuccess.title}</h1>
+      <p className={styles.congratulation}>{content.congratulation}</p>
+      <p className="lead">{content.summary}</p>
+      <LicenceStatus status={loaderData} />
+      <ol className={styles.steps}>
+        {content.steps.map((step) => (
+          <li key={step.title}>
+            <h2 className={styles.stepTitle}>{step.title}</h2>
+            <p>{step.text}</p>
+          </li>
+        ))}
+      </ol>
+      <p>
+        <a href={supportMailto} className="button button-primary">
+          {content.supportLinkLabel}
+        </a>
+      </p>
+      <LostKeyForm />
+      <h2 className={styles.nextHeading}>{content.next.heading}</h2>
+      <ul className={styles.next}>
+        <li>
+          <Link to={pages.download.path}>{content.next.download}</Link>
+        </li>
+        <li>
+          <a href={siteConfig.links.docs}>{content.next.docs}</a>
+        </li>
+      </ul>
+    </div>
+  );
+}

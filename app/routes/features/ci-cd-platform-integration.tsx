@@ -1,0 +1,16 @@
+import type { Route } from './+types/ci-cd-platform-integration.ts';
+import { FeaturePage } from '../../components/content/FeaturePage.tsx';
+import { ciCdContent } from '../../content/features/ci-cd-platform-integration.tsx';
+import { pages } from '../../pages.ts';
+import { loadLatestVersion } from '../../releases/latest-version.ts';
+import { metaFor } from '../../root-data.ts';
+
+export const meta = metaFor(pages.featureCiCd);
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { latestVersion: await loadLatestVersion(context) };
+}
+
+export default function FeatureCiCdPage({ loaderData }: Route.ComponentProps) {
+  return <FeaturePage page={pages.featureCiCd} content={ciCdContent(loaderData.latestVersion)} />;
+}

@@ -1,0 +1,24 @@
+import { CommandReference } from '../../components/content/CommandReference.tsx';
+import { FeaturePage } from '../../components/content/FeaturePage.tsx';
+import { commandReferenceIntro } from '../../content/commands.ts';
+import { toolboxContent } from '../../content/features/toolbox-commands.tsx';
+import { pages } from '../../pages.ts';
+import { metaFor } from '../../root-data.ts';
+
+export const meta = metaFor(pages.featureToolbox);
+
+export default function FeatureToolboxPage() {
+  return (
+    <FeaturePage page={pages.featureToolbox} content={toolboxContent}>
+      <section
+        id="command-reference"
+        aria-labelledby="command-reference-heading"
+        className="container section"
+      >
+        <h2 id="command-reference-heading">{commandReferenceIntro.heading}</h2>
+        <p className="lead">{commandReferenceIntro.text}</p>
+        <CommandReference />
+      </section>
+    </FeaturePage>
+  );
+}

@@ -1,0 +1,307 @@
+/**
+ * Throughput and latency of POST /account/v1/licenses/validate against a bare node:http server
+ * answering the same JSON, in one run: `npm run bench:validate [-- --duration 10 --connections 20]`.
+ * Runs on PGlite, and on PostgreSQL when 127.0.0.1:5432 (or BENCH_POSTGRES_URL) is reachable.
+ * Rate limits are switched off through the environment (LICENSE_VALIDATION_RATE_LIMIT=0).
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { serve } from '@hono/node-server';
+import pg from 'pg';
+import { z } from 'zod';
+import { buildApp } from '../server/app.ts';
+import { parseEnv } from '../server/env.ts';
+import { issueLicence } from '../server/licences/issue-licence.ts';
+import { createLogger } from '../server/logger.ts';
+import { createRuntime, type Runtime } from '../server/runtime.ts';
+import { siteConfig } from '../shared/site-config.ts';
+
+const run = promisify(execFile);
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const warmup = Number(args.warmup);
+const rounds = Number(args.rounds);
+const autocannonBin = path.resolve('node_modules/autocannon/autocannon.js');
+const postgresAdminUrl =
+  process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 20;
+const ORG_ID = '00D5g000004XyZ1EAK';
+
+const autocannonResult = z.object({
+  requests: z.object({ average: z.number(), total: z.number() }),
+  latency: z.object({ p50: z.number(), p99: z.number(), average: z.number() }),
+  non2xx: z.number(),
+  errors: z.number(),
+  timeouts: z.number(),
+});
+type Measurement = z.infer<typeof autocannonResult>;
+
+async function autocannon(url: string, body: string, seconds: number): Promise<Measurement> {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      autocannonBin,
+      '--json',
+      '--no-progress',
+      '-c',
+      String(connections),
+      '-d',
+      String(seconds),
+      '-m',
+      'POST',
+      '-H',
+      'content-type=application/json',
+      '-b',
+      body,
+      url,
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  return autocannonResult.parse(JSON.parse(stdout));
+}
+
+function portOf(address: AddressInfo | string | null): number {
+  if (!address || typeof address === 'string') throw new Error('the server has no TCP port');
+  return address.port;
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve(portOf(server.address())));
+  });
+}
+
+/** The baseline: node:http answering a constant JSON body, reading the request body first. */
+async function startBareServer(answer: string): Promise<{ url: string; close: () => void }> {
+  const bytes = Buffer.from(answer);
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
+      res.end(bytes);
+    });
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}/`, close: () => server.close() };
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: postgresAdminUrl,
+    connectionTimeoutMillis: 1500,
+  });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+interface Target {
+  name: 'pglite' | 'postgres';
+  env: Record<string, string>;
+  cleanup: () => Promise<void>;
+}
+
+async function pgliteTarget(): Promise<Target> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-validate-'));
+  return {
+    name: 'pglite',
+    env: { DATA_DIR: dir },
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+async function postgresTarget(): Promise<Target> {
+  const dbName = `orgsmith_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresAdminUrl });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${dbName}`;
+  return {
+    name: 'postgres',
+    env: { DATABASE_URL: url.toString() },
+    async cleanup() {
+      const dropper = new pg.Client({ connectionString: postgresAdminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${dbName} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** Starts the whole app (production settings, rate limits off) and creates a Pro licence. */
+async function startApp(
+  target: Target,
+): Promise<{ url: string; body: string; runtime: Runtime; close: () => void }> {
+  const env = parseEnv({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    LICENSE_VALIDATION_RATE_LIMIT: '0',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    ...target.env,
+  });
+  const runtime = await createRuntime(env, createLogger(env.LOG_LEVEL));
+  const { db } = runtime.deps.database;
+  const issued = await db.transaction((tx) =>
+    issueLicence(tx, runtime.deps.secretKey, {
+      type: 'Paid',
+      edition: 'Pro',
+      quantity: 6,
+      email: 'bench@example.com',
+      productId: siteConfig.productId,
+      expiresAt: new Date(Date.now() + 365 * 24 * 3600 * 1000),
+      addressRule: 'any',
+    }),
+  );
+  if (!issued.ok) throw new Error(`could not create the bench licence: ${issued.code}`);
+  const app = buildApp(runtime.deps);
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const port = portOf(server.address());
+  const body = JSON.stringify({
+    licenseKey: issued.key,
+    productId: siteConfig.productId,
+    orgId: ORG_ID,
+  });
+  return {
+    url: `http://127.0.0.1:${port}/account/v1/licenses/validate`,
+    body,
+    runtime,
+    close: () => server.close(),
+  };
+}
+
+/** The run with the median throughput, and the median p50/p99 of all runs. */
+function median(runs: Measurement[]): Measurement {
+  const middle = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const byRate = [...runs].sort((a, b) => a.requests.average - b.requests.average);
+  const chosen = byRate[Math.floor(byRate.length / 2)];
+  if (!chosen) throw new Error('no runs');
+  return {
+    ...chosen,
+    latency: {
+      ...chosen.latency,
+      p50: middle(runs.map((run) => run.latency.p50)),
+      p99: middle(runs.map((run) => run.latency.p99)),
+    },
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    timeouts: runs.reduce((sum, run) => sum + run.timeouts, 0),
+  };
+}
+
+function row(name: string, m: Measurement, bare?: Measurement): string {
+  const ratio = bare ? (m.requests.average / bare.requests.average).toFixed(2) : '1.00';
+  return [
+    name.padEnd(24),
+    m.requests.average.toFixed(0).padStart(9),
+    m.latency.p50.toFixed(2).padStart(9),
+    m.latency.p99.toFixed(2).padStart(9),
+    ratio.padStart(7),
+    String(m.non2xx + m.errors + m.timeouts).padStart(7),
+  ].join('  ');
+}
+
+const targets = [await pgliteTarget()];
+if (await postgresReachable()) targets.push(await postgresTarget());
+else console.log(`PostgreSQL at ${postgresAdminUrl} is not reachable: PGlite only.`);
+
+const results: Record<string, unknown> = {};
+console.log(
+  `autocannon: ${connections} connections; ${rounds} alternating rounds of ${duration} s after ${warmup} s warm-up; medians\n`,
+);
+console.log(
+  [
+    'target'.padEnd(24),
+    'req/s'.padStart(9),
+    'p50 ms'.padStart(9),
+    'p99 ms'.padStart(9),
+    'ratio'.padStart(7),
+    'errors'.padStart(7),
+  ].join('  '),
+);
+for (const target of targets) {
+  const app = await startApp(target);
+  try {
+    const first = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: app.body,
+    });
+    const answer = await first.text();
+    if (!first.ok || !answer.includes('"valid":true')) {
+      throw new Error(`the validation did not answer valid: ${first.status} ${answer}`);
+    }
+    const bare = await startBareServer(answer);
+    try {
+      await autocannon(bare.url, app.body, warmup);
+      await autocannon(app.url, app.body, warmup);
+      // Alternate short runs and take medians: the machine is shared, its load drifts.
+      const bareRuns: Measurement[] = [];
+      const appRuns: Measurement[] = [];
+      for (let round = 0; round < rounds; round++) {
+        bareRuns.push(await autocannon(bare.url, app.body, duration));
+        appRuns.push(await autocannon(app.url, app.body, duration));
+      }
+      const bareResult = median(bareRuns);
+      const appResult = median(appRuns);
+      console.log(row(`bare node:http`, bareResult));
+      console.log(row(`validate on ${target.name}`, appResult, bareResult));
+      const ratio = appResult.requests.average / bareResult.requests.average;
+      const verdict = [
+        ratio >= TARGET_RATIO
+          ? `ratio ${ratio.toFixed(2)} ≥ ${TARGET_RATIO} ✓`
+          : `ratio ${ratio.toFixed(2)} < ${TARGET_RATIO} ✗`,
+        appResult.latency.p99 <= TARGET_P99_MS
+          ? `p99 ${appResult.latency.p99} ms ≤ ${TARGET_P99_MS} ms ✓`
+          : `p99 ${appResult.latency.p99} ms > ${TARGET_P99_MS} ms ✗`,
+      ].join(', ');
+      console.log(`  ${verdict}\n`);
+      results[target.name] = { bare: bareResult, validate: appResult, ratio };
+    } finally {
+      bare.close();
+    }
+  } finally {
+    app.close();
+    await app.runtime.close();
+    await target.cleanup();
+  }
+}
+
+await mkdir('bench/results', { recursive: true });
+const file = path.join(
+  'bench/results',
+  `validate-throughput-${new Date().toISOString().replaceAll(':', '-')}.json`,
+);
+await writeFile(
+  file,
+  JSON.stringify(
+    { duration, connections, warmup, rounds, node: process.version, results },
+    null,
+    2,
+  ),
+);
+console.log(`Results written to ${file}`);

@@ -1,0 +1,65 @@
+import type { Database } from '../db/client.ts';
+import type { Env } from '../env.ts';
+
+/** Where a command writes: the terminal in production, buffers in tests. */
+export interface AdminIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface AdminContext {
+  env: Env;
+  io: AdminIo;
+  /** Opens the database as the server does (migrations applied) on first call; closed after the command. */
+  database(): Promise<Database>;
+  /** Resolves a path the operator typed against the directory they ran the command in. */
+  resolvePath(path: string): string;
+  now(): Date;
+}
+
+export interface AdminOption {
+  type: 'boolean' | 'string';
+  description: string;
+  short?: string;
+}
+
+export interface AdminArgument {
+  name: string;
+  description: string;
+}
+
+export interface AdminInput {
+  /** Positional arguments, in the order of `arguments`. */
+  args: string[];
+  options: Record<string, string | boolean | undefined>;
+}
+
+/**
+ * One operator command, e.g. `releases publish <manifest.json>`. Add a command by exporting one
+ * from your domain folder and listing it in `server/admin/commands.ts`.
+ */
+export interface AdminCommand {
+  /** Space-separated words that select it: `releases publish`. The first word is its group. */
+  name: string;
+  summary: string;
+  /** Longer help shown by `<command> --help`. */
+  details?: string;
+  arguments?: readonly AdminArgument[];
+  options?: Readonly<Record<string, AdminOption>>;
+  /** Returns the exit code (0 = success); throw AdminError for a failure with a clear message. */
+  run(context: AdminContext, input: AdminInput): Promise<number>;
+}
+
+/** A failure the operator can act on: printed as is, exit code 1 (2 for usage mistakes). */
+export class AdminError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.name = 'AdminError';
+    this.exitCode = exitCode;
+  }
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;

@@ -1,0 +1,48 @@
+import { createContactMessageRepository } from '../../contact/contact-repository.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '../command.ts';
+import { formatTime, positiveInteger } from './operator-support.ts';
+
+const list: AdminCommand = {
+  name: 'contact-messages list',
+  summary: 'List contact form messages, newest first',
+  options: {
+    limit: { type: 'string', description: 'How many (default 20)' },
+    since: { type: 'string', description: 'Only messages from this day on (YYYY-MM-DD, UTC)' },
+    json: { type: 'boolean', description: 'Print JSON' },
+  },
+  async run(context, { options }) {
+    const limit = options.limit === undefined ? 20 : positiveInteger(options.limit, 'limit');
+    let since: Date | undefined;
+    if (options.since !== undefined) {
+      const text = typeof options.since === 'string' ? options.since : '';
+      since = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
+      if (!since || Number.isNaN(since.getTime())) {
+        throw new AdminError('--since must be a date like 2026-01-31.', 2);
+      }
+    }
+    const messages = await createContactMessageRepository(await context.database()).listRecent({
+      limit,
+      since,
+    });
+    if (options.json === true) {
+      context.io.out(JSON.stringify(messages, null, 2));
+      return EXIT_OK;
+    }
+    if (messages.length === 0) {
+      context.io.out('No contact messages.');
+      return EXIT_OK;
+    }
+    for (const [index, message] of messages.entries()) {
+      if (index > 0) context.io.out('');
+      const who = [message.role, message.company].filter(Boolean).join(', ');
+      context.io.out(
+        `${formatTime(message.createdAt)}  ${message.name} <${message.email}>${who ? ` — ${who}` : ''}`,
+      );
+      for (const line of message.message.split('\n')) context.io.out(`  ${line}`);
+    }
+    return EXIT_OK;
+  },
+};
+
+/** Contact message commands (registered in server/admin/commands.ts). */
+export const contactMessageAdminCommands: readonly AdminCommand[] = [list];

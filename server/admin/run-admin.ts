@@ -1,0 +1,208 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { parseEnv, type Env } from '../env.ts';
+import {
+  AdminError,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  type AdminCommand,
+  type AdminContext,
+  type AdminIo,
+} from './command.ts';
+import { adminCommands } from './commands.ts';
+import { assertEmbeddedDatabaseFree } from './embedded-database-guard.ts';
+
+export const ADMIN_INVOCATION = 'npm run admin --';
+
+export interface RunAdminOptions {
+  /** The environment to read (default: process.env). */
+  environment?: Record<string, string | undefined>;
+  io?: AdminIo;
+  /** Where relative paths are resolved (default: the directory npm was started in). */
+  cwd?: string;
+  /** Tests pass an already open database; the default opens it as the server does. */
+  openDatabase?: (env: Env) => Promise<DatabaseHandle>;
+  commands?: readonly AdminCommand[];
+  now?: () => Date;
+}
+
+const consoleIo: AdminIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+async function defaultOpenDatabase(env: Env): Promise<DatabaseHandle> {
+  if (!env.DATABASE_URL) await assertEmbeddedDatabaseFree(env);
+  return openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+}
+
+function pad(text: string, width: number): string {
+  return text.padEnd(width, ' ');
+}
+
+function commandSynopsis(command: AdminCommand): string {
+  const args = (command.arguments ?? []).map((arg) => ` <${arg.name}>`).join('');
+  const options = Object.keys(command.options ?? {}).length > 0 ? ' [options]' : '';
+  return `${command.name}${args}${options}`;
+}
+
+function overview(commands: readonly AdminCommand[], group?: string): string[] {
+  const shown = group ? commands.filter((c) => c.name.split(' ')[0] === group) : commands;
+  const width = Math.max(...shown.map((c) => commandSynopsis(c).length)) + 2;
+  return [
+    `Usage: ${ADMIN_INVOCATION} <command> [arguments] [options]`,
+    '',
+    'Operator commands for the Orgsmith account service. They read the same environment as the',
+    'server (DATABASE_URL, DATA_DIR, DOWNLOAD_BASE_URL, ...) and open the same database.',
+    '',
+    group ? `Commands in "${group}":` : 'Commands:',
+    ...shown.map((c) => `  ${pad(commandSynopsis(c), width)}${c.summary}`),
+    '',
+    `Run \`${ADMIN_INVOCATION} <command> --help\` for the details of one command.`,
+    'Exit codes: 0 success, 1 failure, 2 wrong usage.',
+  ];
+}
+
+function commandHelp(command: AdminCommand): string[] {
+  const lines = [`Usage: ${ADMIN_INVOCATION} ${commandSynopsis(command)}`, '', command.summary];
+  if (command.details) lines.push('', command.details);
+  const args = command.arguments ?? [];
+  const options = Object.entries(command.options ?? {});
+  const labels = [
+    ...args.map((arg) => `<${arg.name}>`),
+    ...options.map(([name, option]) => `--${name}${option.type === 'string' ? ' <value>' : ''}`),
+    '--help',
+  ];
+  const width = Math.max(...labels.map((label) => label.length)) + 2;
+  if (args.length > 0) {
+    lines.push('', 'Arguments:');
+    for (const arg of args) lines.push(`  ${pad(`<${arg.name}>`, width)}${arg.description}`);
+  }
+  lines.push('', 'Options:');
+  for (const [name, option] of options) {
+    const label = `--${name}${option.type === 'string' ? ' <value>' : ''}`;
+    lines.push(`  ${pad(label, width)}${option.description}`);
+  }
+  lines.push(`  ${pad('--help', width)}Show this help`);
+  return lines;
+}
+
+/** Finds the command whose name is the longest prefix of the words given. */
+function matchCommand(
+  commands: readonly AdminCommand[],
+  words: string[],
+): { command: AdminCommand; rest: string[] } | undefined {
+  let best: { command: AdminCommand; rest: string[] } | undefined;
+  for (const command of commands) {
+    const parts = command.name.split(' ');
+    const matches = parts.every((part, index) => words[index] === part);
+    if (matches && (!best || parts.length > best.command.name.split(' ').length)) {
+      best = { command, rest: words.slice(parts.length) };
+    }
+  }
+  return best;
+}
+
+/**
+ * The operator command line: finds the command, checks its arguments, reads the environment,
+ * opens the database on demand and always closes it. Returns the process exit code.
+ */
+export async function runAdmin(argv: string[], options: RunAdminOptions = {}): Promise<number> {
+  const io = options.io ?? consoleIo;
+  const commands = options.commands ?? adminCommands;
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  const words = argv.filter((arg) => arg !== '--help' && arg !== '-h');
+  const firstWord = words[0];
+
+  if (firstWord === undefined || firstWord.startsWith('-')) {
+    for (const line of overview(commands)) (wantsHelp ? io.out : io.err)(line);
+    return wantsHelp ? EXIT_OK : EXIT_USAGE;
+  }
+  const match = matchCommand(commands, words);
+  if (!match) {
+    const groupCommands = commands.filter((c) => c.name.split(' ')[0] === firstWord);
+    if (groupCommands.length > 0) {
+      // `releases` alone or `releases --help`: the commands of that group.
+      const unknown = words[1];
+      if (unknown !== undefined && !wantsHelp) io.err(`Unknown command "${firstWord} ${unknown}".`);
+      for (const line of overview(commands, firstWord)) (wantsHelp ? io.out : io.err)(line);
+      return wantsHelp && unknown === undefined ? EXIT_OK : EXIT_USAGE;
+    }
+    io.err(`Unknown command "${firstWord}". Run \`${ADMIN_INVOCATION} --help\` for the list.`);
+    return EXIT_USAGE;
+  }
+  const { command } = match;
+  if (wantsHelp) {
+    for (const line of commandHelp(command)) io.out(line);
+    return EXIT_OK;
+  }
+
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: match.rest,
+      options: Object.fromEntries(
+        Object.entries(command.options ?? {}).map(([name, option]) => [
+          name,
+          option.short ? { type: option.type, short: option.short } : { type: option.type },
+        ]),
+      ),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}`);
+    io.err(`Usage: ${ADMIN_INVOCATION} ${commandSynopsis(command)}`);
+    return EXIT_USAGE;
+  }
+  const expected = command.arguments ?? [];
+  if (parsed.positionals.length !== expected.length) {
+    const problem =
+      parsed.positionals.length < expected.length
+        ? `Missing <${expected[parsed.positionals.length]?.name ?? 'argument'}>.`
+        : `Unexpected argument "${parsed.positionals[expected.length] ?? ''}".`;
+    io.err(problem);
+    io.err(`Usage: ${ADMIN_INVOCATION} ${commandSynopsis(command)}`);
+    return EXIT_USAGE;
+  }
+
+  let env: Env;
+  try {
+    env = parseEnv(options.environment ?? process.env);
+  } catch (error) {
+    io.err(error instanceof Error ? error.message : String(error));
+    return EXIT_FAILURE;
+  }
+
+  const cwd = options.cwd ?? process.env.INIT_CWD ?? process.cwd();
+  const open = options.openDatabase ?? defaultOpenDatabase;
+  let handle: DatabaseHandle | undefined;
+  const context: AdminContext = {
+    env,
+    io,
+    async database() {
+      handle ??= await open(env);
+      return handle.db;
+    },
+    resolvePath: (file) => path.resolve(cwd, file),
+    now: options.now ?? (() => new Date()),
+  };
+  const values: Record<string, string | boolean | undefined> = {};
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string' || typeof value === 'boolean') values[name] = value;
+  }
+  try {
+    return await command.run(context, { args: parsed.positionals, options: values });
+  } catch (error) {
+    if (error instanceof AdminError) {
+      io.err(error.message);
+      return error.exitCode;
+    }
+    io.err(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT_FAILURE;
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { billingPortalRequestSchema } from '../../shared/contracts/billing-portal.ts';
+import { defineApiDocs } from '../openapi/api-doc.ts';
+import {
+  invalidRequestErrorSchema,
+  payloadTooLargeErrorSchema,
+  tooManyRequestsErrorSchema,
+  unsupportedMediaTypeErrorSchema,
+} from '../openapi/common-errors.ts';
+
+export const billingPortalApiDocs = defineApiDocs([
+  {
+    method: 'post',
+    path: '/account/v1/manage',
+    operationId: 'requestBillingPortalLink',
+    tag: 'Subscriptions',
+    summary: 'E-mail a link to the billing portal (spec §7)',
+    description: 'Answers the same whether or not a subscription exists for the address.',
+    request: { body: billingPortalRequestSchema },
+    responses: {
+      204: { description: 'Accepted.' },
+      400: { description: 'Malformed JSON or e-mail address.', schema: invalidRequestErrorSchema },
+      413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+      415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+      429: { description: 'Too many requests.', schema: tooManyRequestsErrorSchema },
+    },
+  },
+  {
+    method: 'get',
+    path: '/account/v1/billing-portal',
+    operationId: 'openBillingPortal',
+    tag: 'Subscriptions',
+    summary: 'The link of the billing-portal e-mail (browsers only)',
+    request: {
+      query: z.object({ token: z.string().describe('The signed, single-use link token.') }),
+    },
+    responses: {
+      303: {
+        description:
+          'To the payment provider’s portal, or back to the site’s portal dialog when the link expired.',
+      },
+    },
+  },
+]);

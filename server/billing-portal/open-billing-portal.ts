@@ -1,0 +1,75 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { billingPortalTokenUses } from '../db/schema.ts';
+import { createLicenceRepository } from '../licences/licence-repository.ts';
+import type { Logger } from '../logger.ts';
+import type { PaymentProvider } from '../payments/payment-provider.ts';
+import { verifyPortalToken } from './portal-token.ts';
+
+export interface OpenBillingPortalDeps {
+  db: Database;
+  clock: () => Date;
+  secretKey: string;
+  payments: PaymentProvider;
+  logger: Logger;
+  /** Where the portal's "back" link leads. */
+  returnUrl: string;
+}
+
+export type OpenBillingPortalResult =
+  | { ok: true; url: string }
+  /** The link cannot be used (forged, expired, used, or its licence is gone): ask for a new one. */
+  | { ok: false; reason: 'LinkExpired' }
+  /** The payment provider failed; the link stays usable. */
+  | { ok: false; reason: 'ProviderUnavailable' };
+
+/**
+ * Follows a billing-portal link: checks the token, uses it up (its id is the primary key of a
+ * use record, so two clicks cannot both pass), re-reads the licence and asks the payment
+ * provider for a portal session.
+ */
+export async function openBillingPortal(
+  deps: OpenBillingPortalDeps,
+  token: string,
+): Promise<OpenBillingPortalResult> {
+  const now = deps.clock();
+  const verified = verifyPortalToken(deps.secretKey, token, now);
+  if (!verified.ok) {
+    deps.logger.info({ reason: verified.reason }, 'billing-portal link refused');
+    return { ok: false, reason: 'LinkExpired' };
+  }
+  const licence = await createLicenceRepository(deps.db).findById(verified.licenceId);
+  if (!licence?.customerId) return { ok: false, reason: 'LinkExpired' };
+
+  // Use records are only needed until their token would have expired anyway.
+  await deps.db.delete(billingPortalTokenUses).where(lt(billingPortalTokenUses.expiresAt, now));
+  const used = await deps.db
+    .insert(billingPortalTokenUses)
+    .values({ tokenId: verified.tokenId, usedAt: now, expiresAt: verified.expiresAt })
+    .onConflictDoNothing()
+    .returning({ tokenId: billingPortalTokenUses.tokenId });
+  if (used.length === 0) {
+    deps.logger.info('billing-portal link refused: already used');
+    return { ok: false, reason: 'LinkExpired' };
+  }
+
+  try {
+    const session = await deps.payments.createBillingPortalSession({
+      customerId: licence.customerId,
+      returnUrl: deps.returnUrl,
+    });
+    return { ok: true, url: session.url };
+  } catch (error) {
+    deps.logger.error({ err: error, licenceId: licence.id }, 'billing-portal session failed');
+    // Give the link back: the visitor did nothing wrong.
+    await deps.db
+      .delete(billingPortalTokenUses)
+      .where(
+        and(
+          eq(billingPortalTokenUses.tokenId, verified.tokenId),
+          eq(billingPortalTokenUses.usedAt, now),
+        ),
+      );
+    return { ok: false, reason: 'ProviderUnavailable' };
+  }
+}

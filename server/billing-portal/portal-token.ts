@@ -1,0 +1,76 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+/** A billing-portal link works for a day (decision 055). */
+export const PORTAL_TOKEN_TTL_MS = 24 * 60 * 60_000;
+
+const payloadSchema = z.strictObject({
+  /** Token id: the single-use record's key. */
+  t: z.string().min(16).max(64),
+  /** Licence id: whose customer the portal opens for (re-read when the link is used). */
+  l: z.uuid(),
+  /** Expiry, seconds since the epoch. */
+  e: z.number().int().positive(),
+});
+
+function sign(secretKey: string, payload: string): string {
+  return createHmac('sha256', secretKey)
+    .update(`billing-portal-token:${payload}`)
+    .digest('base64url');
+}
+
+export interface PortalToken {
+  token: string;
+  tokenId: string;
+  licenceId: string;
+  expiresAt: Date;
+}
+
+/** `<base64url payload>.<base64url HMAC-SHA256>`: tamper-proof and self-expiring. */
+export function createPortalToken(input: {
+  secretKey: string;
+  licenceId: string;
+  now: Date;
+}): PortalToken {
+  const tokenId = randomBytes(16).toString('base64url');
+  const expiresAt = new Date(Math.floor((input.now.getTime() + PORTAL_TOKEN_TTL_MS) / 1000) * 1000);
+  const payload = Buffer.from(
+    JSON.stringify({ t: tokenId, l: input.licenceId, e: expiresAt.getTime() / 1000 }),
+  ).toString('base64url');
+  return {
+    token: `${payload}.${sign(input.secretKey, payload)}`,
+    tokenId,
+    licenceId: input.licenceId,
+    expiresAt,
+  };
+}
+
+export type VerifiedPortalToken =
+  | { ok: true; tokenId: string; licenceId: string; expiresAt: Date }
+  | { ok: false; reason: 'Malformed' | 'Forged' | 'Expired' };
+
+/** Checks the signature first, then the content, then the expiry. */
+export function verifyPortalToken(
+  secretKey: string,
+  token: string,
+  now: Date,
+): VerifiedPortalToken {
+  const [payload, signature, ...rest] = token.split('.');
+  if (!payload || !signature || rest.length > 0) return { ok: false, reason: 'Malformed' };
+  const expected = Buffer.from(sign(secretKey, payload));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    return { ok: false, reason: 'Forged' };
+  }
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'Malformed' };
+  }
+  const parsed = payloadSchema.safeParse(decoded);
+  if (!parsed.success) return { ok: false, reason: 'Malformed' };
+  const expiresAt = new Date(parsed.data.e * 1000);
+  if (expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'Expired' };
+  return { ok: true, tokenId: parsed.data.t, licenceId: parsed.data.l, expiresAt };
+}

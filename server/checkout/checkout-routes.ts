@@ -1,0 +1,81 @@
+import { Hono } from 'hono';
+import { checkoutRequestSchema } from '../../shared/contracts/checkout.ts';
+import { errorCodes } from '../../shared/contracts/error-codes.ts';
+import { billingErrorMessage } from '../../shared/contracts/messages.ts';
+import type { AppDeps } from '../deps.ts';
+import { invalidRequest, readJsonBody } from '../http/request-input.ts';
+import type { AppEnv } from '../http/types.ts';
+import { isPaymentError } from '../payments/payment-errors.ts';
+import { clientIp } from '../rate-limit/client-ip.ts';
+import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
+import { createRateLimiter, type RateLimitRule } from '../rate-limit/rate-limiter.ts';
+import { createCheckoutSession } from './create-checkout-session.ts';
+
+/** Generous per IP (a whole company may share one); a session costs the provider little. */
+const checkoutPerIp: RateLimitRule = { name: 'checkout:ip', limit: 30, windowSeconds: 3600 };
+
+/** `POST /account/v1/checkout` (spec §7): validates, opens a provider session, answers `{ sessionId, url }`. */
+export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const limiter = createRateLimiter({
+    db: deps.database.db,
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+  });
+
+  app.post('/account/v1/checkout', async (c) => {
+    const limited = await enforceRateLimits(c, limiter, [
+      { rule: checkoutPerIp, subject: clientIp(c) },
+    ]);
+    if (limited) return limited;
+    const body = await readJsonBody(c, checkoutRequestSchema);
+    if (!body.ok) return body.response;
+
+    let result;
+    try {
+      result = await createCheckoutSession(
+        {
+          db: deps.database.db,
+          payments: deps.payments,
+          secretKey: deps.secretKey,
+          publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+        },
+        body.value,
+      );
+    } catch (error) {
+      if (!isPaymentError(error)) throw error;
+      c.get('log').error({ err: error }, 'checkout session could not be created');
+      return c.json(
+        { Error: errorCodes.paymentProviderUnavailable, message: billingErrorMessage(undefined) },
+        503,
+      );
+    }
+    if (result.ok) {
+      c.get('log').info(
+        { sessionId: result.session.sessionId, edition: body.value.edition },
+        'checkout session created',
+      );
+      c.header('Cache-Control', 'no-store');
+      return c.json(result.session, 201);
+    }
+    switch (result.code) {
+      case 'ReturnUrlForeign':
+        return invalidRequest(c, result.detail, [{ field: result.field, message: result.detail }]);
+      case 'LicenseKeyUnknown':
+        return c.json(
+          { Error: errorCodes.licenseKeyUnknown, message: billingErrorMessage(result.code) },
+          400,
+        );
+      case 'SubscriptionAlreadyExists':
+        return c.json(
+          {
+            Error: errorCodes.subscriptionAlreadyExists,
+            message: billingErrorMessage(result.code),
+          },
+          409,
+        );
+    }
+  });
+
+  return app;
+}

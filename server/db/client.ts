@@ -1,0 +1,67 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { migrate } from './migrate.ts';
+
+export type Schema = typeof schema;
+/** The one database type the app codes against: PGlite and node-postgres both satisfy it. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle or the database itself: repositories accept either. */
+export type Executor = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL server URL; when absent the embedded PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** Directory for PGlite's files; `undefined` with no databaseUrl means in-memory (tests). */
+  dataDir?: string | undefined;
+}
+
+/** Opens the database and applies every pending migration before returning. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client whose server connection dies (restart, dropped test database) must not crash
+    // the process; the pool discards it and the next query opens a fresh connection.
+    pool.on('error', () => undefined);
+    const db: Database = drizzlePg(pool, { schema });
+    await migrate(db);
+    return { db, kind: 'postgres', close: () => pool.end() };
+  }
+  if (!options.dataDir) {
+    const client = await PGlite.create();
+    const db: Database = drizzlePglite(client, { schema });
+    await migrate(db);
+    return { db, kind: 'pglite', close: () => client.close() };
+  }
+  const dir = path.resolve(options.dataDir, 'pglite');
+  await mkdir(dir, { recursive: true });
+  const unlock = await lockDataDir(dir);
+  try {
+    const client = await PGlite.create(dir);
+    const db: Database = drizzlePglite(client, { schema });
+    await migrate(db);
+    return {
+      db,
+      kind: 'pglite',
+      async close() {
+        await client.close();
+        await unlock();
+      },
+    };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The Drizzle schema: one file per domain, re-exported here. The tables are created by the SQL
+ * files in `migrations/`; `schema.test.ts` checks the two agree.
+ */
+export * from './schema/app-state.ts';
+export * from './schema/licences.ts';
+export * from './schema/email.ts';
+export * from './schema/contact.ts';
+export * from './schema/rate-limit.ts';
+export * from './schema/billing-portal.ts';
+export * from './schema/releases.ts';
+export * from './schema/payments.ts';
+export * from './schema/licensing.ts';

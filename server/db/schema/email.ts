@@ -1,0 +1,28 @@
+import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const outboxStatuses = ['pending', 'sent', 'failed'] as const;
+export type OutboxStatus = (typeof outboxStatuses)[number];
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * The transactional e-mail outbox. Bodies are cleared once a message is delivered, so licence
+ * keys do not stay in the database.
+ */
+export const emailOutbox = pgTable('email_outbox', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  kind: text('kind').notNull(),
+  messageId: text('message_id').notNull().unique(),
+  toAddress: text('to_address').notNull(),
+  replyTo: text('reply_to'),
+  subject: text('subject').notNull(),
+  textBody: text('text_body'),
+  htmlBody: text('html_body'),
+  status: text('status', { enum: outboxStatuses }).notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  /** When the message is next due; a claimed message is pushed out by the lease. */
+  nextAttemptAt: timestamptz('next_attempt_at').notNull(),
+  lastError: text('last_error'),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+  sentAt: timestamptz('sent_at'),
+});

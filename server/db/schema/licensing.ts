@@ -1,0 +1,41 @@
+import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { licences } from './licences.ts';
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/** Salesforce orgs (canonical 18-character ids) that validated a licence. */
+export const licenceOrgs = pgTable(
+  'licence_orgs',
+  {
+    licenceId: uuid('licence_id')
+      .notNull()
+      .references(() => licences.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    firstSeenAt: timestamptz('first_seen_at').notNull().defaultNow(),
+    lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.licenceId, table.orgId] })],
+);
+
+export const accessTokenOrigins = ['self-service', 'operator'] as const;
+export type AccessTokenOrigin = (typeof accessTokenOrigins)[number];
+
+/** Tokens that stand in for a licence key; `token_hash` is an HMAC, the token is shown once. */
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    licenceId: uuid('licence_id')
+      .notNull()
+      .references(() => licences.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The last characters, so a customer can tell their tokens apart. */
+    tokenHint: text('token_hint').notNull(),
+    name: text('name').notNull(),
+    createdVia: text('created_via', { enum: accessTokenOrigins }).notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    lastUsedAt: timestamptz('last_used_at'),
+    revokedAt: timestamptz('revoked_at'),
+  },
+  (table) => [index('access_tokens_licence_id_idx').on(table.licenceId)],
+);

@@ -1,0 +1,148 @@
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { licences } from './licences.ts';
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+const providers = ['stripe', 'local'] as const;
+const editionColumn = () => text('edition', { enum: ['Starter', 'Pro', 'Enterprise'] }).notNull();
+const billingPeriodColumn = () => text('billing_period', { enum: ['monthly', 'yearly'] }).notNull();
+const currencyColumn = () => text('currency', { enum: ['USD', 'EUR'] }).notNull();
+
+/** Provider events already applied (primary key = the redelivery guard). */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider', { enum: providers }).notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    subscriptionId: text('subscription_id'),
+    processedAt: timestamptz('processed_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+);
+
+/** Each subscription as last read from its provider, and the licence it pays for. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    provider: text('provider', { enum: providers }).notNull(),
+    subscriptionId: text('subscription_id').notNull(),
+    licenceId: uuid('licence_id').references(() => licences.id, { onDelete: 'set null' }),
+    licenceOrigin: text('licence_origin', { enum: ['issued', 'converted'] }),
+    customerId: text('customer_id').notNull(),
+    status: text('status').notNull(),
+    edition: editionColumn(),
+    quantity: integer('quantity').notNull(),
+    billingPeriod: billingPeriodColumn(),
+    currency: currencyColumn(),
+    currentPeriodEnd: timestamptz('current_period_end').notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull(),
+    endedAt: timestamptz('ended_at'),
+    endedForNonPayment: boolean('ended_for_non_payment').notNull().default(false),
+    snapshotReadAt: timestamptz('snapshot_read_at').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.provider, table.subscriptionId] }),
+    index('subscriptions_licence_id_idx').on(table.licenceId),
+    index('subscriptions_customer_id_idx').on(table.customerId),
+  ],
+);
+
+/** The local payment provider's customers; the test card on file decides every charge. */
+export const localCustomers = pgTable('local_customers', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  emailNormalized: text('email_normalized').notNull().unique(),
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  cardOutcome: text('card_outcome', { enum: ['succeeds', 'declines'] }),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+export const localCheckoutSessions = pgTable('local_checkout_sessions', {
+  id: text('id').primaryKey(),
+  checkoutRequestId: text('checkout_request_id').notNull().unique(),
+  status: text('status', { enum: ['open', 'complete', 'expired'] })
+    .notNull()
+    .default('open'),
+  edition: editionColumn(),
+  quantity: integer('quantity').notNull(),
+  billingPeriod: billingPeriodColumn(),
+  currency: currencyColumn(),
+  customerEmail: text('customer_email'),
+  licenceIdToConvert: uuid('licence_id_to_convert'),
+  successUrl: text('success_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  customerId: text('customer_id').references(() => localCustomers.id),
+  subscriptionId: text('subscription_id'),
+  expiresAt: timestamptz('expires_at').notNull(),
+  completedAt: timestamptz('completed_at'),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+export const localSubscriptions = pgTable(
+  'local_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => localCustomers.id),
+    status: text('status').notNull(),
+    edition: editionColumn(),
+    quantity: integer('quantity').notNull(),
+    billingPeriod: billingPeriodColumn(),
+    currency: currencyColumn(),
+    currentPeriodStart: timestamptz('current_period_start').notNull(),
+    currentPeriodEnd: timestamptz('current_period_end').notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    canceledAt: timestamptz('canceled_at'),
+    endedAt: timestamptz('ended_at'),
+    endedForNonPayment: boolean('ended_for_non_payment').notNull().default(false),
+    licenceIdToConvert: uuid('licence_id_to_convert'),
+    failedPaymentAttempts: integer('failed_payment_attempts').notNull().default(0),
+    nextPaymentAttemptAt: timestamptz('next_payment_attempt_at'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (table) => [index('local_subscriptions_due_idx').on(table.currentPeriodEnd)],
+);
+
+/** Charges and credits of local subscriptions, in minor units (cents) like Stripe's. */
+export const localInvoices = pgTable(
+  'local_invoices',
+  {
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => localSubscriptions.id),
+    status: text('status', { enum: ['paid', 'open', 'void'] }).notNull(),
+    amount: integer('amount').notNull(),
+    currency: currencyColumn(),
+    description: text('description').notNull(),
+    periodStart: timestamptz('period_start').notNull(),
+    periodEnd: timestamptz('period_end').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    paidAt: timestamptz('paid_at'),
+  },
+  (table) => [index('local_invoices_subscription_idx').on(table.subscriptionId, table.createdAt)],
+);
+
+export const localPortalSessions = pgTable('local_portal_sessions', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id')
+    .notNull()
+    .references(() => localCustomers.id),
+  returnUrl: text('return_url').notNull(),
+  expiresAt: timestamptz('expires_at').notNull(),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});

@@ -1,0 +1,22 @@
+import type { DatabaseHandle } from './db/client.ts';
+import type { Env } from './env.ts';
+import type { LicenceSigningKey } from './licence-certificates/signing-key.ts';
+import type { Logger } from './logger.ts';
+import type { PaymentProvider } from './payments/payment-provider.ts';
+
+/** Everything the app needs from outside, passed in explicitly (tests pass their own). */
+export interface AppDeps {
+  env: Env;
+  database: DatabaseHandle;
+  logger: Logger;
+  /** The current time; tests inject a fixed or advancing clock. */
+  clock: () => Date;
+  /** Keyed-hash and token-signing secret (from SECRET_KEY or generated once and kept in the database). */
+  secretKey: string;
+  /** Ed25519 key that signs licence certificates (LICENSE_SIGNING_KEY or generated once, kept in the database). */
+  licenceSigningKey: LicenceSigningKey;
+  /** The card payment provider (Stripe or the built-in local provider). */
+  payments: PaymentProvider;
+  /** Asks the e-mail outbox worker to deliver soon (called after an e-mail was queued). */
+  wakeOutbox: () => void;
+}

@@ -1,0 +1,161 @@
+import type { Database } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import type { MailTransport } from './mail-transport.ts';
+import { createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
+
+export interface OutboxDeliveryOptions {
+  db: Database;
+  transport: MailTransport;
+  from: string;
+  clock: () => Date;
+  logger: Logger;
+  /** Messages claimed per round trip. */
+  batchSize?: number;
+  /** How long a claimed message is reserved for the worker sending it. */
+  leaseMs?: number;
+  /** Attempts before a message is given up and marked failed. */
+  maxAttempts?: number;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  retrying: number;
+  failed: number;
+}
+
+const FIRST_RETRY_MS = 10_000;
+const MAX_RETRY_MS = 60 * 60_000;
+
+/** Exponential backoff: 10 s, 20 s, 40 s … capped at one hour (decision 052). */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+}
+
+/** Mailbox-level rejections that no retry will fix. */
+function isPermanent(error: unknown): boolean {
+  const code: unknown =
+    typeof error === 'object' && error !== null ? Reflect.get(error, 'responseCode') : undefined;
+  return typeof code === 'number' && code >= 550 && code <= 553;
+}
+
+function describe(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+}
+
+/**
+ * Delivers due outbox messages once. Safe to run in several processes on one database: each
+ * message is claimed by exactly one worker (row locks with SKIP LOCKED plus a lease).
+ */
+export function createOutboxDelivery(options: OutboxDeliveryOptions) {
+  const { db, transport, from, clock, logger } = options;
+  const batchSize = options.batchSize ?? 10;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const maxAttempts = options.maxAttempts ?? 20;
+  const outbox = createOutboxRepository(db);
+
+  async function deliverOne(row: OutboxRow, report: DeliveryReport): Promise<void> {
+    try {
+      await transport.send({
+        messageId: row.messageId,
+        kind: row.kind,
+        from,
+        to: row.toAddress,
+        replyTo: row.replyTo ?? undefined,
+        subject: row.subject,
+        text: row.textBody ?? '',
+        html: row.htmlBody ?? '',
+        createdAt: row.createdAt,
+      });
+    } catch (error) {
+      const message = describe(error);
+      if (isPermanent(error) || row.attempts >= maxAttempts) {
+        await outbox.markFailed(row, message);
+        report.failed++;
+        logger.error(
+          { outboxId: row.id, kind: row.kind, attempts: row.attempts, err: message },
+          'e-mail delivery failed for good',
+        );
+      } else {
+        const next = new Date(clock().getTime() + retryDelayMs(row.attempts));
+        await outbox.markForRetry(row, next, message);
+        report.retrying++;
+        logger.warn(
+          { outboxId: row.id, kind: row.kind, attempts: row.attempts, retryAt: next, err: message },
+          'e-mail delivery failed, will retry',
+        );
+      }
+      return;
+    }
+    await outbox.markSent(row, clock());
+    report.sent++;
+    logger.info({ outboxId: row.id, kind: row.kind, transport: transport.name }, 'e-mail sent');
+  }
+
+  return {
+    /** Sends everything due now, batch after batch, and reports what happened. */
+    async deliverDue(): Promise<DeliveryReport> {
+      const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
+      for (;;) {
+        const claimed = await outbox.claimDue(clock(), batchSize, leaseMs);
+        for (const row of claimed) await deliverOne(row, report);
+        if (claimed.length < batchSize) return report;
+      }
+    },
+  };
+}
+
+export type OutboxDelivery = ReturnType<typeof createOutboxDelivery>;
+
+export interface OutboxWorker {
+  /** Runs a delivery round soon (after an e-mail was queued) instead of at the next poll. */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+/** Polls the outbox every `intervalMs` and whenever nudged; one round at a time per process. */
+export function startOutboxWorker(
+  delivery: OutboxDelivery,
+  logger: Logger,
+  intervalMs = 1000,
+): OutboxWorker {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+
+  const schedule = () => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, intervalMs);
+    timer.unref();
+  };
+
+  function run(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await delivery.deliverDue();
+      } while (again && !stopped);
+    })()
+      .catch((error: unknown) => logger.error({ err: error }, 'outbox round failed'))
+      .finally(() => {
+        running = undefined;
+        schedule();
+      });
+  }
+
+  schedule();
+  return {
+    nudge: () => setImmediate(run),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from '../logger.ts';
+import { messageIdHeader, type MailTransport, type OutgoingEmail } from './mail-transport.ts';
+
+/** Without SMTP, each e-mail becomes an `.eml` file in `$DATA_DIR/mail` (open it in any mail client). */
+export function createFileTransport(dataDir: string, logger: Logger): MailTransport {
+  const dir = path.resolve(dataDir, 'mail');
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    name: 'file',
+    async send(email: OutgoingEmail) {
+      const info = await composer.sendMail({
+        messageId: messageIdHeader(email.messageId, email.from),
+        from: email.from,
+        to: email.to,
+        replyTo: email.replyTo,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        date: email.createdAt,
+      });
+      const raw: unknown = info.message;
+      if (!Buffer.isBuffer(raw)) throw new Error('the mail composer returned no message');
+      await mkdir(dir, { recursive: true });
+      const stamp = email.createdAt.toISOString().replace(/[:.]/g, '-');
+      // Named by the stable message id: a retried write replaces the same file.
+      const file = path.join(dir, `${stamp}-${email.kind}-${email.messageId}.eml`);
+      await writeFile(file, raw);
+      logger.info({ to: email.to, subject: email.subject, file }, 'e-mail written to file');
+    },
+    close: () => composer.close(),
+  };
+}

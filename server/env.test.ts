@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from './env.ts';
+
+describe('parseEnv', () => {
+  it('gives the embedded defaults when nothing is set', () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.PUBLIC_BASE_URL).toBe('http://localhost:3000');
+    expect(env.DATA_DIR).toBe('./var');
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('derives PUBLIC_BASE_URL from PORT and strips trailing slashes', () => {
+    expect(parseEnv({ PORT: '4100' }).PUBLIC_BASE_URL).toBe('http://localhost:4100');
+    expect(parseEnv({ PUBLIC_BASE_URL: 'https://orgsmith.io/' }).PUBLIC_BASE_URL).toBe(
+      'https://orgsmith.io',
+    );
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(parseEnv({ DATABASE_URL: '', PORT: '' }).PORT).toBe(3000);
+  });
+
+  it('names every bad variable in one message', () => {
+    expect(() =>
+      parseEnv({ PORT: 'abc', DATABASE_URL: 'mysql://x', GA_MEASUREMENT_ID: 'UA-1' }),
+    ).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*GA_MEASUREMENT_ID/);
+  });
+});

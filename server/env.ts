@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { siteConfig } from '../shared/site-config.ts';
+import { isEd25519PrivateKeyPem } from './licence-certificates/signing-key.ts';
+
+const optionalUrl = z.url().optional();
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    PUBLIC_BASE_URL: optionalUrl,
+    DATA_DIR: z.string().min(1).default('./var'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default(siteConfig.mailFrom),
+    SUPPORT_EMAIL: z.email().default(siteConfig.supportEmail),
+    STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+    STRIPE_API_BASE_URL: optionalUrl,
+    LICENSE_SIGNING_KEY: z
+      .string()
+      .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
+      .optional(),
+    ACCOUNT_API_URL: optionalUrl,
+    DOWNLOAD_BASE_URL: z.url().default(siteConfig.defaultDownloadBaseUrl),
+    GA_MEASUREMENT_ID: z
+      .string()
+      .regex(/^G-[A-Z0-9]+$/, 'must look like G-XXXXXXX')
+      .optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    SECRET_KEY: z.string().min(32).optional(),
+    /** Licence validations per minute per key or token (4× per client address); 0 = no limit. */
+    LICENSE_VALIDATION_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+    /** Seconds a validation may reuse a licence it read (changes show within this); 0 = never. */
+    LICENSE_VALIDATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  })
+  .transform((env) => ({
+    ...env,
+    PUBLIC_BASE_URL: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    ACCOUNT_API_URL: env.ACCOUNT_API_URL?.replace(/\/$/, ''),
+    DOWNLOAD_BASE_URL: env.DOWNLOAD_BASE_URL.replace(/\/$/, ''),
+  }));
+
+export type Env = z.output<typeof envSchema>;
+
+/** Reads the environment once; empty strings count as unset. Throws one readable message per bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import * as zm from 'zod/mini';
+import { licenceCertificateSchema } from '../licence-certificates/certificate-contract.ts';
+import { validationCodes } from './check-licence.ts';
+import { normalizeSalesforceOrgId } from './salesforce-org-id.ts';
+
+export const ORG_ID_MESSAGE =
+  'orgId must be a Salesforce organization id: 15 or 18 letters and digits starting with 00D.';
+
+/** `POST /account/v1/licenses/validate`: the key in the body, or an access token as bearer. */
+export const validationRequestSchema = zm
+  .strictObject({
+    licenseKey: zm.optional(
+      zm
+        .string({ error: 'licenseKey must be text.' })
+        .check(
+          zm.trim(),
+          zm.minLength(1, 'licenseKey is empty.'),
+          zm.maxLength(200, 'licenseKey is too long.'),
+          zm.describe(
+            'The licence key from the licence e-mail; omit it when sending an access token as `Authorization: Bearer`.',
+          ),
+        ),
+    ),
+    productId: zm
+      .string({ error: 'productId is required.' })
+      .check(
+        zm.trim(),
+        zm.minLength(1, 'productId is required.'),
+        zm.maxLength(100, 'productId is too long.'),
+        zm.describe('The product the licence is used with, e.g. orgsmith-cli.'),
+      ),
+    orgId: zm.optional(
+      zm.pipe(
+        zm.string({ error: ORG_ID_MESSAGE }).check(
+          zm.refine((value) => normalizeSalesforceOrgId(value) !== undefined, ORG_ID_MESSAGE),
+          zm.describe(
+            'The Salesforce org id the tool works on (15 or 18 characters, starts with 00D).',
+          ),
+        ),
+        zm.transform((value) => normalizeSalesforceOrgId(value) ?? value),
+      ),
+    ),
+  })
+  .register(zm.globalRegistry, { id: 'LicenseValidationRequest' });
+
+export type ValidationRequest = zm.output<typeof validationRequestSchema>;
+
+const limitSchema = z.union([z.number().int().min(1), z.literal('unlimited')]);
+
+export const licenceSummarySchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(['Trial', 'Free', 'Paid']),
+    edition: z.enum(['Starter', 'Pro', 'Enterprise']),
+    quantity: z.number().int(),
+    orgs: limitSchema.describe('Salesforce orgs the licence may be used in.'),
+    orgsInUse: z
+      .number()
+      .int()
+      .describe('Orgs that validated the licence within the last 30 days.'),
+    stacks: limitSchema,
+    features: z.array(z.string()).describe('Feature flags of the edition (pricing engine).'),
+    expiresAt: z.iso.datetime().nullable().describe('End of the licence; null = no end date.'),
+  })
+  .meta({ id: 'LicenseSummary' });
+
+export const validationAnswerSchema = z
+  .object({
+    valid: z.boolean(),
+    code: z
+      .enum(validationCodes)
+      .describe(
+        'VALID, or the first failing check in this order: NOT_FOUND, PRODUCT_MISMATCH, PENDING_DELETION, DEACTIVATED, EXPIRED, TOO_MANY_ORGS.',
+      ),
+    detail: z.string().describe('A sentence for people.'),
+    license: licenceSummarySchema
+      .nullable()
+      .describe('null for NOT_FOUND and PRODUCT_MISMATCH, which reveal nothing about a licence.'),
+    certificate: licenceCertificateSchema
+      .optional()
+      .describe('Present exactly when valid: a signed statement the CLI may rely on offline.'),
+  })
+  .meta({ id: 'LicenseValidation' });

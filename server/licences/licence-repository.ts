@@ -1,0 +1,66 @@
+import { desc, eq } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { licences, trialClaims, type LicenceType } from '../db/schema.ts';
+
+export type Licence = typeof licences.$inferSelect;
+export type NewLicence = typeof licences.$inferInsert;
+
+/** Licences and the per-address claims that make "one trial per address" hold. */
+export function createLicenceRepository(db: Executor) {
+  return {
+    async insert(values: NewLicence, tx: Executor = db): Promise<Licence> {
+      const [row] = await tx.insert(licences).values(values).returning();
+      if (!row) throw new Error('licence insert returned no row');
+      return row;
+    },
+
+    /**
+     * Records that an address holds a licence. Returns false when it already had one: the primary
+     * key decides, so two concurrent requests cannot both win.
+     */
+    async claimEmailAddress(
+      claim: { emailHash: string; licenceId: string; licenceType: LicenceType },
+      tx: Executor = db,
+    ): Promise<boolean> {
+      const inserted = await tx
+        .insert(trialClaims)
+        .values({
+          emailHash: claim.emailHash,
+          firstLicenceId: claim.licenceId,
+          firstLicenceType: claim.licenceType,
+        })
+        .onConflictDoNothing()
+        .returning({ emailHash: trialClaims.emailHash });
+      return inserted.length === 1;
+    },
+
+    /** Every licence of a (normalized) address, newest first. */
+    findByNormalizedEmail(emailNormalized: string, tx: Executor = db): Promise<Licence[]> {
+      return tx
+        .select()
+        .from(licences)
+        .where(eq(licences.emailNormalized, emailNormalized))
+        .orderBy(desc(licences.createdAt));
+    },
+
+    async findById(id: string, tx: Executor = db): Promise<Licence | undefined> {
+      const [row] = await tx.select().from(licences).where(eq(licences.id, id));
+      return row;
+    },
+
+    async findByKeyHash(keyHash: string, tx: Executor = db): Promise<Licence | undefined> {
+      const [row] = await tx.select().from(licences).where(eq(licences.keyHash, keyHash));
+      return row;
+    },
+
+    async hasClaim(emailHash: string, tx: Executor = db): Promise<boolean> {
+      const rows = await tx
+        .select({ emailHash: trialClaims.emailHash })
+        .from(trialClaims)
+        .where(eq(trialClaims.emailHash, emailHash));
+      return rows.length > 0;
+    },
+  };
+}
+
+export type LicenceRepository = ReturnType<typeof createLicenceRepository>;

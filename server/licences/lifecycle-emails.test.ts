@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { licenceKeyEmail, lifecycleEmail, trialConvertedEmail } from './lifecycle-emails.ts';
+import type { LifecycleEvent } from './lifecycle-rules.ts';
+
+const publicBaseUrl = 'https://orgsmith.example';
+const licence = {
+  email: 'ops@acme.test',
+  edition: 'Pro' as const,
+  quantity: 10,
+  keyHint: 'Q7RX',
+  paidUntil: new Date('2027-01-15T10:00:00Z'),
+};
+const key = 'ORGS-ABCD-EFGH-JKMN-PQRS-TVWX-YZ01-2345';
+
+describe('lifecycle e-mails', () => {
+  it('puts the key only in the purchase e-mail, with the plan and the licence address', () => {
+    const mail = licenceKeyEmail({ key, licence, renewsAt: licence.paidUntil, publicBaseUrl });
+    expect(mail.subject).toBe('Your Orgsmith Pro licence key');
+    expect(mail.text).toContain(key);
+    expect(mail.html).toContain(key);
+    expect(mail.text).toContain('Orgsmith Pro, 10 orgs');
+    expect(mail.text).toContain('15 January 2027');
+    expect(mail.text).toContain('Licence e-mail address: ops@acme.test');
+    const converted = trialConvertedEmail({ licence, renewsAt: licence.paidUntil, publicBaseUrl });
+    expect(converted.subject).toBe('Your Orgsmith trial is now Orgsmith Pro, 10 orgs');
+    expect(converted.text).toContain('ends in Q7RX');
+    expect(converted.text).not.toMatch(/ORGS-/);
+  });
+
+  const cases: Array<[LifecycleEvent, string, string, string]> = [
+    [
+      { kind: 'PaymentFailed' },
+      'payment-failed',
+      'Your Orgsmith payment failed',
+      '/?modal=portal-access',
+    ],
+    [
+      { kind: 'Deactivated', reactivateBy: new Date('2026-05-30T10:00:00Z') },
+      'licence-deactivated',
+      'Your Orgsmith licence was deactivated',
+      '30 May 2026',
+    ],
+    [
+      { kind: 'Reactivated' },
+      'licence-reactivated',
+      'Your Orgsmith licence is active again',
+      '15 January 2027',
+    ],
+    [
+      { kind: 'DeletionScheduled', deleteAt: new Date('2026-06-30T10:00:00Z'), reason: 'lapsed' },
+      'licence-deletion-scheduled',
+      'Your Orgsmith licence will be deleted on 30 June 2026',
+      'within two months of its deactivation',
+    ],
+    [
+      { kind: 'CancellationConfirmed', effectiveAt: licence.paidUntil, immediate: false },
+      'cancellation-confirmed',
+      'Your Orgsmith subscription is cancelled',
+      'stays valid until the end of the billing period you paid for, 15 January 2027',
+    ],
+    [
+      { kind: 'CancellationConfirmed', effectiveAt: licence.paidUntil, immediate: true },
+      'cancellation-confirmed',
+      'Your Orgsmith subscription is cancelled',
+      'the licence key no longer works',
+    ],
+  ];
+  for (const [event, kind, subject, detail] of cases) {
+    it(`${event.kind}${'immediate' in event && event.immediate ? ' (immediate)' : ''}`, () => {
+      const mail = lifecycleEmail(event, licence, publicBaseUrl);
+      expect(mail).toMatchObject({ kind, to: 'ops@acme.test', subject });
+      expect(mail?.text).toContain(detail);
+      expect(mail?.text).toContain('ends in Q7RX');
+      expect(mail?.text).toContain('Licence e-mail address: ops@acme.test');
+      expect(mail?.text).not.toMatch(/ORGS-/);
+    });
+  }
+
+  it('sends nothing for a plan change (the provider’s receipt covers it)', () => {
+    const event: LifecycleEvent = {
+      kind: 'PlanChanged',
+      from: { edition: 'Pro', quantity: 10 },
+      to: { edition: 'Pro', quantity: 12 },
+    };
+    expect(lifecycleEmail(event, licence, publicBaseUrl)).toBeNull();
+  });
+});

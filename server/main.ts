@@ -1,0 +1,56 @@
+import './production-mode.ts';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serve } from '@hono/node-server';
+import type { ServerBuild } from 'react-router';
+import { buildApp } from './app.ts';
+import { parseEnv } from './env.ts';
+import { createLogger } from './logger.ts';
+import { createRuntime } from './runtime.ts';
+
+/** Production entry: reads the environment, opens the database, listens, shuts down gracefully. */
+async function main(): Promise<void> {
+  let env;
+  try {
+    env = parseEnv();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  const logger = createLogger(env.LOG_LEVEL);
+  const buildDir = path.resolve('build');
+  const serverBuild: ServerBuild = await import(
+    pathToFileURL(path.join(buildDir, 'server/index.js')).href
+  ).catch((error: unknown) => {
+    logger.fatal({ err: error }, 'no production build found: run `npm run build` first');
+    process.exit(1);
+  });
+
+  const runtime = await createRuntime(env, logger);
+  const app = buildApp(runtime.deps, { serverBuild, clientDir: path.join(buildDir, 'client') });
+  const stopWorkers = runtime.startWorkers();
+  const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
+    logger.info({ port: info.port, url: env.PUBLIC_BASE_URL }, 'listening');
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(async () => {
+      await stopWorkers();
+      await runtime.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    // Idle keep-alive connections would hold close() open.
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+await main();

@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+
+/** Classic zod and zod/mini schemas alike (the shared contracts use zod/mini). */
+export type AnySchema = z.core.$ZodType;
+export type ObjectSchema = z.core.$ZodObject;
+
+export type ApiMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ApiHeaderDoc {
+  description: string;
+  schema: AnySchema;
+}
+
+export interface ApiResponseDoc {
+  description: string;
+  /** Body schema; omitted for answers without a body. */
+  schema?: AnySchema;
+  /** Defaults to application/json. */
+  contentType?: string;
+  headers?: Record<string, ApiHeaderDoc>;
+}
+
+/**
+ * One endpoint as the API reference shows it. Each domain exports a list of these beside its
+ * routes (e.g. `licenceValidationApiDocs`); `api-docs.ts` gathers them into the document.
+ */
+export interface ApiOperationDoc {
+  method: ApiMethod;
+  /** Path as Hono registers it (`/account/v1/releases/:version`); converted to `{version}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Which host serves it: the account service (default) or the website's own origin. */
+  origin?: 'account' | 'site';
+  /** Security requirement alternatives, e.g. `[{}, { accessToken: [] }]` for "optional bearer". */
+  security?: Array<Record<string, string[]>>;
+  request?: {
+    query?: ObjectSchema;
+    pathParams?: ObjectSchema;
+    headers?: ObjectSchema;
+    body?: AnySchema;
+    /** Defaults to application/json. */
+    bodyContentType?: string;
+    bodyRequired?: boolean;
+  };
+  responses: Record<number, ApiResponseDoc>;
+}
+
+/** Identity helper that type-checks a domain's list of endpoint docs. */
+export function defineApiDocs(docs: ApiOperationDoc[]): ApiOperationDoc[] {
+  return docs;
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineApiDocs } from './api-doc.ts';
+import { buildOpenApiDocument, toOpenApiPath } from './build-openapi-document.ts';
+
+const Inner = z.object({ n: z.number().default(1) }).meta({ id: 'BuilderTestInner' });
+const Outer = z.object({ inner: Inner, s: z.string() }).meta({ id: 'BuilderTestOuter' });
+const Plain = z.strictObject({ s: z.string() }).meta({ id: 'BuilderTestPlain' });
+
+const options = {
+  info: { title: 'Test', version: '1', description: 'Test API' },
+  accountBaseUrl: 'https://account.example',
+  siteBaseUrl: 'https://site.example',
+  securitySchemes: {},
+  isCsrfExempt: (path: string) => path === '/account/v1/machine',
+};
+
+const docs = defineApiDocs([
+  {
+    method: 'post',
+    path: '/account/v1/things/:id',
+    operationId: 'createThing',
+    tag: 'Things',
+    summary: 'Create',
+    request: {
+      body: Outer,
+      pathParams: z.object({ id: z.string() }),
+      query: z.object({ q: z.string().optional().describe('A filter') }),
+    },
+    responses: { 200: { description: 'ok', schema: Outer } },
+  },
+  {
+    method: 'post',
+    path: '/account/v1/machine',
+    operationId: 'machine',
+    tag: 'Things',
+    summary: 'Machine call',
+    request: { body: Plain },
+    responses: { 200: { description: 'ok', schema: Plain } },
+  },
+  {
+    method: 'post',
+    path: '/api/form',
+    operationId: 'form',
+    tag: 'Site',
+    origin: 'site',
+    summary: 'Site form',
+    responses: { 204: { description: 'sent' } },
+  },
+]);
+
+describe('buildOpenApiDocument', () => {
+  const document = buildOpenApiDocument(docs, options);
+  const paths = z
+    .record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown())))
+    .parse(document.paths);
+  const schemas = z
+    .object({ schemas: z.record(z.string(), z.unknown()) })
+    .parse(document.components).schemas;
+
+  it('converts Hono path parameters', () => {
+    expect(toOpenApiPath('/a/:id/b/:name{[a-z]+}')).toBe('/a/{id}/b/{name}');
+    expect(Object.keys(paths)).toContain('/account/v1/things/{id}');
+  });
+
+  it('lists path and query parameters with their descriptions', () => {
+    expect(paths['/account/v1/things/{id}']?.post?.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      {
+        name: 'q',
+        in: 'query',
+        required: false,
+        description: 'A filter',
+        schema: { type: 'string' },
+      },
+    ]);
+  });
+
+  it('moves schemas with an id into components, with an Input twin where input and output differ', () => {
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining([
+        'BuilderTestInner',
+        'BuilderTestInnerInput',
+        'BuilderTestOuter',
+        'BuilderTestOuterInput',
+        'BuilderTestPlain',
+      ]),
+    );
+    expect(Object.keys(schemas)).not.toContain('BuilderTestPlainInput');
+    expect(schemas.BuilderTestOuterInput).toMatchObject({
+      properties: { inner: { $ref: '#/components/schemas/BuilderTestInnerInput' } },
+    });
+    expect(schemas.BuilderTestOuter).toMatchObject({
+      properties: { inner: { $ref: '#/components/schemas/BuilderTestInner' } },
+    });
+  });
+
+  it('documents the CSRF answer only where the check applies, and the 500 everywhere', () => {
+    const thing = z.object({ responses: z.record(z.string(), z.unknown()) });
+    expect(Object.keys(thing.parse(paths['/account/v1/things/{id}']?.post).responses)).toEqual([
+      '200',
+      '403',
+      '500',
+    ]);
+    expect(Object.keys(thing.parse(paths['/account/v1/machine']?.post).responses)).toEqual([
+      '200',
+      '500',
+    ]);
+  });
+
+  it('points site endpoints at the site origin', () => {
+    expect(paths['/api/form']?.post?.servers).toEqual([{ url: 'https://site.example' }]);
+    expect(document.servers).toEqual([{ url: 'https://account.example' }]);
+  });
+
+  it('refuses duplicate operations', () => {
+    const first = docs[0];
+    if (!first) throw new Error('no docs');
+    expect(() => buildOpenApiDocument([first, first], options)).toThrow(/Duplicate operationId/);
+    expect(() =>
+      buildOpenApiDocument([first, { ...first, operationId: 'other' }], options),
+    ).toThrow(/documented twice/);
+  });
+});

@@ -1,0 +1,36 @@
+import type { Database } from '../db/client.ts';
+import type { Env } from '../env.ts';
+import type { Logger } from '../logger.ts';
+import { createLocalPaymentProvider } from './local/local-payment-provider.ts';
+import type { PaymentProvider } from './payment-provider.ts';
+import { createStripeClient } from './stripe/stripe-client.ts';
+import { createStripePaymentProvider } from './stripe/stripe-payment-provider.ts';
+
+/** Stripe when STRIPE_SECRET_KEY is set, else the built-in local provider (ARCHITECTURE.md). */
+export function createPaymentProvider(options: {
+  env: Pick<
+    Env,
+    'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_BASE_URL' | 'PUBLIC_BASE_URL'
+  >;
+  db: Database;
+  clock: () => Date;
+  logger: Logger;
+}): PaymentProvider {
+  const { env } = options;
+  if (!env.STRIPE_SECRET_KEY) {
+    options.logger.info('payments: local provider (no STRIPE_SECRET_KEY), TEST MODE pages');
+    return createLocalPaymentProvider({
+      db: options.db,
+      clock: options.clock,
+      publicBaseUrl: env.PUBLIC_BASE_URL,
+    });
+  }
+  if (!env.STRIPE_WEBHOOK_SECRET) {
+    options.logger.warn('payments: STRIPE_WEBHOOK_SECRET is not set, every webhook is refused');
+  }
+  const stripe = createStripeClient({
+    secretKey: env.STRIPE_SECRET_KEY,
+    apiBaseUrl: env.STRIPE_API_BASE_URL,
+  });
+  return createStripePaymentProvider({ stripe, webhookSecret: env.STRIPE_WEBHOOK_SECRET });
+}

@@ -1,0 +1,18 @@
+import type { AppDeps } from '../../deps.ts';
+import { handlePaymentEvent, syncDepsOf } from '../sync-subscription.ts';
+import { advanceLocalSubscriptions } from './advance-local-subscriptions.ts';
+
+/** How often the local billing engine looks for renewals and retries that are due. */
+export const LOCAL_BILLING_INTERVAL_MS = 60 * 1000;
+
+/**
+ * One run of the local provider's billing engine: renewals, retries and period-end
+ * cancellations due at the clock's time, each followed by the events Stripe would send.
+ */
+export async function runLocalBilling(deps: AppDeps): Promise<number> {
+  if (deps.payments.name !== 'local') return 0;
+  const events = await advanceLocalSubscriptions({ db: deps.database.db, clock: deps.clock });
+  const sync = syncDepsOf(deps);
+  for (const event of events) await handlePaymentEvent(sync, event);
+  return events.length;
+}

@@ -1,0 +1,637 @@
+import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import {
+  calculatePrice,
+  editions,
+  formatPrice,
+  priceConfig,
+  unitPrices,
+  type Edition,
+} from '../../../shared/pricing/index.ts';
+import { siteConfig } from '../../../shared/site-config.ts';
+import { formatEmailDate } from '../../email/templates/render-email.ts';
+import { CSRF_FORM_FIELD } from '../../http/csrf.ts';
+import { formatMinorAmount, type ProrationPreview } from './local-billing.ts';
+import { groupedCardNumber, localTestCards } from './local-cards.ts';
+import type {
+  LocalCheckoutSession,
+  LocalCustomer,
+  LocalInvoice,
+  LocalSubscription,
+} from './local-payment-repository.ts';
+
+/**
+ * The server-rendered pages of the local payment provider (decision 062): plain HTML forms
+ * that post with the `_csrf` field, marked TEST MODE everywhere, styled with the site's tokens.
+ */
+
+type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+const product = siteConfig.productName;
+
+function layout(input: { title: string; subtitle: string; body: Markup }): Markup {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <!-- The page URLs are bearer links: never send them on as a referrer. -->
+        <meta name="referrer" content="no-referrer" />
+        <title>${input.title} - ${product}</title>
+        <link rel="stylesheet" href="/billing/local/styles.css" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      </head>
+      <body>
+        <header>
+          <p class="test-mode" role="note">
+            <strong>TEST MODE</strong> — no real payment is taken. This page stands in for the card
+            payment provider.
+          </p>
+          <div class="brand">
+            <div class="inner">
+              <span class="name">${product}</span><span class="sub">${input.subtitle}</span>
+            </div>
+          </div>
+        </header>
+        <main id="main">${input.body}</main>
+      </body>
+    </html>`;
+}
+
+function csrfField(token: string): Markup {
+  return html`<input type="hidden" name="${CSRF_FORM_FIELD}" value="${token}" />`;
+}
+
+interface FieldInput {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  error?: string | undefined;
+  hint?: string;
+  type?: string;
+  autocomplete?: string;
+  inputmode?: string;
+  readonly?: boolean;
+  required?: boolean;
+  placeholder?: string;
+  min?: number;
+  max?: number;
+}
+
+function field(input: FieldInput): Markup {
+  const hintId = input.hint ? `${input.id}-hint` : '';
+  const errorId = input.error ? `${input.id}-error` : '';
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ');
+  return html`<div class="field">
+    <label for="${input.id}">${input.label}</label>
+    ${input.hint ? html`<span class="hint" id="${hintId}">${input.hint}</span>` : ''}
+    <input
+      id="${input.id}"
+      name="${input.name}"
+      type="${input.type ?? 'text'}"
+      value="${input.value}"
+      ${
+        input.autocomplete ? html` autocomplete="${input.autocomplete}"` : ''
+      }${input.inputmode ? html` inputmode="${input.inputmode}"` : ''}${
+        input.placeholder ? html` placeholder="${input.placeholder}"` : ''
+      }${input.min !== undefined ? html` min="${input.min}"` : ''}${
+        input.max !== undefined ? html` max="${input.max}"` : ''
+      }${input.readonly ? html` readonly` : ''}${input.required ? html` required` : ''}${
+        describedBy ? html` aria-describedby="${describedBy}"` : ''
+      }${input.error ? html` aria-invalid="true"` : ''}
+    />
+    ${input.error ? html`<span class="error" id="${errorId}">${input.error}</span>` : ''}
+  </div>`;
+}
+
+function testCardsBox(): Markup {
+  return html`<div class="test-cards" id="test-cards">
+    <p><strong>Test cards</strong> (any future expiry date, any 3-digit code):</p>
+    <ul>
+      ${localTestCards.map(
+        (card) =>
+          html`<li>
+            <code>${groupedCardNumber(card.number)}</code> —
+            ${card.outcome === 'succeeds' ? 'payment succeeds' : 'card is declined'}
+          </li>`,
+      )}
+    </ul>
+  </div>`;
+}
+
+function periodWord(period: 'monthly' | 'yearly'): string {
+  return period === 'monthly' ? 'month' : 'year';
+}
+
+/** The order as the buyer sees it: every figure from the pricing engine. */
+function orderSummary(session: LocalCheckoutSession): Markup {
+  const price = calculatePrice({
+    size: session.quantity,
+    billingPeriod: session.billingPeriod,
+    currency: session.currency,
+  });
+  const amount = (value: number) => formatPrice(value, session.currency);
+  const per = periodWord(session.billingPeriod);
+  const perOrg = unitPrices(session.edition, session.currency)[session.billingPeriod].perOrg;
+  const orgs = price.info.orgs;
+  const extraOrgs =
+    typeof orgs === 'number' ? orgs - priceConfig.proStartSize * priceConfig.proOrgsPerSizeUnit : 0;
+  const lines: Markup[] = [];
+  if (session.edition === 'Pro') {
+    lines.push(
+      html`<div class="line">
+        <dt>Base price (first ${priceConfig.proStartSize} orgs)</dt>
+        <dd>${amount(price.selected.base)}</dd>
+      </div>`,
+    );
+    if (extraOrgs > 0) {
+      lines.push(
+        html`<div class="line">
+          <dt>${extraOrgs} additional ${extraOrgs === 1 ? 'org' : 'orgs'} × ${amount(perOrg)}</dt>
+          <dd>${amount(price.selected.size)}</dd>
+        </div>`,
+      );
+    }
+  } else if (session.edition === 'Enterprise') {
+    lines.push(
+      html`<div class="line">
+        <dt>Unlimited orgs and stacks</dt>
+        <dd>${amount(price.selected.base)}</dd>
+      </div>`,
+    );
+  } else {
+    lines.push(
+      html`<div class="line">
+        <dt>${priceConfig.starterOrgs} orgs, ${priceConfig.starterStacks} stack</dt>
+        <dd>Free</dd>
+      </div>`,
+    );
+  }
+  const total = price.isFree ? 'Free' : `${amount(price.selected.total)} per ${per}`;
+  return html`<section class="card summary" aria-labelledby="order-heading">
+    <h2 id="order-heading">Your order</h2>
+    <p>
+      <strong>${product} ${session.edition}</strong>${
+        session.edition === 'Pro' ? html` · ${session.quantity} orgs` : ''
+      }
+      · billed ${session.billingPeriod} in ${session.currency}
+    </p>
+    <dl>
+      ${lines}
+      <div class="line total">
+        <dt>Total due today</dt>
+        <dd>${total}</dd>
+      </div>
+    </dl>
+    ${
+      session.billingPeriod === 'yearly' && !price.isFree
+        ? html`<p class="note">
+            You save ${amount(price.savedYearly)} a year compared with monthly billing.
+          </p>`
+        : ''
+    }
+    <p class="note">
+      Renews automatically every ${per} in advance until cancelled; no refunds (see the
+      <a href="/eula/cli">licence terms</a>).
+    </p>
+  </section>`;
+}
+
+export type CheckoutField = 'email' | 'cardNumber' | 'cardExpiry' | 'cardCvc';
+
+export interface CheckoutPageView {
+  session: LocalCheckoutSession;
+  csrfToken: string;
+  values: Record<CheckoutField, string>;
+  errors: Partial<Record<CheckoutField, string>>;
+  /** The billing error shown above the form (a declined card). */
+  failure?: { title: string; message: string } | undefined;
+}
+
+export function checkoutPage(view: CheckoutPageView): Markup {
+  const { session, values, errors } = view;
+  const free = calculatePrice({
+    size: session.quantity,
+    billingPeriod: session.billingPeriod,
+    currency: session.currency,
+  });
+  const submitLabel = free.isFree
+    ? 'Get my free licence'
+    : `Pay ${formatPrice(free.selected.total, session.currency)}`;
+  const body = html`<a class="back" href="${session.cancelUrl}">← Back to pricing</a>
+    <h1>Complete your order</h1>
+    <p class="lead">Your licence key is e-mailed to the address you enter here.</p>
+    <div class="layout">
+      ${orderSummary(session)}
+      <section class="card" aria-labelledby="pay-heading">
+        <h2 id="pay-heading">${free.isFree ? 'Your details' : 'Payment details'}</h2>
+        ${
+          view.failure
+            ? html`<div class="alert danger" role="alert" id="checkout-error">
+                <p><strong>${view.failure.title}</strong></p>
+                <p>${view.failure.message}</p>
+              </div>`
+            : ''
+        }
+        <form method="post" action="/billing/local/checkout/${session.id}" novalidate>
+          ${csrfField(view.csrfToken)}
+          ${field({
+            id: 'email',
+            name: 'email',
+            label: 'Email address',
+            type: 'email',
+            autocomplete: 'email',
+            value: session.customerEmail ?? values.email,
+            readonly: Boolean(session.customerEmail),
+            required: true,
+            hint: session.customerEmail
+              ? 'The address of the trial licence you are converting.'
+              : 'We send the licence key and receipts here.',
+            error: errors.email,
+          })}
+          ${
+            free.isFree
+              ? html`<p class="note">No card needed: ${product} Starter is free.</p>`
+              : html`<fieldset>
+                  <legend>Card</legend>
+                  ${testCardsBox()}
+                  ${field({
+                    id: 'cardNumber',
+                    name: 'cardNumber',
+                    label: 'Card number',
+                    autocomplete: 'cc-number',
+                    inputmode: 'numeric',
+                    placeholder: '4242 4242 4242 4242',
+                    value: values.cardNumber,
+                    required: true,
+                    error: errors.cardNumber,
+                  })}
+                  <div class="row">
+                    ${field({
+                      id: 'cardExpiry',
+                      name: 'cardExpiry',
+                      label: 'Expiry date',
+                      hint: 'MM / YY',
+                      autocomplete: 'cc-exp',
+                      inputmode: 'numeric',
+                      value: values.cardExpiry,
+                      required: true,
+                      error: errors.cardExpiry,
+                    })}
+                    ${field({
+                      id: 'cardCvc',
+                      name: 'cardCvc',
+                      label: 'Security code',
+                      hint: '3 or 4 digits',
+                      autocomplete: 'cc-csc',
+                      inputmode: 'numeric',
+                      value: values.cardCvc,
+                      required: true,
+                      error: errors.cardCvc,
+                    })}
+                  </div>
+                </fieldset>`
+          }
+          <button type="submit" class="button wide">${submitLabel}</button>
+          <p class="note">
+            By subscribing you accept the <a href="/eula/cli">End User License Agreement</a> and the
+            <a href="/privacy">privacy policy</a>.
+          </p>
+        </form>
+      </section>
+    </div>`;
+  return layout({ title: 'Checkout', subtitle: 'Checkout', body });
+}
+
+export function messagePage(input: {
+  title: string;
+  paragraphs: string[];
+  link: { href: string; label: string };
+}): Markup {
+  return layout({
+    title: input.title,
+    subtitle: 'Billing',
+    body: html`<h1>${input.title}</h1>
+      <section class="card">
+        ${input.paragraphs.map((text) => html`<p>${text}</p>`)}
+        <p><a class="button" href="${input.link.href}">${input.link.label}</a></p>
+      </section>`,
+  });
+}
+
+/** First visit without the CSRF cookie: the response sets it, the refresh comes back with it. */
+export function cookieInterstitialPage(retryUrl: string): Markup {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <!-- The page URLs are bearer links: never send them on as a referrer. -->
+        <meta name="referrer" content="no-referrer" />
+        <meta http-equiv="refresh" content="0;url=${retryUrl}" />
+        <title>Loading - ${product}</title>
+        <link rel="stylesheet" href="/billing/local/styles.css" />
+      </head>
+      <body>
+        <main id="main">
+          <p>Loading… If nothing happens, <a href="${retryUrl}">continue</a>.</p>
+        </main>
+      </body>
+    </html>`;
+}
+
+export interface PortalSubscriptionView {
+  subscription: LocalSubscription;
+  invoices: LocalInvoice[];
+  /** A plan change being previewed for this subscription. */
+  preview?: { edition: Edition; quantity: number; proration: ProrationPreview } | undefined;
+  planError?: string | undefined;
+}
+
+export interface PortalPageView {
+  portalSessionId: string;
+  customer: LocalCustomer;
+  subscriptions: PortalSubscriptionView[];
+  returnUrl: string;
+  csrfToken: string;
+  now: Date;
+  notice?: { tone: 'success' | 'danger' | 'info'; text: string } | undefined;
+  card: {
+    values: Record<'cardNumber' | 'cardExpiry' | 'cardCvc', string>;
+    errors: Partial<Record<'cardNumber' | 'cardExpiry' | 'cardCvc', string>>;
+  };
+}
+
+function statusBadge(subscription: LocalSubscription): Markup {
+  if (subscription.endedAt) return html`<span class="badge muted">Cancelled</span>`;
+  if (subscription.status === 'past_due')
+    return html`<span class="badge warn">Payment failed</span>`;
+  if (subscription.status === 'unpaid')
+    return html`<span class="badge danger">Unpaid — licence deactivated</span>`;
+  if (subscription.cancelAtPeriodEnd) {
+    return html`<span class="badge warn"
+      >Cancels on ${formatEmailDate(subscription.currentPeriodEnd)}</span
+    >`;
+  }
+  return html`<span class="badge">Active</span>`;
+}
+
+function planName(edition: Edition, quantity: number): string {
+  return edition === 'Pro' ? `${product} Pro, ${quantity} orgs` : `${product} ${edition}`;
+}
+
+function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView): Markup {
+  const { subscription, preview } = item;
+  const base = `/billing/local/portal/${view.portalSessionId}/subscriptions/${subscription.id}`;
+  const money = (amount: number) => formatMinorAmount(amount, subscription.currency);
+  const live = subscription.endedAt === null;
+  const changeable = live && ['active', 'trialing'].includes(subscription.status);
+  const nextAmount = calculatePrice({
+    size: subscription.quantity,
+    billingPeriod: subscription.billingPeriod,
+    currency: subscription.currency,
+  }).selected.total;
+  const headingId = `sub-${subscription.id}`;
+  return html`<section class="card" aria-labelledby="${headingId}">
+    <h2 id="${headingId}">${planName(subscription.edition, subscription.quantity)}</h2>
+    <p>${statusBadge(subscription)}</p>
+    <dl>
+      <div class="line">
+        <dt>Billing</dt>
+        <dd>
+          ${subscription.billingPeriod === 'monthly' ? 'Monthly' : 'Yearly'},
+          ${subscription.currency}
+        </dd>
+      </div>
+      ${
+        live
+          ? html`<div class="line">
+              <dt>${subscription.cancelAtPeriodEnd ? 'Ends on' : 'Next payment'}</dt>
+              <dd>
+                ${formatEmailDate(subscription.currentPeriodEnd)}${
+                  subscription.cancelAtPeriodEnd
+                    ? ''
+                    : html` · ${formatPrice(nextAmount, subscription.currency)}`
+                }
+              </dd>
+            </div>`
+          : html`<div class="line">
+              <dt>Ended on</dt>
+              <dd>${formatEmailDate(subscription.endedAt ?? view.now)}</dd>
+            </div>`
+      }
+    </dl>
+    ${
+      subscription.status === 'past_due' || subscription.status === 'unpaid'
+        ? html`<div class="alert danger">
+            <p>
+              The last payment failed. Update your card below: the open invoice is paid with it at
+              once.
+            </p>
+          </div>`
+        : ''
+    }
+    ${
+      changeable
+        ? html`<h3>Change plan or quantity</h3>
+            ${item.planError ? html`<div class="alert danger" role="alert"><p>${item.planError}</p></div>` : ''}
+            ${
+              preview
+                ? html`<div class="alert info" role="status">
+                    <p><strong>Preview: ${planName(preview.edition, preview.quantity)}</strong></p>
+                    <dl>
+                      <div class="line">
+                        <dt>Credit for unused time on your current plan</dt>
+                        <dd>${money(preview.proration.credit)}</dd>
+                      </div>
+                      <div class="line">
+                        <dt>Remaining time on the new plan</dt>
+                        <dd>${money(preview.proration.charge)}</dd>
+                      </div>
+                      <div class="line total">
+                        <dt>${preview.proration.total >= 0 ? 'Charged now' : 'Credited now'}</dt>
+                        <dd>${money(Math.abs(preview.proration.total))}</dd>
+                      </div>
+                    </dl>
+                    <p>
+                      From ${formatEmailDate(subscription.currentPeriodEnd)}:
+                      ${money(preview.proration.nextPeriodAmount)} per
+                      ${periodWord(subscription.billingPeriod)}. The change takes effect
+                      immediately.
+                    </p>
+                    <form method="post" action="${base}/plan" class="actions">
+                      ${csrfField(view.csrfToken)}
+                      <input type="hidden" name="edition" value="${preview.edition}" />
+                      <input type="hidden" name="quantity" value="${preview.quantity}" />
+                      <button type="submit" class="button">Confirm change</button>
+                      <a href="/billing/local/portal/${view.portalSessionId}">Keep current plan</a>
+                    </form>
+                  </div>`
+                : ''
+            }
+            <form method="get" action="/billing/local/portal/${view.portalSessionId}">
+              <input type="hidden" name="change" value="${subscription.id}" />
+              <div class="row">
+                <div class="field">
+                  <label for="edition-${subscription.id}">Plan</label>
+                  <select id="edition-${subscription.id}" name="edition">
+                    ${editions.map(
+                      (edition) =>
+                        html`<option
+                          value="${edition}"
+                          ${edition === (preview?.edition ?? subscription.edition) ? html` selected` : ''}
+                        >
+                          ${edition}
+                        </option>`,
+                    )}
+                  </select>
+                </div>
+                ${field({
+                  id: `quantity-${subscription.id}`,
+                  name: 'quantity',
+                  label: 'Orgs',
+                  type: 'number',
+                  inputmode: 'numeric',
+                  min: priceConfig.starterStartSize,
+                  max: priceConfig.enterpriseStartSize,
+                  hint: `Starter ${priceConfig.starterStartSize}, Pro ${priceConfig.proStartSize}–${priceConfig.enterpriseStartSize - 1}, Enterprise ${priceConfig.enterpriseStartSize}`,
+                  value: String(preview?.quantity ?? subscription.quantity),
+                })}
+              </div>
+              <button type="submit" class="button secondary">Preview change</button>
+            </form>`
+        : ''
+    }
+    ${
+      live
+        ? html`<h3>${subscription.cancelAtPeriodEnd ? 'Cancellation' : 'Cancel subscription'}</h3>
+            ${
+              subscription.cancelAtPeriodEnd
+                ? html`<p>
+                      Your subscription ends on ${formatEmailDate(subscription.currentPeriodEnd)}.
+                    </p>
+                    <form method="post" action="${base}/resume">
+                      ${csrfField(view.csrfToken)}<button type="submit" class="button secondary">
+                        Don’t cancel
+                      </button>
+                    </form>`
+                : html`<p>
+                      ${
+                        subscription.edition === 'Starter'
+                          ? 'A Free licence is cancelled immediately: its key stops working at once.'
+                          : `Your licence stays valid until the end of the period you paid for, ${formatEmailDate(subscription.currentPeriodEnd)}. No refunds.`
+                      }
+                    </p>
+                    <form method="post" action="${base}/cancel">
+                      ${csrfField(view.csrfToken)}<button type="submit" class="button danger">
+                        Cancel subscription
+                      </button>
+                    </form>`
+            }`
+        : ''
+    }
+    <h3>Invoices</h3>
+    ${
+      item.invoices.length === 0
+        ? html`<p>No invoices yet.</p>`
+        : html`<table>
+            <caption class="visually-hidden">
+              Invoices of ${planName(subscription.edition, subscription.quantity)}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Description</th>
+                <th scope="col" class="amount">Amount</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${item.invoices.map(
+                (invoice) =>
+                  html`<tr>
+                    <td>${formatEmailDate(invoice.createdAt)}</td>
+                    <td>${invoice.description}</td>
+                    <td class="amount">${money(invoice.amount)}</td>
+                    <td>
+                      ${invoice.status === 'paid' ? 'Paid' : invoice.status === 'open' ? 'Open' : 'Void'}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+  </section>`;
+}
+
+export function portalPage(view: PortalPageView): Markup {
+  const { customer } = view;
+  const card = customer.cardLast4
+    ? `${customer.cardBrand ?? 'Card'} ending in ${customer.cardLast4}`
+    : 'No card on file';
+  const body = html`<a class="back" href="${view.returnUrl}">← Return to ${product}</a>
+    <h1>Billing portal</h1>
+    <p class="lead">Subscriptions of ${customer.email}</p>
+    ${
+      view.notice
+        ? html`<div
+            class="alert ${view.notice.tone}"
+            role="${view.notice.tone === 'danger' ? 'alert' : 'status'}"
+          >
+            <p>${view.notice.text}</p>
+          </div>`
+        : ''
+    }
+    ${view.subscriptions.length === 0 ? html`<section class="card"><p>No subscriptions.</p></section>` : ''}
+    ${view.subscriptions.map((item) => subscriptionSection(view, item))}
+    <section class="card" aria-labelledby="card-heading">
+      <h2 id="card-heading">Payment method</h2>
+      <p>${card}</p>
+      <form method="post" action="/billing/local/portal/${view.portalSessionId}/card" novalidate>
+        ${csrfField(view.csrfToken)}
+        <fieldset>
+          <legend>Update card</legend>
+          ${testCardsBox()}
+          ${field({
+            id: 'cardNumber',
+            name: 'cardNumber',
+            label: 'Card number',
+            autocomplete: 'cc-number',
+            inputmode: 'numeric',
+            value: view.card.values.cardNumber,
+            required: true,
+            error: view.card.errors.cardNumber,
+          })}
+          <div class="row">
+            ${field({
+              id: 'cardExpiry',
+              name: 'cardExpiry',
+              label: 'Expiry date',
+              hint: 'MM / YY',
+              autocomplete: 'cc-exp',
+              inputmode: 'numeric',
+              value: view.card.values.cardExpiry,
+              required: true,
+              error: view.card.errors.cardExpiry,
+            })}
+            ${field({
+              id: 'cardCvc',
+              name: 'cardCvc',
+              label: 'Security code',
+              hint: '3 or 4 digits',
+              autocomplete: 'cc-csc',
+              inputmode: 'numeric',
+              value: view.card.values.cardCvc,
+              required: true,
+              error: view.card.errors.cardCvc,
+            })}
+          </div>
+        </fieldset>
+        <button type="submit" class="button secondary">Save card</button>
+      </form>
+    </section>`;
+  return layout({ title: 'Billing portal', subtitle: 'Billing portal', body });
+}

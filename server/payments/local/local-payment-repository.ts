@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import {
+  localCheckoutSessions,
+  localCustomers,
+  localInvoices,
+  localPortalSessions,
+  localSubscriptions,
+} from '../../db/schema.ts';
+
+export type LocalCustomer = typeof localCustomers.$inferSelect;
+export type LocalCheckoutSession = typeof localCheckoutSessions.$inferSelect;
+export type LocalSubscription = typeof localSubscriptions.$inferSelect;
+export type LocalInvoice = typeof localInvoices.$inferSelect;
+export type LocalPortalSession = typeof localPortalSessions.$inferSelect;
+
+/** Ids shaped like Stripe's; portal and checkout ids are long because they sit in URLs as bearers. */
+export function localId(prefix: 'lcus' | 'lcs' | 'lsub' | 'lin' | 'lps' | 'evt_local'): string {
+  const bytes = prefix === 'lcs' || prefix === 'lps' ? 24 : 12;
+  return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
+}
+
+/** Subscriptions the renewal job still has work on (not ended). */
+const liveStatuses = ['active', 'trialing', 'past_due'];
+
+/** The local payment provider's records: customers, sessions, subscriptions, invoices. */
+export function createLocalPaymentRepository(db: Executor) {
+  return {
+    async findCustomerByEmail(
+      emailNormalized: string,
+      tx: Executor = db,
+    ): Promise<LocalCustomer | undefined> {
+      const [row] = await tx
+        .select()
+        .from(localCustomers)
+        .where(eq(localCustomers.emailNormalized, emailNormalized));
+      return row;
+    },
+
+    async findCustomer(id: string, tx: Executor = db): Promise<LocalCustomer | undefined> {
+      const [row] = await tx.select().from(localCustomers).where(eq(localCustomers.id, id));
+      return row;
+    },
+
+    /** One customer per buyer: the unique address makes a concurrent second insert a no-op. */
+    async findOrCreateCustomer(
+      email: string,
+      emailNormalized: string,
+      tx: Executor = db,
+    ): Promise<LocalCustomer> {
+      await tx
+        .insert(localCustomers)
+        .values({ id: localId('lcus'), email, emailNormalized })
+        .onConflictDoNothing({ target: localCustomers.emailNormalized });
+      const customer = await this.findCustomerByEmail(emailNormalized, tx);
+      if (!customer) throw new Error('local customer insert returned no row');
+      return customer;
+    },
+
+    async saveCard(
+      customerId: string,
+      card: { brand: string; last4: string; outcome: 'succeeds' | 'declines' },
+      tx: Executor = db,
+    ): Promise<void> {
+      await tx
+        .update(localCustomers)
+        .set({ cardBrand: card.brand, cardLast4: card.last4, cardOutcome: card.outcome })
+        .where(eq(localCustomers.id, customerId));
+    },
+
+    async insertCheckoutSession(
+      values: typeof localCheckoutSessions.$inferInsert,
+      tx: Executor = db,
+    ): Promise<LocalCheckoutSession> {
+      await tx
+        .insert(localCheckoutSessions)
+        .values(values)
+        .onConflictDoNothing({ target: localCheckoutSessions.checkoutRequestId });
+      const [row] = await tx
+        .select()
+        .from(localCheckoutSessions)
+        .where(eq(localCheckoutSessions.checkoutRequestId, values.checkoutRequestId));
+      if (!row) throw new Error('local checkout session insert returned no row');
+      return row;
+    },
+
+    async findCheckoutSession(
+      id: string,
+      tx: Executor = db,
+    ): Promise<LocalCheckoutSession | undefined> {
+      const [row] = await tx
+        .select()
+        .from(localCheckoutSessions)
+        .where(eq(localCheckoutSessions.id, id));
+      return row;
+    },
+
+    /** Locks an open session for completion: a second submit waits, then sees it complete. */
+    async lockCheckoutSession(id: string, tx: Executor): Promise<LocalCheckoutSession | undefined> {
+      const [row] = await tx
+        .select()
+        .from(localCheckoutSessions)
+        .where(eq(localCheckoutSessions.id, id))
+        .for('update');
+      return row;
+    },
+
+    async updateCheckoutSession(
+      id: string,
+      values: Partial<typeof localCheckoutSessions.$inferInsert>,
+      tx: Executor = db,
+    ): Promise<void> {
+      await tx.update(localCheckoutSessions).set(values).where(eq(localCheckoutSessions.id, id));
+    },
+
+    async insertSubscription(
+      values: typeof localSubscriptions.$inferInsert,
+      tx: Executor = db,
+    ): Promise<LocalSubscription> {
+      const [row] = await tx.insert(localSubscriptions).values(values).returning();
+      if (!row) throw new Error('local subscription insert returned no row');
+      return row;
+    },
+
+    async findSubscription(id: string, tx: Executor = db): Promise<LocalSubscription | undefined> {
+      const [row] = await tx.select().from(localSubscriptions).where(eq(localSubscriptions.id, id));
+      return row;
+    },
+
+    async lockSubscription(id: string, tx: Executor): Promise<LocalSubscription | undefined> {
+      const [row] = await tx
+        .select()
+        .from(localSubscriptions)
+        .where(eq(localSubscriptions.id, id))
+        .for('update');
+      return row;
+    },
+
+    /**
+     * Claims one subscription with renewal work due at `now` (period over, or a payment retry
+     * due); rows locked by another instance are skipped, so each is handled once.
+     */
+    async claimDueSubscription(now: Date, tx: Executor): Promise<LocalSubscription | undefined> {
+      const [row] = await tx
+        .select()
+        .from(localSubscriptions)
+        .where(
+          and(
+            isNull(localSubscriptions.endedAt),
+            inArray(localSubscriptions.status, liveStatuses),
+            or(
+              and(
+                eq(localSubscriptions.status, 'past_due'),
+                lte(localSubscriptions.nextPaymentAttemptAt, now),
+              ),
+              and(
+                inArray(localSubscriptions.status, ['active', 'trialing']),
+                lte(localSubscriptions.currentPeriodEnd, now),
+              ),
+            ),
+          ),
+        )
+        .orderBy(asc(localSubscriptions.currentPeriodEnd))
+        .limit(1)
+        .for('update', { skipLocked: true });
+      return row;
+    },
+
+    async updateSubscription(
+      id: string,
+      values: Partial<typeof localSubscriptions.$inferInsert>,
+      now: Date,
+      tx: Executor = db,
+    ): Promise<LocalSubscription> {
+      const [row] = await tx
+        .update(localSubscriptions)
+        .set({ ...values, updatedAt: now })
+        .where(eq(localSubscriptions.id, id))
+        .returning();
+      if (!row) throw new Error(`local subscription ${id} vanished`);
+      return row;
+    },
+
+    subscriptionsOfCustomer(customerId: string, tx: Executor = db): Promise<LocalSubscription[]> {
+      return tx
+        .select()
+        .from(localSubscriptions)
+        .where(eq(localSubscriptions.customerId, customerId))
+        .orderBy(desc(localSubscriptions.createdAt));
+    },
+
+    async insertInvoice(
+      values: Omit<typeof localInvoices.$inferInsert, 'id'>,
+      tx: Executor = db,
+    ): Promise<LocalInvoice> {
+      const [row] = await tx
+        .insert(localInvoices)
+        .values({ id: localId('lin'), ...values })
+        .returning();
+      if (!row) throw new Error('local invoice insert returned no row');
+      return row;
+    },
+
+    async openInvoice(
+      subscriptionId: string,
+      tx: Executor = db,
+    ): Promise<LocalInvoice | undefined> {
+      const [row] = await tx
+        .select()
+        .from(localInvoices)
+        .where(
+          and(eq(localInvoices.subscriptionId, subscriptionId), eq(localInvoices.status, 'open')),
+        )
+        .orderBy(desc(localInvoices.createdAt))
+        .limit(1);
+      return row;
+    },
+
+    async updateInvoice(
+      id: string,
+      values: Partial<typeof localInvoices.$inferInsert>,
+      tx: Executor = db,
+    ): Promise<void> {
+      await tx.update(localInvoices).set(values).where(eq(localInvoices.id, id));
+    },
+
+    invoicesOf(subscriptionId: string, tx: Executor = db): Promise<LocalInvoice[]> {
+      return tx
+        .select()
+        .from(localInvoices)
+        .where(eq(localInvoices.subscriptionId, subscriptionId))
+        .orderBy(desc(localInvoices.createdAt), desc(localInvoices.id));
+    },
+
+    async insertPortalSession(
+      values: typeof localPortalSessions.$inferInsert,
+      tx: Executor = db,
+    ): Promise<void> {
+      await tx.insert(localPortalSessions).values(values);
+    },
+
+    async findPortalSession(
+      id: string,
+      tx: Executor = db,
+    ): Promise<LocalPortalSession | undefined> {
+      const [row] = await tx
+        .select()
+        .from(localPortalSessions)
+        .where(eq(localPortalSessions.id, id));
+      return row;
+    },
+  };
+}
+
+export type LocalPaymentRepository = ReturnType<typeof createLocalPaymentRepository>;

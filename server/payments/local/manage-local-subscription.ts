@@ -1,0 +1,247 @@
+import { quantityIsValidForEdition, type Edition } from '../../../shared/pricing/index.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import type { PaymentEvent } from '../payment-types.ts';
+import { cardPays } from './advance-local-subscriptions.ts';
+import type { AcceptedCard } from './local-cards.ts';
+import { periodEndAfter, previewProration, type ProrationPreview } from './local-billing.ts';
+import { orderDescription } from './complete-local-checkout.ts';
+import { localEvents } from './local-events.ts';
+import {
+  createLocalPaymentRepository,
+  type LocalPortalSession,
+  type LocalSubscription,
+} from './local-payment-repository.ts';
+
+/**
+ * What the local billing portal can do to a subscription (decision 062): change plan or
+ * quantity (prorated, invoiced at once), update the card (retrying an unpaid invoice),
+ * cancel at period end (a Free licence at once) and undo a pending cancellation.
+ */
+
+export type PortalActionError =
+  | 'SessionExpired'
+  | 'SubscriptionNotFound'
+  | 'SubscriptionNotChangeable'
+  | 'QuantityInvalid'
+  | 'NoChange'
+  | 'CardRequired'
+  | 'CardDeclined';
+
+export type PortalActionResult =
+  { ok: true; events: PaymentEvent[]; outcome: string } | { ok: false; code: PortalActionError };
+
+interface ManageDeps {
+  db: Database;
+  clock: () => Date;
+}
+
+/** Finds a live portal session and one of its customer's subscriptions, locked for change. */
+async function subscriptionInPortal(
+  tx: Executor,
+  portalSessionId: string,
+  subscriptionId: string,
+  now: Date,
+): Promise<
+  | { ok: true; session: LocalPortalSession; subscription: LocalSubscription }
+  | { ok: false; code: PortalActionError }
+> {
+  const repository = createLocalPaymentRepository(tx);
+  const session = await repository.findPortalSession(portalSessionId, tx);
+  if (!session || session.expiresAt <= now) return { ok: false, code: 'SessionExpired' };
+  const subscription = await repository.lockSubscription(subscriptionId, tx);
+  if (!subscription || subscription.customerId !== session.customerId) {
+    return { ok: false, code: 'SubscriptionNotFound' };
+  }
+  return { ok: true, session, subscription };
+}
+
+const changeable = (subscription: LocalSubscription) =>
+  subscription.endedAt === null && ['active', 'trialing'].includes(subscription.status);
+
+/** The proration a change would cause now, for the preview (null when it is not allowed). */
+export function prorationFor(
+  subscription: LocalSubscription,
+  next: { edition: Edition; quantity: number },
+  now: Date,
+): ProrationPreview {
+  return previewProration({
+    current: subscription,
+    next: { ...subscription, ...next },
+    periodStart: subscription.currentPeriodStart,
+    periodEnd: subscription.currentPeriodEnd,
+    now,
+  });
+}
+
+export async function changeLocalPlan(
+  deps: ManageDeps,
+  input: { portalSessionId: string; subscriptionId: string; edition: Edition; quantity: number },
+): Promise<PortalActionResult> {
+  const now = deps.clock();
+  if (!quantityIsValidForEdition(input.edition, input.quantity)) {
+    return { ok: false, code: 'QuantityInvalid' };
+  }
+  return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
+    const found = await subscriptionInPortal(tx, input.portalSessionId, input.subscriptionId, now);
+    if (!found.ok) return found;
+    const { subscription } = found;
+    if (!changeable(subscription)) return { ok: false, code: 'SubscriptionNotChangeable' };
+    if (subscription.edition === input.edition && subscription.quantity === input.quantity) {
+      return { ok: false, code: 'NoChange' };
+    }
+    const repository = createLocalPaymentRepository(tx);
+    const customer = await repository.findCustomer(subscription.customerId, tx);
+    const proration = prorationFor(subscription, input, now);
+    // A paid plan needs a card on file even when nothing is due today.
+    if (input.edition !== 'Starter' && !customer?.cardOutcome) {
+      return { ok: false, code: 'CardRequired' };
+    }
+    if (!cardPays(customer, proration.total)) return { ok: false, code: 'CardDeclined' };
+    if (proration.total !== 0) {
+      await repository.insertInvoice(
+        {
+          subscriptionId: subscription.id,
+          status: 'paid',
+          amount: proration.total,
+          currency: subscription.currency,
+          description: `${proration.total > 0 ? 'Prorated change to' : 'Credit on change to'} ${orderDescription({ ...subscription, ...input })}`,
+          periodStart: now,
+          periodEnd: subscription.currentPeriodEnd,
+          createdAt: now,
+          paidAt: now,
+        },
+        tx,
+      );
+    }
+    await repository.updateSubscription(
+      subscription.id,
+      { edition: input.edition, quantity: input.quantity },
+      now,
+      tx,
+    );
+    const events = localEvents(subscription.id, 'customer.subscription.updated');
+    if (proration.total > 0) events.push(...localEvents(subscription.id, 'invoice.paid'));
+    return { ok: true, events, outcome: 'plan-changed' };
+  });
+}
+
+export async function cancelLocalSubscription(
+  deps: ManageDeps,
+  input: { portalSessionId: string; subscriptionId: string },
+): Promise<PortalActionResult> {
+  const now = deps.clock();
+  return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
+    const found = await subscriptionInPortal(tx, input.portalSessionId, input.subscriptionId, now);
+    if (!found.ok) return found;
+    const { subscription } = found;
+    if (subscription.endedAt !== null || subscription.cancelAtPeriodEnd) {
+      return { ok: false, code: 'SubscriptionNotChangeable' };
+    }
+    const repository = createLocalPaymentRepository(tx);
+    // Spec §4: a Free licence is cancelled immediately, a paid one at the end of its period.
+    if (subscription.edition === 'Starter') {
+      await repository.updateSubscription(
+        subscription.id,
+        { status: 'canceled', canceledAt: now, endedAt: now },
+        now,
+        tx,
+      );
+      return {
+        ok: true,
+        events: localEvents(subscription.id, 'customer.subscription.deleted'),
+        outcome: 'cancelled',
+      };
+    }
+    await repository.updateSubscription(
+      subscription.id,
+      { cancelAtPeriodEnd: true, canceledAt: now },
+      now,
+      tx,
+    );
+    return {
+      ok: true,
+      events: localEvents(subscription.id, 'customer.subscription.updated'),
+      outcome: 'cancellation-scheduled',
+    };
+  });
+}
+
+export async function resumeLocalSubscription(
+  deps: ManageDeps,
+  input: { portalSessionId: string; subscriptionId: string },
+): Promise<PortalActionResult> {
+  const now = deps.clock();
+  return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
+    const found = await subscriptionInPortal(tx, input.portalSessionId, input.subscriptionId, now);
+    if (!found.ok) return found;
+    const { subscription } = found;
+    if (subscription.endedAt !== null || !subscription.cancelAtPeriodEnd) {
+      return { ok: false, code: 'SubscriptionNotChangeable' };
+    }
+    await createLocalPaymentRepository(tx).updateSubscription(
+      subscription.id,
+      { cancelAtPeriodEnd: false, canceledAt: null },
+      now,
+      tx,
+    );
+    return {
+      ok: true,
+      events: localEvents(subscription.id, 'customer.subscription.updated'),
+      outcome: 'resumed',
+    };
+  });
+}
+
+/**
+ * Saves a new card for the portal's customer, then tries every open invoice with it: a past-due
+ * subscription becomes active again; an unpaid one restarts with a fresh period from today.
+ */
+export async function updateLocalCard(
+  deps: ManageDeps,
+  input: { portalSessionId: string; card: AcceptedCard },
+): Promise<PortalActionResult> {
+  const now = deps.clock();
+  return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
+    const repository = createLocalPaymentRepository(tx);
+    const session = await repository.findPortalSession(input.portalSessionId, tx);
+    if (!session || session.expiresAt <= now) return { ok: false, code: 'SessionExpired' };
+    await repository.saveCard(session.customerId, input.card, tx);
+    const events: PaymentEvent[] = [];
+    let outcome = 'card-updated';
+    for (const listed of await repository.subscriptionsOfCustomer(session.customerId, tx)) {
+      if (listed.status !== 'past_due' && listed.status !== 'unpaid') continue;
+      const subscription = await repository.lockSubscription(listed.id, tx);
+      const invoice = subscription ? await repository.openInvoice(subscription.id, tx) : undefined;
+      if (!subscription || !invoice) continue;
+      if (input.card.outcome === 'declines') {
+        outcome = 'card-declined';
+        continue;
+      }
+      const restart = subscription.status === 'unpaid';
+      const periodStart = restart ? now : subscription.currentPeriodStart;
+      const periodEnd = restart
+        ? periodEndAfter(now, subscription.billingPeriod)
+        : subscription.currentPeriodEnd;
+      await repository.updateInvoice(
+        invoice.id,
+        { status: 'paid', paidAt: now, periodStart, periodEnd },
+        tx,
+      );
+      await repository.updateSubscription(
+        subscription.id,
+        {
+          status: 'active',
+          failedPaymentAttempts: 0,
+          nextPaymentAttemptAt: null,
+          currentPeriodStart: periodStart,
+          currentPeriodEnd: periodEnd,
+        },
+        now,
+        tx,
+      );
+      events.push(...localEvents(subscription.id, 'invoice.paid', 'customer.subscription.updated'));
+      outcome = 'invoice-paid';
+    }
+    return { ok: true, events, outcome };
+  });
+}

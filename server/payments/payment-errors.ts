@@ -1,0 +1,21 @@
+/**
+ * Failures of the payment boundary, by code, so routes map them without knowing the provider:
+ * SignatureInvalid → 400 on webhooks; NotFound → unknown session or subscription;
+ * NotConfigured → a price is missing from the provider's catalogue (run `npm run stripe:sync`);
+ * Unavailable → the provider could not be reached or refused the call.
+ */
+export type PaymentErrorCode = 'SignatureInvalid' | 'NotFound' | 'NotConfigured' | 'Unavailable';
+
+export class PaymentError extends Error {
+  readonly code: PaymentErrorCode;
+
+  constructor(code: PaymentErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PaymentError';
+    this.code = code;
+  }
+}
+
+export function isPaymentError(error: unknown, code?: PaymentErrorCode): error is PaymentError {
+  return error instanceof PaymentError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,38 @@
+import type {
+  CheckoutSessionRef,
+  CheckoutSessionView,
+  CreateCheckoutSessionInput,
+  PaymentEvent,
+  PaymentProviderName,
+  SubscriptionSnapshot,
+} from './payment-types.ts';
+
+/**
+ * The boundary to the card payment provider (Stripe, or the built-in local provider when no
+ * Stripe key is configured). Only implementations of this interface talk to a vendor; failures
+ * are PaymentErrors (payment-errors.ts) with a provider-neutral code.
+ */
+export interface PaymentProvider {
+  readonly name: PaymentProviderName;
+
+  /** A hosted checkout for one subscription; the buyer is sent to `url`. */
+  createCheckoutSession(input: CreateCheckoutSessionInput): Promise<CheckoutSessionRef>;
+
+  retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionView>;
+
+  /** The subscription as it is now: the one source the sync trusts (never an event body). */
+  retrieveSubscription(subscriptionId: string): Promise<SubscriptionSnapshot>;
+
+  /** Ends a subscription at once (a Free licence's cancellation, a licence past reactivation). */
+  cancelSubscription(subscriptionId: string): Promise<void>;
+
+  /** A short-lived session of the provider's billing portal for one customer. */
+  createBillingPortalSession(input: {
+    customerId: string;
+    /** Where the portal's "back" link leads. */
+    returnUrl: string;
+  }): Promise<{ url: string }>;
+
+  /** Verifies a webhook delivery on its raw body; throws PaymentError('SignatureInvalid'). */
+  parseWebhook(rawBody: string, signature: string | undefined): PaymentEvent;
+}

@@ -1,0 +1,101 @@
+import type { BillingPeriod, Currency, Edition } from '../../shared/pricing/index.ts';
+
+/**
+ * The provider-neutral words of the payment boundary: Stripe and the local provider both answer
+ * in these types, so nothing outside server/payments/ knows which one runs.
+ */
+export type PaymentProviderName = 'stripe' | 'local';
+
+/** Subscription states as Stripe names them; the local provider uses the same set. */
+export const subscriptionStatuses = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'unpaid',
+  'canceled',
+  'paused',
+] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+export function isSubscriptionStatus(value: unknown): value is SubscriptionStatus {
+  return subscriptionStatuses.some((status) => status === value);
+}
+
+/** What a subscription is right now, re-read from the provider (never taken from an event body). */
+export interface SubscriptionSnapshot {
+  provider: PaymentProviderName;
+  subscriptionId: string;
+  customerId: string;
+  customerEmail: string | null;
+  status: SubscriptionStatus;
+  edition: Edition;
+  /** The licence size (orgs): Pro 4..24, Starter and Enterprise their fixed size. */
+  quantity: number;
+  billingPeriod: BillingPeriod;
+  currency: Currency;
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  endedAt: Date | null;
+  /** Ended because the provider gave up collecting a payment (not because the buyer cancelled). */
+  endedForNonPayment: boolean;
+  /** The trial licence named at checkout for conversion (metadata), if any. */
+  licenceIdToConvert: string | null;
+}
+
+/** The order a checkout session sells: amounts are not part of it, the provider prices it. */
+export interface CheckoutOrder {
+  edition: Edition;
+  quantity: number;
+  billingPeriod: BillingPeriod;
+  currency: Currency;
+}
+
+export interface CreateCheckoutSessionInput extends CheckoutOrder {
+  /** Our id of the checkout request: client reference and idempotency key. */
+  checkoutRequestId: string;
+  /** Known when a trial is converted: the buyer's customer is then found or created up front. */
+  customerEmail: string | null;
+  licenceIdToConvert: string | null;
+  /** May contain `{CHECKOUT_SESSION_ID}`, replaced by the provider. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface CheckoutSessionRef {
+  sessionId: string;
+  url: string;
+}
+
+export type CheckoutSessionStatus = 'open' | 'complete' | 'expired';
+
+export interface CheckoutSessionView {
+  sessionId: string;
+  status: CheckoutSessionStatus;
+  subscriptionId: string | null;
+  customerEmail: string | null;
+}
+
+/** The event types whose arrival makes us re-read a subscription. */
+export const handledEventTypes = [
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.paid',
+  'invoice.payment_failed',
+] as const;
+export type HandledEventType = (typeof handledEventTypes)[number];
+
+export function isHandledEventType(value: string): value is HandledEventType {
+  return handledEventTypes.some((type) => type === value);
+}
+
+/** A verified provider event, reduced to what the sync needs: which subscription to re-read. */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  /** Null for events that concern no subscription (they are recorded and ignored). */
+  subscriptionId: string | null;
+}

@@ -1,0 +1,279 @@
+import { createHash } from 'node:crypto';
+import Stripe from 'stripe';
+import { isBillingPeriod, isCurrency, isEdition } from '../../../shared/pricing/index.ts';
+import { isSubscriptionStatus } from '../payment-types.ts';
+import type {
+  CheckoutSessionRef,
+  CheckoutSessionStatus,
+  CheckoutSessionView,
+  CreateCheckoutSessionInput,
+  PaymentEvent,
+  SubscriptionSnapshot,
+} from '../payment-types.ts';
+import { PaymentError } from '../payment-errors.ts';
+import {
+  checkoutQuantity,
+  licenceQuantity,
+  parsePriceLookupKey,
+  priceLookupKey,
+} from './stripe-price-catalog.ts';
+
+/** Metadata keys on sessions and subscriptions (snake case, as Stripe's own fields). */
+export const metadataKeys = {
+  checkoutRequestId: 'checkout_request_id',
+  licenceIdToConvert: 'licence_id_to_convert',
+  edition: 'edition',
+  quantity: 'quantity',
+  billingPeriod: 'billing_period',
+  currency: 'currency',
+} as const;
+
+export interface StripePaymentProviderOptions {
+  stripe: Stripe;
+  /** `whsec_…`; without it no webhook can be verified (and every delivery is refused). */
+  webhookSecret: string | undefined;
+}
+
+function hashed(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 40);
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+/** Translates SDK errors into the boundary's codes; anything unexpected is "Unavailable". */
+function translate(error: unknown, what: string): PaymentError {
+  if (error instanceof PaymentError) return error;
+  if (error instanceof Stripe.errors.StripeError && error.statusCode === 404) {
+    return new PaymentError('NotFound', `${what}: not found at Stripe`, { cause: error });
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new PaymentError('Unavailable', `${what}: ${detail}`, { cause: error });
+}
+
+async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw translate(error, what);
+  }
+}
+
+/** The Stripe side of the payment boundary. Only this folder imports `stripe`. */
+export function createStripePaymentProvider(options: StripePaymentProviderOptions) {
+  const { stripe, webhookSecret } = options;
+
+  async function findPriceId(key: string): Promise<string> {
+    const prices = await stripe.prices.list({ lookup_keys: [key], active: true, limit: 1 });
+    const price = prices.data[0];
+    if (!price) {
+      throw new PaymentError(
+        'NotConfigured',
+        `No active Stripe price with lookup key ${key}: run npm run stripe:sync`,
+      );
+    }
+    return price.id;
+  }
+
+  /** One customer per buyer: found by e-mail, else created once (idempotency key per address). */
+  async function findOrCreateCustomer(email: string): Promise<string> {
+    const address = email.trim().toLowerCase();
+    const existing = await stripe.customers.list({ email: address, limit: 1 });
+    const found = existing.data[0];
+    if (found) return found.id;
+    const created = await stripe.customers.create(
+      { email: address, metadata: { email_normalized: address } },
+      { idempotencyKey: `customer-${hashed(address)}` },
+    );
+    return created.id;
+  }
+
+  return {
+    name: 'stripe' as const,
+
+    findOrCreateCustomer: (email: string) =>
+      call('find or create customer', () => findOrCreateCustomer(email)),
+
+    async createCheckoutSession(input: CreateCheckoutSessionInput): Promise<CheckoutSessionRef> {
+      return call('create checkout session', async () => {
+        const priceId = await findPriceId(
+          priceLookupKey(input.edition, input.billingPeriod, input.currency),
+        );
+        const customer = input.customerEmail
+          ? await findOrCreateCustomer(input.customerEmail)
+          : undefined;
+        const metadata: Record<string, string> = {
+          [metadataKeys.checkoutRequestId]: input.checkoutRequestId,
+          [metadataKeys.edition]: input.edition,
+          [metadataKeys.quantity]: String(input.quantity),
+          [metadataKeys.billingPeriod]: input.billingPeriod,
+          [metadataKeys.currency]: input.currency,
+        };
+        if (input.licenceIdToConvert) {
+          metadata[metadataKeys.licenceIdToConvert] = input.licenceIdToConvert;
+        }
+        const params: Stripe.Checkout.SessionCreateParams = {
+          mode: 'subscription',
+          line_items: [
+            { price: priceId, quantity: checkoutQuantity(input.edition, input.quantity) },
+          ],
+          client_reference_id: input.checkoutRequestId,
+          metadata,
+          subscription_data: { metadata },
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+          // Starter costs nothing: ask for a card only if Stripe needs one.
+          payment_method_collection: input.edition === 'Starter' ? 'if_required' : 'always',
+          billing_address_collection: 'auto',
+        };
+        if (customer) params.customer = customer;
+        const session = await stripe.checkout.sessions.create(params, {
+          idempotencyKey: `checkout-${input.checkoutRequestId}`,
+        });
+        if (!session.url) throw new PaymentError('Unavailable', 'Stripe returned no session URL');
+        return { sessionId: session.id, url: session.url };
+      });
+    },
+
+    async retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionView> {
+      return call('retrieve checkout session', async () => {
+        const session = await stripe.checkout.sessions.retrieve(sessionId);
+        const status: CheckoutSessionStatus =
+          session.status === 'complete'
+            ? 'complete'
+            : session.status === 'expired'
+              ? 'expired'
+              : 'open';
+        return {
+          sessionId: session.id,
+          status,
+          subscriptionId: idOf(session.subscription),
+          customerEmail: session.customer_details?.email ?? session.customer_email ?? null,
+        };
+      });
+    },
+
+    async retrieveSubscription(subscriptionId: string): Promise<SubscriptionSnapshot> {
+      return call('retrieve subscription', async () => {
+        const subscription = await stripe.subscriptions.retrieve(subscriptionId, {
+          expand: ['customer'],
+        });
+        const item = subscription.items.data[0];
+        if (!item) throw new PaymentError('NotConfigured', `${subscriptionId} has no items`);
+        const order =
+          parsePriceLookupKey(item.price.lookup_key) ??
+          parsePriceLookupKey(
+            priceKeyFromMetadata(item.price.metadata) ??
+              priceKeyFromMetadata(subscription.metadata),
+          );
+        if (!order) {
+          throw new PaymentError(
+            'NotConfigured',
+            `${subscriptionId} has a price (${item.price.id}) that is not in our catalogue`,
+          );
+        }
+        if (!isSubscriptionStatus(subscription.status)) {
+          throw new PaymentError(
+            'Unavailable',
+            `Unknown subscription status ${subscription.status}`,
+          );
+        }
+        const customer = subscription.customer;
+        const customerEmail =
+          typeof customer === 'object' && !('deleted' in customer && customer.deleted)
+            ? (customer.email ?? null)
+            : null;
+        return {
+          provider: 'stripe',
+          subscriptionId: subscription.id,
+          customerId: idOf(customer) ?? '',
+          customerEmail,
+          status: subscription.status,
+          edition: order.edition,
+          quantity: licenceQuantity(order.edition, item.quantity ?? 1),
+          billingPeriod: order.billingPeriod,
+          currency: order.currency,
+          currentPeriodEnd: new Date(item.current_period_end * 1000),
+          cancelAtPeriodEnd: subscription.cancel_at_period_end,
+          endedAt: subscription.ended_at ? new Date(subscription.ended_at * 1000) : null,
+          endedForNonPayment: subscription.cancellation_details?.reason === 'payment_failed',
+          licenceIdToConvert: subscription.metadata[metadataKeys.licenceIdToConvert] ?? null,
+        };
+      });
+    },
+
+    /** Ends a subscription now (a Free licence's cancellation; a licence past reactivation). */
+    async cancelSubscription(subscriptionId: string): Promise<void> {
+      await call('cancel subscription', async () => {
+        const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+        if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') {
+          return;
+        }
+        await stripe.subscriptions.cancel(subscriptionId, undefined, {
+          idempotencyKey: `cancel-${subscriptionId}`,
+        });
+      });
+    },
+
+    async createBillingPortalSession(input: {
+      customerId: string;
+      returnUrl: string;
+    }): Promise<{ url: string }> {
+      return call('create billing portal session', async () => {
+        const session = await stripe.billingPortal.sessions.create({
+          customer: input.customerId,
+          return_url: input.returnUrl,
+        });
+        return { url: session.url };
+      });
+    },
+
+    /** Verifies the signature on the raw body and names the subscription the event concerns. */
+    parseWebhook(rawBody: string, signature: string | undefined): PaymentEvent {
+      if (!webhookSecret) {
+        throw new PaymentError('SignatureInvalid', 'STRIPE_WEBHOOK_SECRET is not configured');
+      }
+      if (!signature) throw new PaymentError('SignatureInvalid', 'Missing Stripe-Signature header');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, webhookSecret);
+      } catch (error) {
+        throw new PaymentError('SignatureInvalid', 'Stripe signature verification failed', {
+          cause: error,
+        });
+      }
+      return { id: event.id, type: event.type, subscriptionId: subscriptionIdOfEvent(event) };
+    },
+  };
+}
+
+export type StripePaymentProvider = ReturnType<typeof createStripePaymentProvider>;
+
+/** Prices created outside stripe:sync may lack our lookup key but carry its parts as metadata. */
+function priceKeyFromMetadata(metadata: Stripe.Metadata | null | undefined): string | null {
+  const edition = metadata?.[metadataKeys.edition];
+  const period = metadata?.[metadataKeys.billingPeriod];
+  const currency = metadata?.[metadataKeys.currency];
+  if (!isEdition(edition) || !isBillingPeriod(period) || !isCurrency(currency)) return null;
+  return priceLookupKey(edition, period, currency);
+}
+
+function subscriptionIdOfEvent(event: Stripe.Event): string | null {
+  switch (event.type) {
+    case 'checkout.session.completed':
+      return event.data.object.mode === 'subscription'
+        ? idOf(event.data.object.subscription)
+        : null;
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return event.data.object.id;
+    case 'invoice.paid':
+    case 'invoice.payment_failed':
+      return idOf(event.data.object.parent?.subscription_details?.subscription);
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,132 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { paymentEvents, subscriptions } from '../db/schema.ts';
+import type { SubscriptionTerms } from '../licences/lifecycle-rules.ts';
+import { isSubscriptionStatus } from './payment-types.ts';
+import type { PaymentEvent, PaymentProviderName, SubscriptionSnapshot } from './payment-types.ts';
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+/** The subscription mirror and the processed-event ledger. */
+export function createSubscriptionRepository(db: Executor) {
+  return {
+    /** Serialises every sync of one subscription (all instances share the database). */
+    async lock(provider: PaymentProviderName, subscriptionId: string, tx: Executor): Promise<void> {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`${provider}:${subscriptionId}`}, 7301))`,
+      );
+    },
+
+    async eventProcessed(
+      provider: PaymentProviderName,
+      eventId: string,
+      tx: Executor = db,
+    ): Promise<boolean> {
+      const rows = await tx
+        .select({ eventId: paymentEvents.eventId })
+        .from(paymentEvents)
+        .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)));
+      return rows.length > 0;
+    },
+
+    /** Records an event; false when it was recorded before (the unique key decides). */
+    async recordEvent(
+      provider: PaymentProviderName,
+      event: PaymentEvent,
+      now: Date,
+      tx: Executor = db,
+    ): Promise<boolean> {
+      const inserted = await tx
+        .insert(paymentEvents)
+        .values({
+          provider,
+          eventId: event.id,
+          type: event.type,
+          subscriptionId: event.subscriptionId,
+          processedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning({ eventId: paymentEvents.eventId });
+      return inserted.length === 1;
+    },
+
+    async find(
+      provider: PaymentProviderName,
+      subscriptionId: string,
+      tx: Executor = db,
+    ): Promise<SubscriptionRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.provider, provider),
+            eq(subscriptions.subscriptionId, subscriptionId),
+          ),
+        );
+      return row;
+    },
+
+    async findByLicence(
+      licenceId: string,
+      tx: Executor = db,
+    ): Promise<SubscriptionRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.licenceId, licenceId));
+      return row;
+    },
+
+    /** Writes the snapshot as the subscription's last known state (origin only when attached). */
+    async save(
+      snapshot: SubscriptionSnapshot,
+      licence: { id: string; origin?: 'issued' | 'converted' } | null,
+      readAt: Date,
+      tx: Executor = db,
+    ): Promise<void> {
+      const values = {
+        licenceId: licence?.id ?? null,
+        ...(licence?.origin ? { licenceOrigin: licence.origin } : {}),
+        customerId: snapshot.customerId,
+        status: snapshot.status,
+        edition: snapshot.edition,
+        quantity: snapshot.quantity,
+        billingPeriod: snapshot.billingPeriod,
+        currency: snapshot.currency,
+        currentPeriodEnd: snapshot.currentPeriodEnd,
+        cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
+        endedAt: snapshot.endedAt,
+        endedForNonPayment: snapshot.endedForNonPayment,
+        snapshotReadAt: readAt,
+        updatedAt: readAt,
+      };
+      await tx
+        .insert(subscriptions)
+        .values({
+          provider: snapshot.provider,
+          subscriptionId: snapshot.subscriptionId,
+          createdAt: readAt,
+          ...values,
+        })
+        .onConflictDoUpdate({
+          target: [subscriptions.provider, subscriptions.subscriptionId],
+          set: values,
+        });
+    },
+  };
+}
+
+/** The lifecycle's view of a mirrored subscription. */
+export function termsOfRow(row: SubscriptionRow): SubscriptionTerms | null {
+  if (!isSubscriptionStatus(row.status)) return null;
+  return {
+    status: row.status,
+    edition: row.edition,
+    quantity: row.quantity,
+    currentPeriodEnd: row.currentPeriodEnd,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    endedAt: row.endedAt,
+    endedForNonPayment: row.endedForNonPayment,
+  };
+}

@@ -1,0 +1,55 @@
+import { openDatabase, type DatabaseHandle } from './db/client.ts';
+import type { AppDeps } from './deps.ts';
+import type { Env } from './env.ts';
+import { loadLicenceSigningKey } from './licence-certificates/signing-key.ts';
+import type { OutboxWorker } from './email/deliver-outbox.ts';
+import { startEmailWorker } from './email/start-email-worker.ts';
+import type { Logger } from './logger.ts';
+import { startLifecycleWorker } from './licences/lifecycle-worker.ts';
+import { createPaymentProvider } from './payments/create-payment-provider.ts';
+import { startRateLimitSweeper } from './rate-limit/rate-limiter.ts';
+import { loadOrCreateSecret } from './secrets.ts';
+
+export interface Runtime {
+  deps: AppDeps;
+  /** Starts the background workers (e-mail outbox, licence lifecycle); returns a stopper. */
+  startWorkers(): () => Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens the database (applying migrations) and resolves secrets: everything before listening. */
+export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> {
+  const database: DatabaseHandle = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+  });
+  logger.info({ database: database.kind }, 'database ready');
+  const secretKey = await loadOrCreateSecret(database.db, 'secret_key', env.SECRET_KEY);
+  const licenceSigningKey = await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY);
+  let outboxWorker: OutboxWorker | undefined;
+  const deps: AppDeps = {
+    env,
+    database,
+    logger,
+    clock: () => new Date(),
+    secretKey,
+    licenceSigningKey,
+    payments: createPaymentProvider({ env, db: database.db, clock: () => new Date(), logger }),
+    wakeOutbox: () => outboxWorker?.nudge(),
+  };
+  return {
+    deps,
+    startWorkers() {
+      const stoppers: Array<() => Promise<void>> = [];
+      const worker = startEmailWorker({ db: database.db, env, clock: deps.clock, logger });
+      outboxWorker = worker;
+      stoppers.push(() => worker.stop());
+      stoppers.push(startRateLimitSweeper(database.db, deps.clock, logger));
+      stoppers.push(startLifecycleWorker(deps));
+      return async () => {
+        await Promise.all(stoppers.map((stop) => stop()));
+      };
+    },
+    close: () => database.close(),
+  };
+}

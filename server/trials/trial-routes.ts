@@ -1,0 +1,80 @@
+import { Hono } from 'hono';
+import { errorCodes } from '../../shared/contracts/error-codes.ts';
+import { trialErrorMessage } from '../../shared/contracts/messages.ts';
+import { trialRequestQuerySchema } from '../../shared/contracts/trial.ts';
+import { siteConfig } from '../../shared/site-config.ts';
+import type { AppDeps } from '../deps.ts';
+import { readQuery, refuseBody } from '../http/request-input.ts';
+import type { AppEnv } from '../http/types.ts';
+import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
+import { clientIp } from '../rate-limit/client-ip.ts';
+import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
+import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
+import { createRateLimiter } from '../rate-limit/rate-limiter.ts';
+import { startTrial } from './start-trial.ts';
+
+/** `POST /account/v1/licenses/trial?emailAddress=…&productId=…[&referralCode=…]` (spec §7). */
+export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const limiter = createRateLimiter({
+    db: deps.database.db,
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+  });
+
+  app.post('/account/v1/licenses/trial', async (c) => {
+    const perIp = await enforceRateLimits(c, limiter, [
+      { rule: rateLimitRules.trialPerIp, subject: clientIp(c) },
+    ]);
+    if (perIp) return perIp;
+    const query = readQuery(c, trialRequestQuerySchema);
+    if (!query.ok) return query.response;
+    const withBody = await refuseBody(c);
+    if (withBody) return withBody;
+    const perEmail = await enforceRateLimits(c, limiter, [
+      {
+        rule: rateLimitRules.trialPerEmail,
+        subject: normalizeEmailAddress(query.value.emailAddress),
+      },
+    ]);
+    if (perEmail) return perEmail;
+
+    const result = await startTrial(
+      {
+        db: deps.database.db,
+        clock: deps.clock,
+        secretKey: deps.secretKey,
+        publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+        accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
+      },
+      query.value,
+    );
+    if (result.ok) {
+      deps.wakeOutbox();
+      c.get('log').info({ licenceId: result.licenceId }, 'trial licence issued');
+      return c.body(null, 204);
+    }
+    switch (result.code) {
+      case 'ProductIdInvalid':
+        return c.json(
+          {
+            Error: errorCodes.productIdInvalid,
+            message: `Trial licences are issued for the product id ${siteConfig.productId} only.`,
+          },
+          400,
+        );
+      case 'ReferralCodeInvalid':
+        return c.json(
+          { Error: errorCodes.referralCodeInvalid, message: trialErrorMessage(result.code) },
+          400,
+        );
+      case 'TrialLicenseAlreadyUsed':
+        return c.json(
+          { Error: errorCodes.trialLicenseAlreadyUsed, message: trialErrorMessage(result.code) },
+          409,
+        );
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { checkoutMessages, checkoutRequestSchema } from './checkout.ts';
+
+const valid = {
+  edition: 'Pro',
+  quantity: 10,
+  billingPeriod: 'yearly',
+  billingCurrency: 'EUR',
+  successUrl: 'http://localhost:3000/checkout-success?session_id={CHECKOUT_SESSION_ID}',
+  cancelUrl: 'http://localhost:3000/pricing?size=10&period=yearly&currency=EUR',
+};
+
+const issuesOf = (value: unknown) => {
+  const result = checkoutRequestSchema.safeParse(value);
+  return result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+};
+
+describe('checkoutRequestSchema', () => {
+  it('accepts the spec fields and drops an empty trial key', () => {
+    expect(checkoutRequestSchema.parse({ ...valid, trialLicenseKeyToConvert: '  ' })).toEqual(
+      valid,
+    );
+    expect(checkoutRequestSchema.parse({ ...valid, trialLicenseKeyToConvert: null })).toEqual(
+      valid,
+    );
+    expect(
+      checkoutRequestSchema.parse({ ...valid, trialLicenseKeyToConvert: ' ORGS-ABCD ' })
+        .trialLicenseKeyToConvert,
+    ).toBe('ORGS-ABCD');
+  });
+
+  it('requires the quantity to fit the edition', () => {
+    for (const [edition, quantity] of [
+      ['Starter', 3],
+      ['Pro', 4],
+      ['Pro', 24],
+      ['Enterprise', 25],
+    ] as const) {
+      expect(issuesOf({ ...valid, edition, quantity })).toEqual([]);
+    }
+    for (const [edition, quantity] of [
+      ['Starter', 4],
+      ['Pro', 3],
+      ['Pro', 25],
+      ['Enterprise', 24],
+    ] as const) {
+      expect(issuesOf({ ...valid, edition, quantity })).toEqual([
+        `quantity: ${checkoutMessages.quantityInvalid}`,
+      ]);
+    }
+    expect(issuesOf({ ...valid, quantity: 10.5 })).not.toEqual([]);
+    expect(issuesOf({ ...valid, quantity: '10' })).not.toEqual([]);
+  });
+
+  it('refuses unknown fields, missing fields, wrong enums and non-http URLs', () => {
+    expect(issuesOf({ ...valid, coupon: 'FREE' })).not.toEqual([]);
+    const missing = Object.fromEntries(Object.entries(valid).filter(([key]) => key !== 'edition'));
+    expect(issuesOf(missing)).not.toEqual([]);
+    expect(issuesOf({ ...valid, billingCurrency: 'GBP' })).not.toEqual([]);
+    expect(issuesOf({ ...valid, billingPeriod: 'weekly' })).not.toEqual([]);
+    expect(issuesOf({ ...valid, successUrl: 'javascript:alert(1)' })).not.toEqual([]);
+    expect(issuesOf({ ...valid, cancelUrl: '/pricing' })).not.toEqual([]);
+    expect(issuesOf({ ...valid, trialLicenseKeyToConvert: 42 })).not.toEqual([]);
+    expect(issuesOf({ ...valid, trialLicenseKeyToConvert: 'K'.repeat(101) })).not.toEqual([]);
+  });
+});

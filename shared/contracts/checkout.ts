@@ -1,0 +1,59 @@
+import * as z from 'zod/mini';
+import { quantityIsValidForEdition } from '../pricing/index.ts';
+
+/** The longest URL or licence key the checkout accepts (far above any real one). */
+const URL_MAX_LENGTH = 2048;
+const LICENCE_KEY_MAX_LENGTH = 100;
+
+export const checkoutMessages = {
+  quantityInvalid: 'The quantity does not fit the edition.',
+  urlInvalid: 'Expected an absolute http(s) URL.',
+  urlTooLong: `A URL can be at most ${URL_MAX_LENGTH} characters long.`,
+  keyTooLong: `A licence key has at most ${LICENCE_KEY_MAX_LENGTH} characters.`,
+  notText: 'Expected text.',
+} as const;
+
+const returnUrl = z
+  .url({ protocol: /^https?$/, error: checkoutMessages.urlInvalid })
+  .check(z.maxLength(URL_MAX_LENGTH, checkoutMessages.urlTooLong));
+
+/**
+ * `POST /account/v1/checkout` (spec §3 checkout session request). The quantity is the size of
+ * the pricing selector and must fit the edition per the pricing engine (Starter 3, Pro 4–24,
+ * Enterprise 25); the return URLs must be on our own origin (checked by the service, which
+ * knows it). An empty trial key counts as none.
+ */
+export const checkoutRequestSchema = z
+  .strictObject({
+    edition: z.enum(['Starter', 'Pro', 'Enterprise']),
+    quantity: z.int(),
+    billingPeriod: z.enum(['monthly', 'yearly']),
+    billingCurrency: z.enum(['USD', 'EUR']),
+    trialLicenseKeyToConvert: z.pipe(
+      z.optional(
+        z.nullable(
+          z
+            .string({ error: checkoutMessages.notText })
+            .check(z.trim(), z.maxLength(LICENCE_KEY_MAX_LENGTH, checkoutMessages.keyTooLong)),
+        ),
+      ),
+      z.transform((value) => (value ? value : undefined)),
+    ),
+    successUrl: returnUrl,
+    cancelUrl: returnUrl,
+  })
+  .check(
+    z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
+      path: ['quantity'],
+      error: checkoutMessages.quantityInvalid,
+    }),
+  );
+
+export type CheckoutRequest = z.output<typeof checkoutRequestSchema>;
+export type CheckoutRequestInput = z.input<typeof checkoutRequestSchema>;
+
+/** The answer: the site reads `sessionId` (spec §7) and sends the buyer to `url`. */
+export interface CheckoutResponse {
+  sessionId: string;
+  url: string;
+}

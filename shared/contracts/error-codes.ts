@@ -1,0 +1,28 @@
+/**
+ * The machine codes of the account service's error bodies (`{"Error":"<Code>","message":"…"}`).
+ * Site and service both read them from here; the texts shown to visitors are in `messages.ts`.
+ */
+export const errorCodes = {
+  /** Malformed JSON, wrong types, missing or unknown fields or query parameters. */
+  invalidRequest: 'InvalidRequest',
+  unsupportedMediaType: 'UnsupportedMediaType',
+  payloadTooLarge: 'PayloadTooLarge',
+  tooManyRequests: 'TooManyRequests',
+  csrfTokenInvalid: 'CsrfTokenInvalid',
+  internalError: 'InternalError',
+  /** A trial was requested for another product than the CLI. */
+  productIdInvalid: 'ProductIdInvalid',
+  referralCodeInvalid: 'ReferralCodeInvalid',
+  trialLicenseAlreadyUsed: 'TrialLicenseAlreadyUsed',
+  licenseKeyUnknown: 'LicenseKeyUnknown',
+  subscriptionAlreadyExists: 'SubscriptionAlreadyExists',
+  /** The card payment provider could not open a checkout (unreachable or not configured). */
+  paymentProviderUnavailable: 'PaymentProviderUnavailable',
+} as const;
+
+export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];
+
+export interface ErrorBody {
+  Error: ErrorCode;
+  message: string;
+}

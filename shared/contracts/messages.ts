@@ -1,0 +1,88 @@
+import { errorCodes } from './error-codes.ts';
+
+/**
+ * Every text the site shows for a form result or an error code, word for word from spec §5 and
+ * §8 where the spec names them: one source for the dialogs (and the API's messages).
+ */
+export const validationMessages = {
+  nameRequired: 'You must enter your name.',
+  emailRequired: 'You must enter an email address.',
+  emailInvalid: 'This is not a valid email address.',
+  messageRequired: 'A message text is required.',
+  nameTooLong: 'Your name can be at most 200 characters long.',
+  messageTooLong: 'Your message can be at most 5000 characters long.',
+  roleTooLong: 'Your role can be at most 200 characters long.',
+  companyTooLong: 'The company name can be at most 200 characters long.',
+  referralCodeTooLong: 'A referral code has at most 64 characters.',
+  singleLine: 'Please keep this on a single line.',
+  productIdRequired: 'The product id is required.',
+  notText: 'Expected text.',
+} as const;
+
+export const successMessages = {
+  contact:
+    'Thank you — your message was successfully sent! We will usually be in touch with you within a day or so.',
+  portalAccess:
+    "A message was sent to the email address you provided. If you don't see it in your inbox, make sure you check your junk mail folder too.",
+} as const;
+
+export const failureMessages = {
+  contact:
+    'Something went wrong when calling our backend service. Please try again in a little while. If the problem persists, please contact our technical support.',
+  billing:
+    'Something went wrong when calling our billing service. Please try again in a little while. If the problem persists, please contact our technical support.',
+  licensing:
+    'Something went wrong when calling our licensing service. Please try again in a little while. If the problem persists, please contact our technical support.',
+} as const;
+
+const billingErrorMessages: Record<string, string> = {
+  [errorCodes.licenseKeyUnknown]: 'This license key was not recognized.',
+  [errorCodes.subscriptionAlreadyExists]:
+    'This license key is already associated with a subscription.',
+};
+
+const trialErrorMessages: Record<string, string> = {
+  [errorCodes.trialLicenseAlreadyUsed]:
+    'The email address has already been used for a trial license which has since expired.',
+  [errorCodes.referralCodeInvalid]: 'The referral code is not valid for this product.',
+};
+
+/** Spec §8: a billing-service error by its `Error` field, else the billing default. */
+export function billingErrorMessage(code: string | undefined): string {
+  return (code && billingErrorMessages[code]) || failureMessages.billing;
+}
+
+/** Spec §8: a trial-licence error by its `Error` field, else the licensing default. */
+export function trialErrorMessage(code: string | undefined): string {
+  return (code && trialErrorMessages[code]) || failureMessages.licensing;
+}
+
+/** The API's text for a 429 answer. */
+export function rateLimitMessage(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+/**
+ * The portal dialog's error (its wording is not in the spec): too many requests gets its own
+ * advice, everything else the billing default.
+ */
+export function portalAccessErrorMessage(code: string | undefined): string {
+  if (code === errorCodes.tooManyRequests) {
+    return 'You have asked for several links in a short time. Please wait a while, then try again. If the problem persists, please contact our technical support.';
+  }
+  return failureMessages.billing;
+}
+
+/** The trial dialog's success text: the key is on its way, and where else to look. */
+export function trialSuccessMessage(emailAddress: string): string {
+  return `Your licence key is on its way to ${emailAddress}. It usually arrives within a few minutes; if you don't see it in your inbox, make sure you check your junk mail folder too.`;
+}
+
+/** What the portal dialog says when a visitor arrives from a billing-portal link that did not work. */
+export const portalLinkNotices = {
+  expired:
+    'The link you followed has expired or was already used. Links to the billing portal work once and for 24 hours: enter your email address to receive a new one.',
+  unavailable:
+    'We could not open the billing portal just now. Please follow the link in your email again in a little while, or request a new one below.',
+} as const;

@@ -1,0 +1,66 @@
+/** The external addresses of spec §2: documentation, blog, app, registries, social profiles. */
+const links = {
+  docs: 'https://docs.orgsmith.io',
+  blog: 'https://blog.orgsmith.io',
+  app: 'https://app.orgsmith.io',
+  communityChat: 'https://community.orgsmith.io',
+  containerRegistry: 'https://hub.docker.com/r/orgsmith/cli',
+  dockerImage: 'orgsmith/cli',
+  ciMarketplaceAction: 'https://github.com/marketplace/actions/setup-orgsmith',
+  setupAction: 'orgsmith/setup-orgsmith@v1',
+  demoRepository: 'https://github.com/orgsmith/orgsmith-demo',
+  github: 'https://github.com/orgsmith',
+  linkedIn: 'https://www.linkedin.com/company/orgsmith',
+  youTube: 'https://www.youtube.com/@orgsmith',
+} as const;
+
+/**
+ * Every brand fact of Orgsmith in one place: the site, the e-mails and the account service read
+ * them from here. Change a fact here and it changes everywhere.
+ */
+export const siteConfig = {
+  productName: 'Orgsmith',
+  cliName: 'orgsmith',
+  tagline: 'Salesforce DevOps from the command line',
+  /** The fixed product id of the command-line tool, sent with every trial request. */
+  productId: 'orgsmith-cli',
+  company: {
+    name: 'Orgsmith GmbH',
+    street: 'Speicherstraße 14',
+    postalCode: '20457',
+    city: 'Hamburg',
+    country: 'Germany',
+    countryDe: 'Deutschland',
+    managingDirector: 'Jana Albrecht',
+    registerCourt: 'Amtsgericht Hamburg',
+    registerCourtEn: 'Local Court of Hamburg',
+    registerNumber: 'HRB 171234',
+    vatId: 'DE318765432',
+    phone: '+49 40 5555 0190',
+  },
+  supportEmail: 'support@orgsmith.io',
+  salesEmail: 'hello@orgsmith.io',
+  mailFrom: 'Orgsmith <no-reply@orgsmith.io>',
+  defaultDownloadBaseUrl: 'https://downloads.orgsmith.io/cli',
+  links,
+  /** Social profiles, in the order the footer lists them. */
+  social: [
+    { label: 'GitHub', href: links.github },
+    { label: 'LinkedIn', href: links.linkedIn },
+    { label: 'YouTube', href: links.youTube },
+  ],
+  /** How the CLI runs unattended (CI, Docker); the download page and the CI feature page show these. */
+  ci: {
+    /** Input of the GitHub Actions setup action that takes the licence key. */
+    licenseKeyInput: 'license-key',
+    /** Environment variable that accepts the EULA, so a run without a terminal does not stop to ask. */
+    eulaAcceptanceVariable: 'ORGSMITH_ACCEPT_EULA',
+    /** Environment variable the CLI reads the licence key from. */
+    licenseKeyVariable: 'ORGSMITH_LICENSE_KEY',
+    dockerPlatforms: ['linux/amd64', 'linux/arm64'],
+  },
+} as const;
+
+export type SiteConfig = typeof siteConfig;
+
+export const supportMailto = `mailto:${siteConfig.supportEmail}`;

@@ -1,0 +1,270 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { pino } from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openDatabase, type DatabaseHandle } from '../../server/db/client.ts';
+import { emailOutbox } from '../../server/db/schema.ts';
+import { createOutboxDelivery, retryDelayMs } from '../../server/email/deliver-outbox.ts';
+import { createFileTransport } from '../../server/email/file-transport.ts';
+import type { MailTransport } from '../../server/email/mail-transport.ts';
+import { createOutboxRepository, type QueuedEmail } from '../../server/email/outbox-repository.ts';
+import { createSmtpTransport } from '../../server/email/smtp-transport.ts';
+import { createLogger } from '../../server/logger.ts';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+
+const SMTP_PORT = 2551;
+const FROM = 'Orgsmith <no-reply@orgsmith.io>';
+const logger = createLogger('silent');
+
+function email(n: number, overrides: Partial<QueuedEmail> = {}): QueuedEmail {
+  return {
+    kind: 'test-message',
+    to: `person${n}@example.com`,
+    replyTo: null,
+    subject: `Message ${n} — ünïcode`,
+    text: `Plain body ${n}`,
+    html: `<p>HTML body ${n}</p>`,
+    ...overrides,
+  };
+}
+
+/** A second connection pool to the same PostgreSQL database: a second server instance. */
+async function secondInstance(handle: DatabaseHandle): Promise<DatabaseHandle> {
+  const result = z
+    .object({ rows: z.array(z.object({ name: z.string() })) })
+    .parse(await handle.db.execute(sql`select current_database() as name`));
+  const url = new URL(
+    process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  );
+  url.pathname = `/${result.rows[0]?.name ?? ''}`;
+  return openDatabase({ databaseUrl: url.toString() });
+}
+
+describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
+  let handle: DatabaseHandle;
+  let sink: SmtpSink;
+  let now: Date;
+  const clock = () => now;
+
+  beforeAll(async () => {
+    handle = await target.open();
+    sink = await startSmtpSink({ port: SMTP_PORT });
+  });
+  afterAll(async () => {
+    await sink.close();
+    await handle.close();
+  });
+  beforeEach(async () => {
+    now = new Date('2026-01-15T10:00:00Z');
+    await handle.db.delete(emailOutbox);
+  });
+
+  it('delivers a queued e-mail over SMTP once, with both bodies, then clears the bodies', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const row = await outbox.enqueue(email(1, { replyTo: 'visitor@example.com' }), now);
+    const transport = createSmtpTransport(sink.url);
+    const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
+
+    expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    transport.close();
+
+    const mails = sink.mailsFor({ to: 'person1@example.com' });
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
+    expect(mail?.subject).toBe('Message 1 — ünïcode');
+    expect(mail?.from).toBe(FROM);
+    expect(mail?.replyTo).toBe('visitor@example.com');
+    expect(mail?.messageId).toBe(`<${row.messageId}@orgsmith.io>`);
+    expect(mail?.text).toBe('Plain body 1');
+    expect(mail?.html).toContain('<p>HTML body 1</p>');
+
+    const stored = await outbox.findById(row.id);
+    expect(stored).toMatchObject({ status: 'sent', attempts: 1, textBody: null, htmlBody: null });
+    expect(stored?.sentAt?.toISOString()).toBe(now.toISOString());
+  });
+
+  it('keeps a message while the SMTP server is down and delivers it once when it is back', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const row = await outbox.enqueue(email(2), now);
+    const transport = createSmtpTransport(sink.url);
+    const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
+
+    await sink.stop();
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 1, failed: 0 });
+    const waiting = await outbox.findById(row.id);
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(waiting?.lastError).toMatch(/ECONNREFUSED|connect/i);
+    expect(waiting?.nextAttemptAt.getTime()).toBe(now.getTime() + retryDelayMs(1));
+
+    await sink.start();
+    now = new Date(now.getTime() + retryDelayMs(1) - 1000);
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    now = new Date(now.getTime() + 1000);
+    expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    now = new Date(now.getTime() + 24 * 3600_000);
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    transport.close();
+
+    expect(sink.mailsFor({ to: 'person2@example.com' })).toHaveLength(1);
+    expect(await outbox.findById(row.id)).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('backs off exponentially and gives up after the last attempt', async () => {
+    expect([1, 2, 3, 4].map(retryDelayMs)).toEqual([10_000, 20_000, 40_000, 80_000]);
+    expect(retryDelayMs(30)).toBe(3_600_000);
+    const outbox = createOutboxRepository(handle.db);
+    const row = await outbox.enqueue(email(3), now);
+    const failing: MailTransport = {
+      name: 'broken',
+      send: () => Promise.reject(new Error('451 try later')),
+      close: () => undefined,
+    };
+    const delivery = createOutboxDelivery({
+      db: handle.db,
+      transport: failing,
+      from: FROM,
+      clock,
+      logger,
+      maxAttempts: 3,
+    });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const report = await delivery.deliverDue();
+      expect(report).toEqual(
+        attempt < 3 ? { sent: 0, retrying: 1, failed: 0 } : { sent: 0, retrying: 0, failed: 1 },
+      );
+      now = new Date(now.getTime() + retryDelayMs(attempt));
+    }
+    expect(await outbox.findById(row.id)).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      lastError: '451 try later',
+    });
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+  });
+
+  it('gives up at once when the receiving server rejects the mailbox', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const row = await outbox.enqueue(email(4), now);
+    const rejecting: MailTransport = {
+      name: 'rejecting',
+      send: () =>
+        Promise.reject(Object.assign(new Error('550 no such user'), { responseCode: 550 })),
+      close: () => undefined,
+    };
+    const delivery = createOutboxDelivery({
+      db: handle.db,
+      transport: rejecting,
+      from: FROM,
+      clock,
+      logger,
+    });
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 1 });
+    expect(await outbox.findById(row.id)).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+
+  it('re-offers a message whose worker died mid-send once its lease ran out', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    await outbox.enqueue(email(5), now);
+    const claimed = await outbox.claimDue(now, 10, 60_000);
+    expect(claimed).toHaveLength(1);
+    expect(await outbox.claimDue(now, 10, 60_000)).toHaveLength(0);
+    now = new Date(now.getTime() + 60_000);
+    const transport = createSmtpTransport(sink.url);
+    const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
+    expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    transport.close();
+    // The dead worker's late report must not overwrite the outcome.
+    const [first] = claimed;
+    if (first) await outbox.markForRetry(first, now, 'late');
+    expect(await outbox.findById(first?.id ?? 0)).toMatchObject({
+      status: 'sent',
+      lastError: null,
+    });
+  });
+
+  it('delivers every message exactly once when two workers race', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const count = 40;
+    for (let n = 0; n < count; n++) await outbox.enqueue(email(100 + n, { kind: 'race' }), now);
+    const other = target.name === 'postgres' ? await secondInstance(handle) : handle;
+    const sent: string[] = [];
+    const recording = (name: string): MailTransport => ({
+      name,
+      async send(mail) {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+        sent.push(mail.messageId);
+      },
+      close: () => undefined,
+    });
+    const workers = [
+      createOutboxDelivery({
+        db: handle.db,
+        transport: recording('a'),
+        from: FROM,
+        clock,
+        logger,
+        batchSize: 3,
+      }),
+      createOutboxDelivery({
+        db: other.db,
+        transport: recording('b'),
+        from: FROM,
+        clock,
+        logger,
+        batchSize: 3,
+      }),
+    ];
+    try {
+      const reports = await Promise.all(workers.map((worker) => worker.deliverDue()));
+      expect(reports.reduce((sum, report) => sum + report.sent, 0)).toBe(count);
+      if (target.name === 'postgres') expect(reports.every((report) => report.sent > 0)).toBe(true);
+      expect(sent).toHaveLength(count);
+      expect(new Set(sent).size).toBe(count);
+      const rows = await handle.db.select().from(emailOutbox);
+      expect(rows.filter((row) => row.status === 'sent')).toHaveLength(count);
+      expect(rows.every((row) => row.attempts === 1)).toBe(true);
+    } finally {
+      if (other !== handle) await other.close();
+    }
+  });
+
+  it('writes .eml files under $DATA_DIR/mail when no SMTP server is configured', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-mail-'));
+    try {
+      const outbox = createOutboxRepository(handle.db);
+      const row = await outbox.enqueue(email(6), now);
+      const lines: string[] = [];
+      const recordingLogger = pino(
+        { level: 'info' },
+        { write: (line: string) => lines.push(line) },
+      );
+      const transport = createFileTransport(dataDir, recordingLogger);
+      const delivery = createOutboxDelivery({
+        db: handle.db,
+        transport,
+        from: FROM,
+        clock,
+        logger,
+      });
+      expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+      const files = await readdir(path.join(dataDir, 'mail'));
+      expect(files).toEqual([
+        expect.stringMatching(new RegExp(`test-message-${row.messageId}\\.eml$`)),
+      ]);
+      const raw = await readFile(path.join(dataDir, 'mail', files[0] ?? ''), 'utf8');
+      expect(raw).toContain('To: person6@example.com');
+      expect(raw).toContain(`Message-ID: <${row.messageId}@orgsmith.io>`);
+      const logged = lines.map((line) => z.record(z.string(), z.unknown()).parse(JSON.parse(line)));
+      expect(logged).toContainEqual(
+        expect.objectContaining({ msg: 'e-mail written to file', to: 'person6@example.com' }),
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

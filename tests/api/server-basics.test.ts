@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets } from '../helpers/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+
+describe.each(databaseTargets)('server basics on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(target);
+    t.app.post('/api/echo', (c) => c.json({ ok: true }));
+  });
+  afterAll(() => t.close());
+
+  it('answers /healthz once the database is open', async () => {
+    const res = await t.app.request('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', database: target.name });
+  });
+
+  it('sets the security headers with a fresh nonce per request', async () => {
+    const first = await t.app.request('/healthz');
+    const second = await t.app.request('/healthz');
+    const csp = first.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/'nonce-[A-Za-z0-9+/=]{24}'/);
+    expect(second.headers.get('content-security-policy')).not.toBe(csp);
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(first.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(first.headers.get('permissions-policy')).toContain('camera=()');
+    expect(first.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('adds HSTS only when served over HTTPS', async () => {
+    const res = await t.app.request('/healthz', { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+  });
+
+  it('issues an XSRF-TOKEN cookie readable by the page', async () => {
+    const res = await t.app.request('/healthz');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^XSRF-TOKEN=[\w-]{32}; Path=\/; SameSite=Strict$/);
+  });
+
+  it('rejects unsafe requests without a matching CSRF token with 403 JSON', async () => {
+    const missing = await t.app.request('/api/echo', { method: 'POST' });
+    expect(missing.status).toBe(403);
+    expect(await missing.json()).toMatchObject({ Error: 'CsrfTokenInvalid' });
+    const wrong = await t.app.request('/api/echo', {
+      method: 'POST',
+      headers: { Cookie: 'XSRF-TOKEN=abc', 'X-XSRF-TOKEN': 'abd' },
+    });
+    expect(wrong.status).toBe(403);
+    const ok = await t.app.request('/api/echo', { method: 'POST', headers: csrfHeaders() });
+    expect(ok.status).toBe(200);
+  });
+});

@@ -1,0 +1,57 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { modalNames } from '../../app/components/dialogs/modal-url.ts';
+import { pages } from '../../app/pages.ts';
+import { waitForHydration } from './support/shell.ts';
+
+/** Every axe rule (WCAG 2.x A/AA and best practices); a finding prints its rule, nodes and help. */
+async function expectNoViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const findings = results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help}\n` +
+      violation.nodes.map((node) => `    ${node.target.join(' ')}`).join('\n'),
+  );
+  expect(findings, `${label}\n${findings.join('\n')}`).toEqual([]);
+}
+
+// Iterates over app/pages.ts, so every page added there is checked too.
+for (const info of Object.values(pages)) {
+  test(`axe finds nothing on ${info.path} (with the cookie banner showing)`, async ({ page }) => {
+    await page.goto(info.path);
+    await waitForHydration(page);
+    await expect(page.getByRole('region', { name: 'Cookies on this site' })).toBeVisible();
+    await expectNoViolations(page, info.path);
+  });
+}
+
+test('axe finds nothing on the 404 page', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await waitForHydration(page);
+  await expectNoViolations(page, '404');
+});
+
+for (const modal of modalNames) {
+  test(`axe finds nothing with the ${modal} dialog open`, async ({ page }) => {
+    await page.goto(`/?modal=${modal}`);
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoViolations(page, modal);
+  });
+}
+
+test('axe finds nothing with a dropdown open', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Features' }).click();
+  await expectNoViolations(page, 'features menu');
+});
+
+test('axe finds nothing in the mobile menu at 390 px', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Contact' }).click();
+  await expectNoViolations(page, 'mobile menu');
+});

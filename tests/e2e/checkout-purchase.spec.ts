@@ -1,0 +1,179 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { parseLicenceKey } from '../../server/licences/licence-key.ts';
+import { failureMessages } from '../../shared/contracts/messages.ts';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+
+let sink: SmtpSink;
+test.beforeAll(async () => {
+  sink = await startSmtpSink();
+});
+test.afterAll(() => sink.close());
+
+/** Unique per run: licences and trials are per address and the e-2e database lives on. */
+const run = Date.now().toString(36);
+const keyPattern = /ORGS(?:-[0-9A-Z]{4}){7}/;
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
+  ).toEqual([]);
+}
+
+async function payWithCard(page: Page, email: string, cardNumber: string) {
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Card number').fill(cardNumber);
+  await page.getByLabel('Expiry date').fill('12 / 34');
+  await page.getByLabel('Security code').fill('123');
+}
+
+async function openPlanCheckout(page: Page, search: string, button: string) {
+  await page.goto(`/pricing?${search}`);
+  const buy = page.getByRole('button', { name: button });
+  await expect(buy).toBeEnabled();
+  await buy.click();
+  await expect(page).toHaveURL(/\/billing\/local\/checkout\/lcs_/);
+}
+
+test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives by e-mail', async ({
+  page,
+}) => {
+  const email = `buyer-${run}@example.com`;
+  await openPlanCheckout(page, 'size=10&period=yearly&currency=EUR', 'Buy Pro');
+
+  await expect(page.getByText('TEST MODE')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Complete your order');
+  const order = page.getByRole('region', { name: 'Your order' });
+  await expect(order).toContainText('Orgsmith Pro · 10 orgs · billed yearly in EUR');
+  await expect(order).toContainText('6 additional orgs × €1,350');
+  await expect(order).toContainText('€13,046 per year');
+  await expectNoAxeViolations(page);
+
+  await payWithCard(page, email, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay €13,046' }).click();
+
+  await expect(page).toHaveURL(/\/checkout-success\?session_id=lcs_/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Checkout Successful');
+  await expect(page.getByRole('status')).toContainText(
+    `Your Orgsmith Pro (10 orgs) licence key is on its way to ${email}.`,
+  );
+  await expectNoAxeViolations(page);
+
+  const mail = await sink.waitForMail({ to: email });
+  expect(mail.subject).toBe('Your Orgsmith Pro licence key');
+  const key = keyPattern.exec(mail.text)?.[0] ?? '';
+  expect(parseLicenceKey(key)).toEqual({ ok: true, key });
+  expect(mail.text).toContain('Orgsmith Pro, 10 orgs');
+  expect(mail.text).toContain(`Licence e-mail address: ${email}`);
+});
+
+test('cancelling the checkout returns to the pricing page with the selection intact', async ({
+  page,
+}) => {
+  await openPlanCheckout(page, 'size=12&period=yearly&currency=EUR', 'Buy Pro');
+  await page.getByRole('link', { name: '← Back to pricing' }).click();
+  await expect(page).toHaveURL(/\/pricing\?size=12&period=yearly&currency=EUR$/);
+  await expect(page.getByRole('slider')).toHaveValue('12');
+});
+
+test('the decline card shows the billing error and keeps what was typed', async ({ page }) => {
+  const email = `declined-${run}@example.com`;
+  await openPlanCheckout(page, 'size=25&period=monthly&currency=USD', 'Buy Enterprise');
+  await payWithCard(page, email, '4000 0000 0000 0002');
+  await page.getByRole('button', { name: 'Pay $3,500' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Your card was declined.');
+  await expect(alert).toContainText(failureMessages.billing);
+  await expect(page.getByLabel('Email address')).toHaveValue(email);
+  await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 0002');
+  await expectNoAxeViolations(page);
+
+  // The same page then takes the success card.
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay $3,500' }).click();
+  await expect(page).toHaveURL(/\/checkout-success/);
+  await expect(page.getByRole('status')).toContainText('Orgsmith Enterprise licence key');
+});
+
+test('converting a trial by its key keeps the key', async ({ page }) => {
+  const email = `convert-${run}@example.com`;
+  await page.goto('/?modal=trial');
+  const dialog = page.getByRole('dialog', { name: 'Start your free trial' });
+  await dialog.getByLabel('Email address', { exact: true }).fill(email);
+  await dialog.locator('button[type=submit]').click();
+  const trialMail = await sink.waitForMail({ to: email });
+  const key = keyPattern.exec(trialMail.text)?.[0] ?? '';
+  expect(key).not.toBe('');
+
+  await page.goto('/pricing?size=6&period=monthly&currency=USD');
+  await page.getByText('Converting a trial?').click();
+  await page.getByLabel('Trial licence key (optional)').fill(key);
+  await page.getByRole('button', { name: 'Buy Pro' }).click();
+  await expect(page).toHaveURL(/\/billing\/local\/checkout\//);
+  await expect(page.getByLabel('Email address')).toHaveValue(email);
+  await expect(page.getByLabel('Email address')).toHaveAttribute('readonly', '');
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry date').fill('12/34');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByRole('button', { name: /^Pay / }).click();
+
+  await expect(page.getByRole('status')).toContainText(
+    'Your trial is now Orgsmith Pro (6 orgs). Keep using the same licence key',
+  );
+  const converted = await sink.waitForMail({ to: email, subject: /trial is now/ });
+  expect(converted.text).toContain(`ends in ${key.slice(-4)}`);
+  expect(converted.text).not.toMatch(keyPattern);
+  expect(sink.mailsFor({ to: email, subject: 'Your Orgsmith Pro licence key' })).toEqual([]);
+
+  // The same key cannot be converted twice.
+  await page.goto('/pricing?size=6&period=monthly&currency=USD');
+  await page.getByText('Converting a trial?').click();
+  await page.getByLabel('Trial licence key (optional)').fill(key);
+  await page.getByRole('button', { name: 'Buy Pro' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'This license key is already associated with a subscription.',
+  );
+});
+
+test('an unknown trial key shows the LicenseKeyUnknown text', async ({ page }) => {
+  await page.goto('/pricing?size=4&period=monthly&currency=USD');
+  await page.getByText('Converting a trial?').click();
+  await page.getByLabel('Trial licence key (optional)').fill('ORGS-NOT-A-KEY');
+  await page.getByRole('button', { name: 'Buy Pro' }).click();
+  await expect(page.getByRole('alert')).toHaveText('This license key was not recognized.');
+  await expect(page.getByLabel('Trial licence key (optional)')).toHaveValue('ORGS-NOT-A-KEY');
+});
+
+test('Starter: a free licence without a card, managed in the billing portal', async ({ page }) => {
+  const email = `starter-${run}@example.com`;
+  await openPlanCheckout(page, 'size=3&period=monthly&currency=USD', 'Get Starter free');
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Get my free licence' }).click();
+  await expect(page.getByRole('status')).toContainText(
+    'Orgsmith Starter licence key is on its way',
+  );
+  await sink.waitForMail({ to: email, subject: 'Your Orgsmith Starter licence key' });
+
+  // Manage it: the portal link comes by e-mail (account service), then the local portal.
+  await page.goto('/?modal=portal-access');
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email address', { exact: true }).fill(email);
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  const portalMail = await sink.waitForMail({ to: email, subject: /billing portal/ });
+  const link = /http:\/\/localhost:\d+\/account\/v1\/billing-portal\?token=[^\s]+/.exec(
+    portalMail.text,
+  )?.[0];
+  expect(link).toBeDefined();
+  await page.goto(link ?? '');
+  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Billing portal');
+  await expect(page.getByText('TEST MODE')).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByRole('status')).toHaveText('Your subscription was cancelled.');
+  const cancelled = await sink.waitForMail({ to: email, subject: /is cancelled/ });
+  expect(cancelled.text).toContain('the licence key no longer works');
+});

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { siteConfig } from '../../shared/site-config.ts';
+
+test('imprint: English and Deutsch tabs work with the keyboard', async ({ page }) => {
+  await page.goto('/imprint');
+  const english = page.getByRole('tab', { name: 'English' });
+  const german = page.getByRole('tab', { name: 'Deutsch' });
+  await expect(english).toHaveAttribute('aria-selected', 'true');
+  const panel = page.getByRole('tabpanel');
+  await expect(panel).toContainText(siteConfig.company.name);
+  await expect(panel).toContainText(siteConfig.company.managingDirector);
+  await expect(panel).toContainText(siteConfig.company.registerNumber);
+  await expect(panel).toContainText(siteConfig.company.vatId);
+  await expect(panel).toContainText('Managing director');
+
+  await english.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(german).toBeFocused();
+  await expect(german).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel')).toContainText('Geschäftsführung');
+  await expect(page.getByRole('tabpanel')).toContainText(siteConfig.company.registerCourt);
+  await expect(page.getByRole('tabpanel').locator('[lang="de"]')).toHaveCount(1);
+
+  await page.keyboard.press('Home');
+  await expect(english).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(german).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(english).toHaveAttribute('aria-selected', 'true');
+});
+
+test('EULA: version line, table of contents, and a PDF with the same text', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/eula/cli');
+  await expect(page.getByTestId('version-line')).toHaveText('Version 1, dated 2021-07-31');
+  const contents = page.getByRole('navigation', { name: 'Contents' });
+  await contents.getByRole('link', { name: 'Lapsed payment' }).click();
+  await expect(page).toHaveURL(/#lapsed-payment$/);
+  await expect(page.getByRole('heading', { name: '6. Lapsed payment' })).toBeInViewport();
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download as PDF' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toBe('orgsmith-cli-eula-v1.pdf');
+  const path = await download.path();
+  const { readFile } = await import('node:fs/promises');
+  const bytes = await readFile(path);
+  const text = bytes.toString('latin1');
+  expect(text.startsWith('%PDF-')).toBe(true);
+  expect(text).toContain('(Version 1, dated 2021-07-31) Tj');
+  expect(text).toContain('(End User License Agreement) Tj');
+  expect(text.trimEnd().endsWith('%%EOF')).toBe(true);
+
+  const response = await request.get('/eula/orgsmith-cli-eula-v1.pdf');
+  expect(response.headers()['content-type']).toBe('application/pdf');
+});
+
+test('privacy: version line, cookies, analytics with consent, retention and rights', async ({
+  page,
+}) => {
+  await page.goto('/privacy');
+  await expect(page.getByTestId('version-line')).toHaveText('Version 1, dated 2021-07-31');
+  const main = page.getByRole('main');
+  await expect(main.getByText(/stored for 3650 days/)).toBeVisible();
+  await expect(main.getByText(/denied by default/)).toBeVisible();
+  await expect(main.getByText(/deleted within 7 days/)).toBeVisible();
+  await expect(main.getByText(/within up to 1 further month/)).toBeVisible();
+  await expect(main.getByRole('heading', { name: /Your rights/ })).toBeVisible();
+  await expect(main.getByRole('link', { name: siteConfig.supportEmail }).first()).toHaveAttribute(
+    'href',
+    `mailto:${siteConfig.supportEmail}`,
+  );
+});

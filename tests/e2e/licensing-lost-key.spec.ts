@@ -1,0 +1,112 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { lostKeyMessages } from '../../shared/licence-recovery/contract.ts';
+import { siteConfig } from '../../shared/site-config.ts';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+
+let sink: SmtpSink;
+test.beforeAll(async () => {
+  sink = await startSmtpSink();
+});
+test.afterAll(() => sink.close());
+
+const run = Date.now().toString(36);
+const KEY = /ORGS(?:-[0-9A-Z]{4}){7}/;
+
+/** A real licence, issued the way visitors get one: through the trial dialog. */
+async function trialKey(page: Page, address: string): Promise<string> {
+  await page.goto('/?modal=trial');
+  const dialog = page.getByRole('dialog', { name: 'Start your free trial' });
+  await dialog.getByLabel('Email address', { exact: true }).fill(address);
+  await dialog.locator('button[type=submit]').click();
+  await expect(dialog.getByRole('status')).toBeVisible();
+  const mail = await sink.waitForMail({ to: address, subject: /trial licence key/ });
+  return KEY.exec(mail.text)?.[0] ?? '';
+}
+
+async function validate(page: Page, licenseKey: string) {
+  const res = await page.request.post('/account/v1/licenses/validate', {
+    data: { licenseKey, productId: siteConfig.productId },
+  });
+  expect(res.status()).toBe(200);
+  const body: unknown = await res.json();
+  return body;
+}
+
+function lostKeyForm(page: Page) {
+  return page.getByRole('region', { name: lostKeyMessages.heading });
+}
+
+test('a lost key is replaced through the e-mailed link; the old key stops working', async ({
+  page,
+}) => {
+  const address = `lost-${run}@example.com`;
+  const oldKey = await trialKey(page, address);
+  expect(await validate(page, oldKey)).toMatchObject({ valid: true });
+
+  await page.goto('/support');
+  const form = lostKeyForm(page);
+  await expect(form).toBeVisible();
+  const input = form.getByLabel('Email address', { exact: true });
+  const send = form.getByRole('button', { name: 'Send' });
+  await input.fill('not-an-address');
+  await expect(form.getByText('This is not a valid email address.')).toBeVisible();
+  await expect(send).toBeDisabled();
+  await input.fill(address);
+  await send.click();
+  await expect(form.getByRole('status')).toHaveText(lostKeyMessages.success);
+  await expect(input).toHaveValue(address);
+
+  const mail = await sink.waitForMail({ to: address, subject: 'Your Orgsmith licence key' });
+  expect(mail.text).toContain(`key ending in ${oldKey.slice(-4)}`);
+  const link = /(http:\/\/\S+\/replace-licence-key\?token=\S+)/.exec(mail.text)?.[1] ?? '';
+  expect(link).not.toBe('');
+
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Replace your licence key');
+  await page.getByRole('button', { name: 'Replace my licence key' }).click();
+  await expect(page.getByRole('status')).toContainText('your new licence key is on its way');
+
+  const replaced = await sink.waitForMail({
+    to: address,
+    subject: 'Your new Orgsmith licence key',
+  });
+  const newKey = KEY.exec(replaced.text)?.[0] ?? '';
+  expect(newKey).not.toBe(oldKey);
+  expect(replaced.text).toContain('/account/v1/access-tokens');
+  expect(await validate(page, newKey)).toMatchObject({ valid: true, code: 'VALID' });
+  // Validations may reuse a licence read for up to 5 seconds (LICENSE_VALIDATION_CACHE_SECONDS).
+  await expect
+    .poll(async () => validate(page, oldKey), { timeout: 10_000, intervals: [1000] })
+    .toMatchObject({ valid: false, code: 'NOT_FOUND' });
+
+  // The link works once.
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Replace my licence key' }).click();
+  await expect(page.getByRole('alert')).toHaveText(lostKeyMessages.linkInvalid);
+  await expect(lostKeyForm(page)).toBeVisible();
+});
+
+test('an unknown address gets the same answer and no e-mail (checkout-success page)', async ({
+  page,
+}) => {
+  const address = `nobody-${run}@example.com`;
+  await page.goto('/checkout-success');
+  const form = lostKeyForm(page);
+  await form.getByLabel('Email address', { exact: true }).fill(address);
+  await form.getByRole('button', { name: 'Send' }).click();
+  await expect(form.getByRole('status')).toHaveText(lostKeyMessages.success);
+  await page.waitForTimeout(1500);
+  expect(sink.mailsFor({ to: address })).toHaveLength(0);
+});
+
+test('the lost-key form and the replacement page pass axe', async ({ page }) => {
+  for (const path of ['/support', '/checkout-success', '/replace-licence-key?token=x']) {
+    await page.goto(path);
+    await expect(
+      lostKeyForm(page).or(page.getByRole('button', { name: 'Replace my licence key' })),
+    ).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations, path).toEqual([]);
+  }
+});

@@ -1,0 +1,16 @@
+import { expect, test } from '@playwright/test';
+
+test('/trial?ref= keeps the referral code and prefills it in the trial dialog', async ({
+  page,
+}) => {
+  await page.goto('/trial?ref=PARTNER10');
+  await expect(page).toHaveURL(/\/\?modal=trial&ref=PARTNER10$/);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel(/Referral code/)).toHaveValue('PARTNER10');
+});
+
+test('/trial without a code lands on the plain dialog URL', async ({ request }) => {
+  const response = await request.get('/trial', { maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+  expect(response.headers()['location']).toBe('/?modal=trial');
+});

@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { waitForHydration } from './support/shell.ts';
+
+test('a POST from the page without the CSRF header is refused with 403 JSON', async ({ page }) => {
+  await page.goto('/');
+  await waitForHydration(page);
+  const result = await page.evaluate(async () => {
+    const response = await fetch('/api/submitContactForm', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', emailAddress: 'ada@example.com', message: 'Hi' }),
+    });
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      body: await response.json(),
+    };
+  });
+  expect(result.status).toBe(403);
+  expect(result.type).toContain('application/json');
+  expect(result.body).toMatchObject({ Error: 'CsrfTokenInvalid' });
+});
+
+test('a wrong token is refused; the cookie token in the header passes the check', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/');
+  await waitForHydration(page);
+  const token = (await context.cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN');
+  expect(token).toBeDefined();
+  expect(token?.sameSite).toBe('Strict');
+  expect(token?.path).toBe('/');
+  expect(token?.httpOnly).toBe(false);
+
+  const post = (header: string | null) =>
+    page.evaluate(async (value) => {
+      const fromCookie = document.cookie
+        .split('; ')
+        .find((part) => part.startsWith('XSRF-TOKEN='))
+        ?.slice('XSRF-TOKEN='.length);
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      const sent = value === null ? fromCookie : value;
+      if (sent) headers['X-XSRF-TOKEN'] = decodeURIComponent(sent);
+      const response = await fetch('/api/submitContactForm', {
+        method: 'POST',
+        headers,
+        body: '{}',
+      });
+      const text = await response.text();
+      return { status: response.status, text };
+    }, header);
+
+  const wrong = await post('not-the-token');
+  expect(wrong.status).toBe(403);
+  expect(wrong.text).toContain('CsrfTokenInvalid');
+
+  // What the site's apiFetch sends: the cookie's value in X-XSRF-TOKEN.
+  const right = await post(null);
+  expect(right.status).not.toBe(403);
+  expect(right.text).not.toContain('CsrfTokenInvalid');
+});
+
+test('documents carry the security headers and a per-request script nonce', async ({ request }) => {
+  const first = await request.get('/');
+  const second = await request.get('/');
+  const headers = first.headers();
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(headers['permissions-policy']).toContain('camera=()');
+  const csp = headers['content-security-policy'] ?? '';
+  expect(csp).toContain("frame-ancestors 'none'");
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(second.headers()['content-security-policy']).not.toContain(`'nonce-${nonce}'`);
+  const html = await first.text();
+  // Every script the browser runs carries the nonce; JSON-LD data blocks are not run.
+  const scripts = (html.match(/<script\b[^>]*>/g) ?? []).filter(
+    (tag) => !tag.includes('type="application/ld+json"'),
+  );
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+});

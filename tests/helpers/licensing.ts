@@ -1,0 +1,59 @@
+import { eq } from 'drizzle-orm';
+import { licences } from '../../server/db/schema.ts';
+import { issueLicence, type IssueLicenceInput } from '../../server/licences/issue-licence.ts';
+import type { Licence } from '../../server/licences/licence-repository.ts';
+import { siteConfig } from '../../shared/site-config.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+let counter = 0;
+
+/** Issues a real licence through the account service's own code; returns it and its key. */
+export async function createLicence(
+  t: TestApp,
+  input: Partial<IssueLicenceInput> = {},
+): Promise<{ licence: Licence; key: string }> {
+  counter += 1;
+  const result = await t.deps.database.db.transaction((tx) =>
+    issueLicence(tx, t.deps.secretKey, {
+      type: 'Paid',
+      edition: 'Pro',
+      quantity: 4,
+      email: `customer${counter}-${Date.now()}@example.com`,
+      productId: siteConfig.productId,
+      expiresAt: new Date(t.deps.clock().getTime() + 90 * 24 * 3600 * 1000),
+      addressRule: 'any',
+      ...input,
+    }),
+  );
+  if (!result.ok) throw new Error(`licence not issued: ${result.code}`);
+  return { licence: result.licence, key: result.key };
+}
+
+/** Puts a licence into a lifecycle state directly in the database (as the lifecycle jobs do). */
+export async function updateLicence(
+  t: TestApp,
+  id: string,
+  values: Partial<typeof licences.$inferInsert>,
+): Promise<void> {
+  await t.deps.database.db.update(licences).set(values).where(eq(licences.id, id));
+}
+
+export function postJson(
+  t: TestApp,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return Promise.resolve(
+    t.app.request(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+}
+
+/** Distinct, valid 15-character Salesforce org ids. */
+export function orgId(n: number): string {
+  return `00D5g00000${String(n).padStart(5, '0')}`;
+}
