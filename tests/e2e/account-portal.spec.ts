@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe.ts';
 import {
   failureMessages,
   portalLinkNotices,
@@ -127,6 +127,5 @@ test('an expired or forged portal link leads back to the dialog with an explanat
   const dialog = page.getByRole('dialog', { name: 'Enter your email address' });
   await expect(dialog.getByRole('status')).toHaveText(portalLinkNotices.expired);
   await expect(dialog.getByPlaceholder('Email address')).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('dialog').analyze();
-  expect(results.violations).toEqual([]);
+  await expectNoAxeViolations(page, 'portal dialog', { include: 'dialog' });
 });

@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe.ts';
 import { failureMessages, trialSuccessMessage } from '../../shared/contracts/messages.ts';
 import { parseLicenceKey } from '../../server/licences/licence-key.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
@@ -138,6 +138,5 @@ test('/trial lands on the dialog and it passes axe', async ({ page }) => {
   await expect(dialog).toBeVisible();
   await dialog.getByLabel('Email address', { exact: true }).fill('x');
   await expect(dialog.getByText('This is not a valid email address.')).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('dialog').analyze();
-  expect(results.violations).toEqual([]);
+  await expectNoAxeViolations(page, 'trial dialog', { include: 'dialog' });
 });

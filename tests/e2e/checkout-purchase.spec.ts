@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe.ts';
 import { parseLicenceKey } from '../../server/licences/licence-key.ts';
 import { failureMessages } from '../../shared/contracts/messages.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
@@ -13,13 +13,6 @@ test.afterAll(() => sink.close());
 /** Unique per run: licences and trials are per address and the e-2e database lives on. */
 const run = Date.now().toString(36);
 const keyPattern = /ORGS(?:-[0-9A-Z]{4}){7}/;
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
-  ).toEqual([]);
-}
 
 async function payWithCard(page: Page, email: string, cardNumber: string) {
   await page.getByLabel('Email address').fill(email);
@@ -48,7 +41,7 @@ test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives
   await expect(order).toContainText('Orgsmith Pro · 10 orgs · billed yearly in EUR');
   await expect(order).toContainText('6 additional orgs × €1,350');
   await expect(order).toContainText('€13,046 per year');
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, page.url());
 
   await payWithCard(page, email, '4242 4242 4242 4242');
   await page.getByRole('button', { name: 'Pay €13,046' }).click();
@@ -58,7 +51,7 @@ test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives
   await expect(page.getByRole('status')).toContainText(
     `Your Orgsmith Pro (10 orgs) licence key is on its way to ${email}.`,
   );
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, page.url());
 
   const mail = await sink.waitForMail({ to: email });
   expect(mail.subject).toBe('Your Orgsmith Pro licence key');
@@ -87,7 +80,7 @@ test('the decline card shows the billing error and keeps what was typed', async 
   await expect(alert).toContainText(failureMessages.billing);
   await expect(page.getByLabel('Email address')).toHaveValue(email);
   await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 0002');
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, page.url());
 
   // The same page then takes the success card.
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -170,7 +163,7 @@ test('Starter: a free licence without a card, managed in the billing portal', as
   await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Billing portal');
   await expect(page.getByText('TEST MODE')).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, page.url());
 
   await page.getByRole('button', { name: 'Cancel subscription' }).click();
   await expect(page.getByRole('status')).toHaveText('Your subscription was cancelled.');

@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe.ts';
 import { featurePages, pages, servicePages } from '../../app/pages.ts';
 import { siteConfig } from '../../shared/site-config.ts';
 
@@ -14,13 +14,6 @@ const contentPages = [
   pages.checkoutSuccess,
 ];
 
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((violation) => `${violation.id}: ${violation.nodes.length} node(s)`),
-  ).toEqual([]);
-}
-
 for (const info of contentPages) {
   test(`${info.path} has no axe violations and renders its content on the server`, async ({
     page,
@@ -30,7 +23,7 @@ for (const info of contentPages) {
     expect(html).toContain('<h1');
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(info.path);
-    await expectNoAxeViolations(page);
+    await expectNoAxeViolations(page, page.url());
   });
 }
 

@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe.ts';
 
 /**
  * The download page as visitors on different systems see it: the preselected tab, the suggested
@@ -304,8 +304,7 @@ test.describe('page content', () => {
     for (const width of [360, 1440]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/download');
-      const results = await new AxeBuilder({ page }).include('main').analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      await expectNoAxeViolations(page, `/download at ${width}px`, { include: 'main' });
       const overflow = await page.evaluate(() => {
         const main = document.querySelector('main');
         return main ? main.scrollWidth - main.clientWidth : 0;

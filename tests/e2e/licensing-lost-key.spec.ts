@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe.ts';
 import { lostKeyMessages } from '../../shared/licence-recovery/contract.ts';
 import { siteConfig } from '../../shared/site-config.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
@@ -106,7 +106,6 @@ test('the lost-key form and the replacement page pass axe', async ({ page }) => 
     await expect(
       lostKeyForm(page).or(page.getByRole('button', { name: 'Replace my licence key' })),
     ).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations, path).toEqual([]);
+    await expectNoAxeViolations(page, path);
   }
 });

@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe.ts';
 import { expectedPrices } from '../../shared/pricing/expected-prices.fixture.ts';
 
 const amount = (page: Page) => page.getByTestId('price-amount');
@@ -14,11 +14,6 @@ const liveRegion = (page: Page) => page.locator('[aria-live="polite"]').filter({
 function money(value: number, currency: 'USD' | 'EUR'): string {
   const digits = String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${currency === 'USD' ? '$' : '€'}${digits}`;
-}
-
-async function expectAxeClean(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
 async function expectQuery(page: Page, query: string) {
@@ -46,7 +41,7 @@ test.describe('pricing selector', () => {
     await expect(page.getByRole('radio', { name: 'USD' })).toBeChecked();
     await expect(minus(page)).toBeEnabled();
     await expect(plus(page)).toBeEnabled();
-    await expectAxeClean(page);
+    await expectNoAxeViolations(page, page.url());
     expect(errors).toEqual([]);
   });
 
@@ -178,7 +173,7 @@ test.describe('pricing selector', () => {
     await page.getByRole('radio', { name: /Monthly/ }).check();
     await expect(amount(page)).toHaveText('€458');
     await expect(page.getByTestId('price-saving')).toHaveText('Pay yearly and save €550 a year.');
-    await expectAxeClean(page);
+    await expectNoAxeViolations(page, page.url());
   });
 
   test('renders a shared quote from the URL, on the server too', async ({ page, browser }) => {
@@ -233,7 +228,7 @@ test.describe('pricing selector', () => {
     await expect(
       page.getByText('Orgsmith is priced per Salesforce org, not per user.'),
     ).toBeVisible();
-    await expectAxeClean(page);
+    await expectNoAxeViolations(page, page.url());
   });
 });
 

@@ -1,0 +1,49 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Waits until every CSS animation and transition on the page has finished. Axe computes colour
+ * contrast from what is painted, so a banner or dialog caught mid-fade reports contrast failures
+ * that no visitor sees once the motion ends. Infinite animations (spinners) are skipped.
+ */
+export async function settleAnimations(page: Page) {
+  await page.evaluate(async () => {
+    const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    // Something mounted in the meantime (the lazily loaded cookie banner) may start a new animation,
+    // so look again after every wait until two frames pass with nothing in motion.
+    for (let round = 0; round < 20; round += 1) {
+      await nextFrame();
+      await nextFrame();
+      const moving = document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.playState === 'running' &&
+            animation.effect?.getComputedTiming().endTime !== Infinity,
+        );
+      if (moving.length === 0) return;
+      await Promise.all(moving.map((animation) => animation.finished.catch(() => undefined)));
+    }
+  });
+}
+
+/**
+ * Runs every axe rule (WCAG 2.x A/AA and best practices) once the page is still, optionally only
+ * inside `include`, and fails with one line per finding: rule, impact, help and the nodes.
+ */
+export async function expectNoAxeViolations(
+  page: Page,
+  label: string,
+  options: { include?: string } = {},
+) {
+  await settleAnimations(page);
+  const builder = new AxeBuilder({ page });
+  if (options.include) builder.include(options.include);
+  const results = await builder.analyze();
+  const findings = results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help}\n` +
+      violation.nodes.map((node) => `    ${node.target.join(' ')}`).join('\n'),
+  );
+  expect(findings, `${label}\n${findings.join('\n')}`).toEqual([]);
+}
