@@ -1,15 +1,17 @@
 /**
  * Throughput and latency of POST /account/v1/licenses/validate against a bare node:http server
  * answering the same JSON, in one run: `npm run bench:validate [-- --duration 10 --connections 20]`.
- * Runs on PGlite, and on PostgreSQL when 127.0.0.1:5432 (or BENCH_POSTGRES_URL) is reachable.
- * Rate limits are switched off through the environment (LICENSE_VALIDATION_RATE_LIMIT=0).
+ * Runs on PGlite, and on PostgreSQL: DATABASE_URL when set, else a throwaway database on
+ * 127.0.0.1:5432 (or BENCH_POSTGRES_URL) when reachable.
+ * Rate limits count every request as in production, with a limit the run cannot reach
+ * (`--rate-limits off` measures without them: LICENSE_VALIDATION_RATE_LIMIT=0).
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { serve } from '@hono/node-server';
@@ -29,12 +31,19 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '3' },
+    'rate-limits': { type: 'string', default: 'on' },
   },
 });
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const warmup = Number(args.warmup);
 const rounds = Number(args.rounds);
+if (args['rate-limits'] !== 'on' && args['rate-limits'] !== 'off') {
+  console.error('--rate-limits takes on or off');
+  process.exit(2);
+}
+/** Counted like production, but far beyond what one run can send, so no request is refused. */
+const rateLimit = args['rate-limits'] === 'on' ? '1000000000' : '0';
 const autocannonBin = path.resolve('node_modules/autocannon/autocannon.js');
 const postgresAdminUrl =
   process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -132,6 +141,9 @@ async function pgliteTarget(): Promise<Target> {
 }
 
 async function postgresTarget(): Promise<Target> {
+  // A database of your own (DATABASE_URL) is used as it is and kept afterwards.
+  const own = process.env.DATABASE_URL;
+  if (own) return { name: 'postgres', env: { DATABASE_URL: own }, cleanup: async () => {} };
   const dbName = `orgsmith_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresAdminUrl });
   await admin.connect();
@@ -151,18 +163,20 @@ async function postgresTarget(): Promise<Target> {
   };
 }
 
-/** Starts the whole app (production settings, rate limits off) and creates a Pro licence. */
+/** Starts the whole app (production settings) and creates a Pro licence. */
 async function startApp(
   target: Target,
-): Promise<{ url: string; body: string; runtime: Runtime; close: () => void }> {
+): Promise<{ url: string; body: string; close: () => Promise<void> }> {
   const env = parseEnv({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
-    LICENSE_VALIDATION_RATE_LIMIT: '0',
+    LICENSE_VALIDATION_RATE_LIMIT: rateLimit,
     PUBLIC_BASE_URL: 'http://127.0.0.1',
     ...target.env,
   });
-  const runtime = await createRuntime(env, createLogger(env.LOG_LEVEL));
+  const runtime: Runtime = await createRuntime(env, createLogger(env.LOG_LEVEL));
+  // As in production: the workers run, rate-limit counts are flushed every second.
+  const stopWorkers = runtime.startWorkers();
   const { db } = runtime.deps.database;
   const issued = await db.transaction((tx) =>
     issueLicence(tx, runtime.deps.secretKey, {
@@ -188,8 +202,11 @@ async function startApp(
   return {
     url: `http://127.0.0.1:${port}/account/v1/licenses/validate`,
     body,
-    runtime,
-    close: () => server.close(),
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await stopWorkers();
+      await runtime.close();
+    },
   };
 }
 
@@ -226,12 +243,14 @@ function row(name: string, m: Measurement, bare?: Measurement): string {
 }
 
 const targets = [await pgliteTarget()];
-if (await postgresReachable()) targets.push(await postgresTarget());
+if (process.env.DATABASE_URL || (await postgresReachable())) targets.push(await postgresTarget());
 else console.log(`PostgreSQL at ${postgresAdminUrl} is not reachable: PGlite only.`);
 
 const results: Record<string, unknown> = {};
 console.log(
-  `autocannon: ${connections} connections; ${rounds} alternating rounds of ${duration} s after ${warmup} s warm-up; medians\n`,
+  `autocannon: ${connections} connections; ${rounds} alternating rounds of ${duration} s after ${warmup} s warm-up; medians; rate limits ${args['rate-limits']}; load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ')}\n`,
 );
 console.log(
   [
@@ -279,14 +298,14 @@ for (const target of targets) {
           ? `p99 ${appResult.latency.p99} ms ≤ ${TARGET_P99_MS} ms ✓`
           : `p99 ${appResult.latency.p99} ms > ${TARGET_P99_MS} ms ✗`,
       ].join(', ');
-      console.log(`  ${verdict}\n`);
-      results[target.name] = { bare: bareResult, validate: appResult, ratio };
+      const load = loadavg().map((value) => value.toFixed(2));
+      console.log(`  ${verdict}; load average now ${load.join(' ')}\n`);
+      results[target.name] = { bare: bareResult, validate: appResult, ratio, loadAverage: load };
     } finally {
       bare.close();
     }
   } finally {
-    app.close();
-    await app.runtime.close();
+    await app.close();
     await target.cleanup();
   }
 }
@@ -299,7 +318,16 @@ const file = path.join(
 await writeFile(
   file,
   JSON.stringify(
-    { duration, connections, warmup, rounds, node: process.version, results },
+    {
+      duration,
+      connections,
+      warmup,
+      rounds,
+      rateLimits: args['rate-limits'],
+      node: process.version,
+      cpus: availableParallelism(),
+      results,
+    },
     null,
     2,
   ),

@@ -3,6 +3,7 @@ import type { Env } from './env.ts';
 import type { LicenceSigningKey } from './licence-certificates/signing-key.ts';
 import type { Logger } from './logger.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
+import type { RateLimiter } from './rate-limit/rate-limiter.ts';
 
 /** Everything the app needs from outside, passed in explicitly (tests pass their own). */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   licenceSigningKey: LicenceSigningKey;
   /** The card payment provider (Stripe or the built-in local provider). */
   payments: PaymentProvider;
+  /** The process's one rate limiter: counts in memory, shared through the database (decision 085). */
+  rateLimiter: RateLimiter;
   /** Asks the e-mail outbox worker to deliver soon (called after an e-mail was queued). */
   wakeOutbox: () => void;
 }

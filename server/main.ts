@@ -38,14 +38,25 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    server.close(async () => {
-      await stopWorkers();
-      await runtime.close();
+    // Stopping the workers writes the rate-limit hits still counted in memory (decision 085).
+    let finishing = false;
+    const finish = async (code: number) => {
+      if (finishing) return;
+      finishing = true;
+      await stopWorkers().catch((error: unknown) =>
+        logger.error({ err: error }, 'stopping the workers failed'),
+      );
+      await runtime.close().catch(() => undefined);
       logger.info('stopped');
-      process.exit(0);
-    });
+      process.exit(code);
+    };
+    const force = setTimeout(() => {
+      logger.warn('requests still open after 10 s: stopping anyway');
+      void finish(1);
+      setTimeout(() => process.exit(1), 5_000).unref();
+    }, 10_000);
+    force.unref();
+    server.close(() => void finish(0));
     // Idle keep-alive connections would hold close() open.
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   };

@@ -7,12 +7,19 @@ import { startEmailWorker } from './email/start-email-worker.ts';
 import type { Logger } from './logger.ts';
 import { startLifecycleWorker } from './licences/lifecycle-worker.ts';
 import { createPaymentProvider } from './payments/create-payment-provider.ts';
-import { startRateLimitSweeper } from './rate-limit/rate-limiter.ts';
+import {
+  createRateLimiter,
+  startRateLimitFlusher,
+  startRateLimitSweeper,
+} from './rate-limit/rate-limiter.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 
 export interface Runtime {
   deps: AppDeps;
-  /** Starts the background workers (e-mail outbox, licence lifecycle); returns a stopper. */
+  /**
+   * Starts the background workers (e-mail outbox, licence lifecycle, rate-limit flushing and
+   * sweeping); the stopper waits for them and writes the rate-limit hits still in memory.
+   */
   startWorkers(): () => Promise<void>;
   close(): Promise<void>;
 }
@@ -35,6 +42,7 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     secretKey,
     licenceSigningKey,
     payments: createPaymentProvider({ env, db: database.db, clock: () => new Date(), logger }),
+    rateLimiter: createRateLimiter({ db: database.db, clock: () => new Date(), secretKey }),
     wakeOutbox: () => outboxWorker?.nudge(),
   };
   return {
@@ -44,6 +52,7 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       const worker = startEmailWorker({ db: database.db, env, clock: deps.clock, logger });
       outboxWorker = worker;
       stoppers.push(() => worker.stop());
+      stoppers.push(startRateLimitFlusher(deps.rateLimiter, logger));
       stoppers.push(startRateLimitSweeper(database.db, deps.clock, logger));
       stoppers.push(startLifecycleWorker(deps));
       return async () => {

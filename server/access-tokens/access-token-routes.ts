@@ -19,7 +19,6 @@ import {
 } from '../openapi/common-errors.ts';
 import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
-import { createRateLimiter } from '../rate-limit/rate-limiter.ts';
 import {
   accessTokenInfoSchema,
   accessTokenListSchema,
@@ -53,7 +52,7 @@ const unknownKey = {
 export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const db = deps.database.db;
-  const limiter = createRateLimiter({ db, clock: deps.clock, secretKey: deps.secretKey });
+  const limiter = deps.rateLimiter;
   const licences = createLicenceRepository(db);
 
   async function licenceOf(c: Context<AppEnv>, key: string): Promise<Licence | Response> {

@@ -7,7 +7,6 @@ import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
-import { createRateLimiter } from '../rate-limit/rate-limiter.ts';
 import { openBillingPortal } from './open-billing-portal.ts';
 import { sendBillingPortalLink } from './send-billing-portal-link.ts';
 
@@ -18,11 +17,7 @@ import { sendBillingPortalLink } from './send-billing-portal-link.ts';
 export function billingPortalRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { env } = deps;
-  const limiter = createRateLimiter({
-    db: deps.database.db,
-    clock: deps.clock,
-    secretKey: deps.secretKey,
-  });
+  const limiter = deps.rateLimiter;
 
   app.post('/account/v1/manage', async (c) => {
     const perIp = await enforceRateLimits(c, limiter, [

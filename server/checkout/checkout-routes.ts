@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/types.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
-import { createRateLimiter, type RateLimitRule } from '../rate-limit/rate-limiter.ts';
+import type { RateLimitRule } from '../rate-limit/rate-limiter.ts';
 import { createCheckoutSession } from './create-checkout-session.ts';
 
 /** Generous per IP (a whole company may share one); a session costs the provider little. */
@@ -17,11 +17,7 @@ const checkoutPerIp: RateLimitRule = { name: 'checkout:ip', limit: 30, windowSec
 /** `POST /account/v1/checkout` (spec §7): validates, opens a provider session, answers `{ sessionId, url }`. */
 export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const limiter = createRateLimiter({
-    db: deps.database.db,
-    clock: deps.clock,
-    secretKey: deps.secretKey,
-  });
+  const limiter = deps.rateLimiter;
 
   app.post('/account/v1/checkout', async (c) => {
     const limited = await enforceRateLimits(c, limiter, [

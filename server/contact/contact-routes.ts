@@ -7,17 +7,12 @@ import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
-import { createRateLimiter } from '../rate-limit/rate-limiter.ts';
 import { submitContactMessage } from './submit-contact-message.ts';
 
 /** `POST /api/submitContactForm` (spec §7): the website's contact form. */
 export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const limiter = createRateLimiter({
-    db: deps.database.db,
-    clock: deps.clock,
-    secretKey: deps.secretKey,
-  });
+  const limiter = deps.rateLimiter;
 
   app.post('/api/submitContactForm', async (c) => {
     const perIp = await enforceRateLimits(c, limiter, [

@@ -42,13 +42,15 @@ function validate<S extends z.ZodMiniType>(
   return { ok: false, response: invalidRequest(c, issues.map((i) => i.message).join(' '), issues) };
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
 /** Reads at most `maxBytes` of the body; `undefined` when it is longer. */
 async function readLimited(request: Request, maxBytes: number): Promise<string | undefined> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) return undefined;
   // Node's HTTP parser delivers exactly the declared length: read it at once, without streams.
   if (declared !== null && /^\d+$/.test(declared)) {
-    return new TextDecoder('utf-8', { fatal: false }).decode(await request.arrayBuffer());
+    return utf8.decode(await request.arrayBuffer());
   }
   if (!request.body) return '';
   const reader = request.body.getReader();
@@ -64,7 +66,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<string |
     }
     chunks.push(value);
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  return utf8.decode(Buffer.concat(chunks));
 }
 
 /**

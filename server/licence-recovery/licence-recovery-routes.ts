@@ -23,7 +23,6 @@ import {
 } from '../openapi/common-errors.ts';
 import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
-import { createRateLimiter } from '../rate-limit/rate-limiter.ts';
 import { replaceLicenceKey } from './replace-licence-key.ts';
 import { sendLostKeyEmail } from './send-lost-key-email.ts';
 
@@ -50,7 +49,7 @@ function maskAddress(address: string): string {
 export function licenceRecoveryRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const db = deps.database.db;
-  const limiter = createRateLimiter({ db, clock: deps.clock, secretKey: deps.secretKey });
+  const limiter = deps.rateLimiter;
   const serviceDeps = {
     db,
     secretKey: deps.secretKey,

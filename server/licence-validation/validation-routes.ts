@@ -13,8 +13,7 @@ import {
   unsupportedMediaTypeErrorSchema,
 } from '../openapi/common-errors.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
-import { createRateLimiter } from '../rate-limit/rate-limiter.ts';
-import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
+import { countRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import type { LicenceCertificate } from '../licence-certificates/certificate-contract.ts';
 import { createLookupCache } from './lookup-cache.ts';
 import { identifyCredential, validateLicence, type Credential } from './validate-licence.ts';
@@ -33,11 +32,7 @@ function bearerToken(header: string | undefined): string | null | undefined {
 /** `POST /account/v1/licenses/validate`: the CLI's licence check (decision 073). */
 export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const limiter = createRateLimiter({
-    db: deps.database.db,
-    clock: deps.clock,
-    secretKey: deps.secretKey,
-  });
+  const limiter = deps.rateLimiter;
   const perMinute = deps.env.LICENSE_VALIDATION_RATE_LIMIT;
   const cacheOptions = {
     ttlMs: deps.env.LICENSE_VALIDATION_CACHE_SECONDS * 1000,
@@ -54,7 +49,7 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
   };
 
   app.post(VALIDATE_PATH, async (c) => {
-    const queryError = unexpectedQueryError(c.req.query());
+    const queryError = c.req.url.includes('?') ? unexpectedQueryError(c.req.query()) : undefined;
     if (queryError) return c.json(queryError, 400);
     const bearer = bearerToken(c.req.header('authorization'));
     if (bearer === null) {
@@ -87,8 +82,9 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
       : { kind: 'licenceKey', key: licenseKey ?? '' };
     const input = { credential, productId, orgId: orgId ?? null };
     const identified = identifyCredential(deps.secretKey, credential, input.orgId);
+    let rateLimitHeaders: Record<string, string> = {};
     if (perMinute > 0) {
-      const limited = await applyRateLimits(c, limiter, [
+      const counted = await countRateLimits(c, limiter, [
         { rule: rules.perIp, subject: clientIp(c) },
         {
           rule: rules.perCredential,
@@ -99,7 +95,8 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
               : `raw:${bearer ?? licenseKey}`,
         },
       ]);
-      if (limited) return limited;
+      if (counted.refused) return counted.refused;
+      rateLimitHeaders = counted.headers;
     }
     const answerKey = identified.kind === 'hashed' ? `${identified.cacheKey}|${productId}` : '';
     let json = answerKey ? answers.get(answerKey) : undefined;
@@ -119,10 +116,15 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
       json = JSON.stringify(answer);
       if (answerKey) answers.set(answerKey, json);
     }
-    return c.body(json, 200, {
-      'Content-Type': 'application/json',
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
+    // A plain header object (not c.body's Headers instance) lets the Node adapter write it as is.
+    return new Response(json, {
+      status: 200,
+      headers: {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        ...rateLimitHeaders,
+      },
     });
   });
 

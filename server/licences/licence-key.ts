@@ -34,10 +34,13 @@ function checkSymbols(payload: number[]): number[] {
   return [crc >> 5, crc & 0x1f];
 }
 
+/** Validation formats a key per request, so this avoids building arrays and regular expressions. */
 function format(symbols: number[]): string {
-  const text = symbols.map((value) => ALPHABET[value]).join('');
-  const groups = text.match(new RegExp(`.{1,${GROUP}}`, 'g')) ?? [];
-  return [LICENCE_KEY_PREFIX, ...groups].join('-');
+  let text = LICENCE_KEY_PREFIX;
+  symbols.forEach((value, index) => {
+    text += (index % GROUP === 0 ? '-' : '') + (ALPHABET[value] ?? '');
+  });
+  return text;
 }
 
 /** A new random licence key in its canonical form. */

@@ -17,28 +17,55 @@ function tightest(decisions: RateLimitDecision[]): RateLimitDecision | undefined
   );
 }
 
+export interface RateLimitOutcome {
+  /** `X-RateLimit-Limit`, `-Remaining`, `-Reset` of the tightest rule, for the answer. */
+  headers: Record<string, string>;
+  /** The 429 answer (with the same headers and `Retry-After`) when a rule is exhausted. */
+  refused: Response | undefined;
+}
+
 /**
  * Like `enforceRateLimits`, for APIs that machines call in loops: counts the request against
- * every rule and sets `X-RateLimit-Limit`, `-Remaining` and `-Reset` (seconds to the end of the
- * window) from the tightest one, so clients can pace themselves. An exhausted rule answers 429
- * with `Retry-After`. Returns undefined when the request may proceed.
+ * every rule and reports `X-RateLimit-Limit`, `-Remaining` and `-Reset` (seconds to the end of
+ * the window) of the tightest one, so clients can pace themselves. An exhausted rule answers 429
+ * with `Retry-After`. The headers come back as a plain record, so a hot path can answer with a
+ * plain header object instead of `c.header()`'s `Headers` instance.
  */
+export async function countRateLimits(
+  c: Context,
+  limiter: RateLimiter,
+  hits: Array<{ rule: RateLimitRule; subject: string }>,
+): Promise<RateLimitOutcome> {
+  // Every rule counts the request, so their counters may be consulted at the same time.
+  const decisions = await Promise.all(hits.map(({ rule, subject }) => limiter.hit(rule, subject)));
+  const shown = tightest(decisions);
+  const headers: Record<string, string> = shown
+    ? {
+        'X-RateLimit-Limit': String(shown.limit),
+        'X-RateLimit-Remaining': String(shown.remaining),
+        'X-RateLimit-Reset': String(shown.retryAfterSeconds),
+      }
+    : {};
+  const refused = decisions.filter((decision) => !decision.allowed);
+  if (refused.length === 0) return { headers, refused: undefined };
+  const retryAfter = Math.max(...refused.map((decision) => decision.retryAfterSeconds));
+  return {
+    headers,
+    refused: c.json(
+      { Error: errorCodes.tooManyRequests, message: rateLimitMessage(retryAfter) },
+      429,
+      { ...headers, 'Retry-After': String(retryAfter) },
+    ),
+  };
+}
+
+/** `countRateLimits` for ordinary handlers: sets the headers on `c`; the 429 answer, if any. */
 export async function applyRateLimits(
   c: Context,
   limiter: RateLimiter,
   hits: Array<{ rule: RateLimitRule; subject: string }>,
 ): Promise<Response | undefined> {
-  const decisions: RateLimitDecision[] = [];
-  for (const { rule, subject } of hits) decisions.push(await limiter.hit(rule, subject));
-  const shown = tightest(decisions);
-  if (shown) {
-    c.header('X-RateLimit-Limit', String(shown.limit));
-    c.header('X-RateLimit-Remaining', String(shown.remaining));
-    c.header('X-RateLimit-Reset', String(shown.retryAfterSeconds));
-  }
-  const refused = decisions.filter((decision) => !decision.allowed);
-  if (refused.length === 0) return undefined;
-  const retryAfter = Math.max(...refused.map((decision) => decision.retryAfterSeconds));
-  c.header('Retry-After', String(retryAfter));
-  return c.json({ Error: errorCodes.tooManyRequests, message: rateLimitMessage(retryAfter) }, 429);
+  const outcome = await countRateLimits(c, limiter, hits);
+  for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);
+  return outcome.refused;
 }

@@ -10,17 +10,12 @@ import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
-import { createRateLimiter } from '../rate-limit/rate-limiter.ts';
 import { startTrial } from './start-trial.ts';
 
 /** `POST /account/v1/licenses/trial?emailAddress=…&productId=…[&referralCode=…]` (spec §7). */
 export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const limiter = createRateLimiter({
-    db: deps.database.db,
-    clock: deps.clock,
-    secretKey: deps.secretKey,
-  });
+  const limiter = deps.rateLimiter;
 
   app.post('/account/v1/licenses/trial', async (c) => {
     const perIp = await enforceRateLimits(c, limiter, [
