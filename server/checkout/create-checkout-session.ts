@@ -18,7 +18,8 @@ function onOrigin(url: string, origin: string): boolean {
 /**
  * Opens a checkout session for a validated request, checking in order of precedence:
  * return URLs on our origin → the trial key to convert is one we issued (else
- * LicenseKeyUnknown) → it is not tied to a subscription yet (else SubscriptionAlreadyExists).
+ * LicenseKeyUnknown, also when it was revoked) → it is not tied to a subscription yet (else
+ * SubscriptionAlreadyExists).
  * The amount is never sent: the provider prices the order from the engine's catalogue.
  */
 export async function createCheckoutSession(
@@ -45,7 +46,8 @@ export async function createCheckoutSession(
         hashLicenceKey(deps.secretKey, parsed.key),
       );
     }
-    if (!trial) {
+    // A revoked key is answered like an unknown one (decision 086).
+    if (!trial || trial.revokedAt) {
       return { ok: false, code: 'LicenseKeyUnknown', detail: 'No licence has this key.' };
     }
     // Only a trial that no subscription has taken over yet can be converted.

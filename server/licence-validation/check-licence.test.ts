@@ -11,6 +11,7 @@ const healthy: LicenceState = {
   expiresAt: future,
   deactivatedAt: null,
   deletionScheduledAt: null,
+  revokedAt: null,
 };
 const noOrg: OrgUsage = { orgId: null, known: false, inUse: 0, limit: 4 };
 const fullQuota: OrgUsage = { orgId: '00D000000000001AAA', known: false, inUse: 4, limit: 4 };
@@ -22,6 +23,7 @@ const broken: LicenceState = {
   expiresAt: past,
   deactivatedAt: past,
   deletionScheduledAt: past,
+  revokedAt: past,
 };
 
 describe('checkLicence', () => {
@@ -31,8 +33,10 @@ describe('checkLicence', () => {
     expect(code(undefined)).toBe('NOT_FOUND');
     expect(code(broken)).toBe('PRODUCT_MISMATCH');
     const rightProduct = { ...broken, productId: 'orgsmith-cli' };
-    expect(code(rightProduct)).toBe('PENDING_DELETION');
-    const notScheduled = { ...rightProduct, deletionScheduledAt: null };
+    expect(code(rightProduct)).toBe('REVOKED');
+    const notRevoked = { ...rightProduct, revokedAt: null };
+    expect(code(notRevoked)).toBe('PENDING_DELETION');
+    const notScheduled = { ...notRevoked, deletionScheduledAt: null };
     expect(code(notScheduled)).toBe('DEACTIVATED');
     const active = { ...notScheduled, deactivatedAt: null };
     expect(code(active)).toBe('EXPIRED');

@@ -3,6 +3,7 @@ export const validationCodes = [
   'VALID',
   'NOT_FOUND',
   'PRODUCT_MISMATCH',
+  'REVOKED',
   'PENDING_DELETION',
   'DEACTIVATED',
   'EXPIRED',
@@ -18,6 +19,8 @@ export interface LicenceState {
   expiresAt: Date | null;
   deactivatedAt: Date | null;
   deletionScheduledAt: Date | null;
+  /** Revoked by an operator (decision 086); independent of the lifecycle fields above. */
+  revokedAt: Date | null;
 }
 
 /** Orgs of the licence as seen by this validation. */
@@ -62,6 +65,13 @@ export function checkLicence(
       detail: `This licence is not valid for the product ${productId}.`,
     };
   }
+  // An operator's revocation outranks the lifecycle: neither paying nor waiting lifts it.
+  if (licence.revokedAt && licence.revokedAt.getTime() <= now.getTime()) {
+    return {
+      code: 'REVOKED',
+      detail: 'This licence was revoked. Contact support if you think this is a mistake.',
+    };
+  }
   // Marked for deletion outranks deactivated: it can no longer be reactivated.
   if (licence.deletionScheduledAt && licence.deletionScheduledAt.getTime() <= now.getTime()) {
     return {
@@ -70,7 +80,7 @@ export function checkLicence(
         'This licence was deactivated more than two months ago and is about to be deleted. Buy a new licence to keep using the tool.',
     };
   }
-  // Deactivated (lapsed payment, cancelled or revoked) but still within its reactivation window.
+  // Deactivated (lapsed payment) but still within its reactivation window.
   if (licence.deactivatedAt && licence.deactivatedAt.getTime() <= now.getTime()) {
     return {
       code: 'DEACTIVATED',

@@ -49,7 +49,7 @@ export interface ValidationAnswer {
   valid: boolean;
   code: ValidationCode;
   detail: string;
-  /** Absent when the licence is unknown or belongs to another product. */
+  /** Null when the licence is unknown, belongs to another product or was revoked. */
   license: LicenceSummary | null;
   /** Present exactly when `valid`. */
   certificate?: LicenceCertificate;
@@ -182,7 +182,8 @@ export async function validateLicence(
     { orgId: input.orgId, known, inUse: orgsInUse, limit },
     now,
   );
-  if (result.code === 'PRODUCT_MISMATCH') {
+  // Neither another product's key nor a revoked one reveals anything about the licence.
+  if (result.code === 'PRODUCT_MISMATCH' || result.code === 'REVOKED') {
     return { valid: false, code: result.code, detail: result.detail, license: null };
   }
 

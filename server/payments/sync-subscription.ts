@@ -116,7 +116,10 @@ async function attachLicence(
     candidates.push(...sameAddress);
   }
   for (const candidate of candidates) {
-    if (candidate.type !== 'Trial' || candidate.subscriptionId !== null) continue;
+    // A revoked trial is not converted: the buyer gets a licence of their own.
+    if (candidate.type !== 'Trial' || candidate.subscriptionId !== null || candidate.revokedAt) {
+      continue;
+    }
     if (await lifecycle.attachSubscription(candidate.id, link, now, tx)) {
       const licence = await licences.findById(candidate.id, tx);
       if (licence) return converted(licence);

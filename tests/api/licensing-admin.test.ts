@@ -57,6 +57,7 @@ describe.each(databaseTargets)('licensing operator commands on $name', (target) 
     for (const name of [
       'licences find',
       'licences revoke',
+      'licences reinstate',
       'licences extend-trial',
       'licences resend',
       'referral-codes create',
@@ -101,15 +102,17 @@ describe.each(databaseTargets)('licensing operator commands on $name', (target) 
     expect(nonsense.code).toBe(2);
   });
 
-  it('revokes a licence: validations then answer DEACTIVATED', async () => {
+  it('revokes a licence: validations then answer REVOKED until it is reinstated', async () => {
     const { licence, key } = await createLicence(t);
     const revoked = await admin('licences', 'revoke', licence.id);
     expect(revoked.code).toBe(0);
     expect(revoked.out).toContain(`Revoked licence ${licence.id}`);
-    expect(await validate(key)).toMatchObject({ valid: false, code: 'DEACTIVATED' });
+    expect(await validate(key)).toMatchObject({ valid: false, code: 'REVOKED', license: null });
     const again = await admin('licences', 'revoke', licence.id);
     expect(again.code).toBe(0);
-    expect(again.out).toContain('deactivated already');
+    expect(again.out).toContain('revoked already');
+    expect((await admin('licences', 'reinstate', licence.id)).code).toBe(0);
+    expect(await validate(key)).toMatchObject({ valid: true, code: 'VALID' });
   });
 
   it('extends trials only', async () => {

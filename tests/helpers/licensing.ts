@@ -1,4 +1,6 @@
 import { eq } from 'drizzle-orm';
+import { runAdmin } from '../../server/admin/run-admin.ts';
+import type { DatabaseHandle } from '../../server/db/client.ts';
 import { licences } from '../../server/db/schema.ts';
 import { issueLicence, type IssueLicenceInput } from '../../server/licences/issue-licence.ts';
 import type { Licence } from '../../server/licences/licence-repository.ts';
@@ -56,4 +58,26 @@ export function postJson(
 /** Distinct, valid 15-character Salesforce org ids. */
 export function orgId(n: number): string {
   return `00D5g00000${String(n).padStart(5, '0')}`;
+}
+
+/** An operator command run against the test app's database, with the app's secret and clock. */
+export async function runAdminOn(
+  t: TestApp,
+  ...argv: string[]
+): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const handle: DatabaseHandle = { ...t.deps.database, close: async () => undefined };
+  const code = await runAdmin(argv, {
+    io: { out: (line) => out.push(line), err: (line) => err.push(line) },
+    environment: {
+      LOG_LEVEL: 'silent',
+      SECRET_KEY: t.deps.secretKey,
+      PUBLIC_BASE_URL: t.deps.env.PUBLIC_BASE_URL,
+      LICENSE_VALIDATION_CACHE_SECONDS: String(t.deps.env.LICENSE_VALIDATION_CACHE_SECONDS),
+    },
+    openDatabase: async () => handle,
+    now: () => t.deps.clock(),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -7,7 +7,12 @@ import { issueReplacementKey } from '../../licence-recovery/replace-licence-key.
 import { sendLostKeyEmail } from '../../licence-recovery/send-lost-key-email.ts';
 import type { Licence } from '../../licences/licence-repository.ts';
 import { AdminError, EXIT_OK, type AdminCommand, type AdminContext } from '../command.ts';
-import { extendTrial, revokeLicence } from './licence-operations.ts';
+import {
+  MAX_REVOCATION_REASON_LENGTH,
+  reinstateLicence,
+  revokeLicence,
+} from '../../licences/revoke-licence.ts';
+import { extendTrial } from './licence-operations.ts';
 import {
   findLicences,
   findOneLicence,
@@ -57,6 +62,12 @@ async function describeLicence(context: AdminContext, licence: Licence): Promise
     ['Deactivated', formatTime(licence.deactivatedAt)],
     ['Deletion due', formatTime(licence.deletionScheduledAt)],
     [
+      'Revoked',
+      licence.revokedAt
+        ? `${formatTime(licence.revokedAt)}${licence.revocationReason ? ` (${licence.revocationReason})` : ''}`
+        : '–',
+    ],
+    [
       'Subscription',
       licence.subscriptionId
         ? `${licence.subscriptionId} (${licence.subscriptionStatus ?? '?'})`
@@ -96,23 +107,78 @@ const find: AdminCommand = {
   },
 };
 
+/** Subscription states in which the provider charges nothing more. */
+const finishedSubscriptions = new Set(['canceled', 'incomplete_expired']);
+
+function revocationReason(value: string | boolean | undefined): string | null {
+  if (value === undefined) return null;
+  const reason = typeof value === 'string' ? value.trim() : '';
+  if (!reason) throw new AdminError('--reason needs a text, e.g. --reason "chargeback".', 2);
+  if (reason.length > MAX_REVOCATION_REASON_LENGTH) {
+    throw new AdminError(`--reason can be at most ${MAX_REVOCATION_REASON_LENGTH} characters.`, 2);
+  }
+  return reason;
+}
+
 const revoke: AdminCommand = {
   name: 'licences revoke',
-  summary: 'Deactivate a licence now (validations answer DEACTIVATED)',
-  details:
-    'For fraud, chargebacks or a key published on the internet. The licence lifecycle schedules its deletion as for any deactivated licence. A customer who only lost the key needs `licences resend` instead.',
+  summary: 'Revoke a licence now (validations answer REVOKED until it is reinstated)',
+  details: [
+    'For fraud, chargebacks or a key published on the internet. Payment events do not lift a',
+    'revocation, and it does not touch the subscription: cancel that at the payment provider if',
+    'the customer should no longer be charged. `licences reinstate` lifts it. A customer who only',
+    'lost the key needs `licences resend`; a published key can be replaced with `--new-key`.',
+  ].join('\n'),
   arguments: [licenceArgument],
-  async run(context, { args }) {
+  options: {
+    reason: {
+      type: 'string',
+      description: 'Why (kept with the licence, shown by `licences find`)',
+    },
+  },
+  async run(context, { args, options }) {
+    const reason = revocationReason(options.reason);
     const { db, licence } = await findOneLicence(context, args[0] ?? '');
-    const revoked = await revokeLicence(db, licence.id, context.now());
+    const revoked = await revokeLicence(db, licence.id, context.now(), reason);
     if (!revoked) {
       context.io.out(
-        `Licence ${licence.id} was deactivated already (${formatTime(licence.deactivatedAt)}); nothing changed.`,
+        `Licence ${licence.id} was revoked already (${formatTime(licence.revokedAt)}); nothing changed.`,
       );
       return EXIT_OK;
     }
     context.io.out(
       `Revoked licence ${licence.id} (${licence.type} ${licence.edition}, ${licence.email}).`,
+    );
+    context.io.out(
+      `Validations answer REVOKED within ${context.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; payment events do not change that.`,
+    );
+    if (
+      licence.subscriptionId &&
+      !finishedSubscriptions.has(licence.subscriptionStatus ?? 'canceled')
+    ) {
+      context.io.out(
+        `Its subscription ${licence.subscriptionId} (${licence.subscriptionStatus ?? '?'}) keeps running: cancel it at the payment provider if the customer should no longer be charged.`,
+      );
+    }
+    return EXIT_OK;
+  },
+};
+
+const reinstate: AdminCommand = {
+  name: 'licences reinstate',
+  summary: 'Lift a revocation (validations answer as the subscription and dates say)',
+  details:
+    'The licence returns to the state its subscription and dates give it: valid if it is paid for, otherwise deactivated, expired or due for deletion as the lifecycle has recorded meanwhile.',
+  arguments: [licenceArgument],
+  async run(context, { args }) {
+    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    const reinstated = await reinstateLicence(db, licence.id, context.now());
+    if (!reinstated) {
+      context.io.out(`Licence ${licence.id} is not revoked; nothing changed.`);
+      return EXIT_OK;
+    }
+    context.io.out(
+      `Reinstated licence ${licence.id}; validations now answer: ${state(reinstated, context.now())}.`,
     );
     return EXIT_OK;
   },
@@ -191,4 +257,10 @@ const resend: AdminCommand = {
 };
 
 /** Licence support commands (registered in server/admin/commands.ts). */
-export const licenceAdminCommands: readonly AdminCommand[] = [find, revoke, extend, resend];
+export const licenceAdminCommands: readonly AdminCommand[] = [
+  find,
+  revoke,
+  reinstate,
+  extend,
+  resend,
+];

@@ -1,27 +1,9 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { licences } from '../../db/schema.ts';
 import type { Licence } from '../../licences/licence-repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Revokes a licence at once (fraud, chargeback, a key published on the internet): it is
- * deactivated, validations answer DEACTIVATED, and the normal lifecycle takes it from there.
- * Undefined when it was deactivated already.
- */
-export async function revokeLicence(
-  db: Executor,
-  licenceId: string,
-  now: Date,
-): Promise<Licence | undefined> {
-  const [row] = await db
-    .update(licences)
-    .set({ status: 'Deactivated', deactivatedAt: now, updatedAt: now })
-    .where(and(eq(licences.id, licenceId), isNull(licences.deactivatedAt)))
-    .returning();
-  return row;
-}
 
 /** The new end of a trial extended by `days`: counted from its end, or from now if it has ended. */
 export function extendedTrialExpiry(current: Date | null, days: number, now: Date): Date {

@@ -32,6 +32,9 @@ export const licences = pgTable(
     subscriptionStatus: text('subscription_status'),
     deactivatedAt: timestamptz('deactivated_at'),
     deletionScheduledAt: timestamptz('deletion_scheduled_at'),
+    /** Set by an operator (decision 086); payment events never change it. */
+    revokedAt: timestamptz('revoked_at'),
+    revocationReason: text('revocation_reason'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
