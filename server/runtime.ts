@@ -1,6 +1,7 @@
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import type { Env } from './env.ts';
+import { startSigningKeyUseRecorder } from './licence-certificates/key-set.ts';
 import { loadLicenceSigningKey } from './licence-certificates/signing-key.ts';
 import type { OutboxWorker } from './email/deliver-outbox.ts';
 import { startEmailWorker } from './email/start-email-worker.ts';
@@ -18,7 +19,7 @@ export interface Runtime {
   deps: AppDeps;
   /**
    * Starts the background workers (e-mail outbox, licence lifecycle, rate-limit flushing and
-   * sweeping); the stopper waits for them and writes the rate-limit hits still in memory.
+   * sweeping, the signing key's record of use); the stopper waits for them and writes the rate-limit hits still in memory.
    */
   startWorkers(): () => Promise<void>;
   close(): Promise<void>;
@@ -55,6 +56,7 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       stoppers.push(startRateLimitFlusher(deps.rateLimiter, logger));
       stoppers.push(startRateLimitSweeper(database.db, deps.clock, logger));
       stoppers.push(startLifecycleWorker(deps));
+      stoppers.push(startSigningKeyUseRecorder(database.db, licenceSigningKey, deps.clock, logger));
       return async () => {
         await Promise.all(stoppers.map((stop) => stop()));
       };

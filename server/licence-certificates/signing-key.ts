@@ -8,6 +8,7 @@ import {
 import type { Database } from '../db/client.ts';
 import { loadOrCreateSecret } from '../secrets.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { recordSigningKeyUse } from './key-set.ts';
 
 /** The public half as a JSON Web Key (RFC 8037 OKP key), as published in the key set. */
 export interface LicencePublicJwk {
@@ -85,11 +86,13 @@ export function signingKeyFrom(privateKey: KeyObject): LicenceSigningKey {
 /**
  * The key that signs licence certificates: `LICENSE_SIGNING_KEY` when configured, otherwise one
  * generated on first start and kept in the database, so every instance signs with the same key
- * and certificates survive restarts.
+ * and certificates survive restarts. It is recorded in the published key set before it signs
+ * anything (decision 087).
  */
 export async function loadLicenceSigningKey(
   db: Database,
   configuredPem: string | undefined,
+  now: Date = new Date(),
 ): Promise<LicenceSigningKey> {
   const pem = await loadOrCreateSecret(
     db,
@@ -97,5 +100,7 @@ export async function loadLicenceSigningKey(
     configuredPem,
     generateEd25519PrivateKeyPem,
   );
-  return signingKeyFrom(parseEd25519PrivateKey(pem));
+  const key = signingKeyFrom(parseEd25519PrivateKey(pem));
+  await recordSigningKeyUse(db, key, now);
+  return key;
 }

@@ -36,7 +36,7 @@ export async function createTestApp(
     logger,
     clock: () => now,
     secretKey,
-    licenceSigningKey: await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY),
+    licenceSigningKey: await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY, now),
     // Local provider unless the test sets STRIPE_SECRET_KEY (then usually STRIPE_API_BASE_URL).
     payments: createPaymentProvider({ env, db: database.db, clock: () => now, logger }),
     // No flusher runs: hits are written when the database must decide; tests may call flush().
