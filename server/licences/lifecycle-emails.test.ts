@@ -14,13 +14,22 @@ const key = 'ORGS-ABCD-EFGH-JKMN-PQRS-TVWX-YZ01-2345';
 
 describe('lifecycle e-mails', () => {
   it('puts the key only in the purchase e-mail, with the plan and the licence address', () => {
-    const mail = licenceKeyEmail({ key, licence, renewsAt: licence.paidUntil, publicBaseUrl });
+    const mail = licenceKeyEmail({
+      key,
+      licence,
+      renewsAt: licence.paidUntil,
+      publicBaseUrl,
+      accountBaseUrl: 'https://account.orgsmith.example',
+    });
     expect(mail.subject).toBe('Your Orgsmith Pro licence key');
     expect(mail.text).toContain(key);
     expect(mail.html).toContain(key);
     expect(mail.text).toContain('Orgsmith Pro, 10 orgs');
     expect(mail.text).toContain('15 January 2027');
     expect(mail.text).toContain('Licence e-mail address: ops@acme.test');
+    // The access-token example calls the account service, which may live on its own host.
+    expect(mail.text).toContain('curl -X POST https://account.orgsmith.example/account/v1/');
+    expect(mail.text).not.toContain(`${publicBaseUrl}/account/v1/`);
     const converted = trialConvertedEmail({ licence, renewsAt: licence.paidUntil, publicBaseUrl });
     expect(converted.subject).toBe('Your Orgsmith trial is now Orgsmith Pro, 10 orgs');
     expect(converted.text).toContain('ends in Q7RX');

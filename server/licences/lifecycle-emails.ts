@@ -65,10 +65,10 @@ export function licenceKeyEmail(input: {
   licence: LicenceFacts;
   renewsAt: Date;
   publicBaseUrl: string;
-  /** Where the account service answers (ACCOUNT_API_URL); defaults to the site's origin. */
-  accountBaseUrl?: string;
+  /** Where the account service answers: ACCOUNT_API_URL, else the site's origin. */
+  accountBaseUrl: string;
 }): RenderedEmail {
-  const { key, licence, renewsAt, publicBaseUrl } = input;
+  const { key, licence, renewsAt, publicBaseUrl, accountBaseUrl } = input;
   const free = licence.edition === 'Starter';
   return renderEmail({
     subject: `Your ${product} ${licence.edition} licence key`,
@@ -109,7 +109,7 @@ export function licenceKeyEmail(input: {
         kind: 'note',
         text: `By using this licence key you accept the End User License Agreement: ${publicBaseUrl}/eula/cli`,
       },
-      ...accessTokenEmailBlocks(input.accountBaseUrl ?? publicBaseUrl),
+      ...accessTokenEmailBlocks(accountBaseUrl),
       ...addressFooter(licence),
     ],
   });

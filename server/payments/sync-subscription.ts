@@ -30,6 +30,8 @@ export interface SyncDeps {
   clock: () => Date;
   secretKey: string;
   publicBaseUrl: string;
+  /** Where the account service answers (ACCOUNT_API_URL, else the site): e-mails' API examples. */
+  accountBaseUrl: string;
   logger: Logger;
   /** Asks the outbox worker to deliver soon (after e-mails were queued). */
   wakeOutbox: () => void;
@@ -156,6 +158,7 @@ async function attachLicence(
         },
         renewsAt: snapshot.currentPeriodEnd,
         publicBaseUrl: deps.publicBaseUrl,
+        accountBaseUrl: deps.accountBaseUrl,
       }),
     },
   };
@@ -299,6 +302,7 @@ export function syncDepsOf(deps: AppDeps): SyncDeps {
     clock: deps.clock,
     secretKey: deps.secretKey,
     publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+    accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
     logger: deps.logger,
     wakeOutbox: deps.wakeOutbox,
   };
