@@ -29,7 +29,16 @@ type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 const product = siteConfig.productName;
 
-function layout(input: { title: string; subtitle: string; body: Markup }): Markup {
+/**
+ * Every local page: the head (bearer-link URLs, so no index and no referrer) and, with a
+ * subtitle, the TEST MODE frame around the body. `refreshTo` makes the page reload there at once.
+ */
+function layout(input: {
+  title: string;
+  subtitle?: string;
+  body: Markup;
+  refreshTo?: string;
+}): Markup {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -41,22 +50,27 @@ function layout(input: { title: string; subtitle: string; body: Markup }): Marku
         <title>${input.title} - ${product}</title>
         <link rel="stylesheet" href="/billing/local/styles.css" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        ${input.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${input.refreshTo}" />` : ''}
       </head>
       <body>
-        <header>
-          <p class="test-mode" role="note">
-            <strong>TEST MODE</strong> — no real payment is taken. This page stands in for the card
-            payment provider.
-          </p>
-          <div class="brand">
-            <div class="inner">
-              <span class="name">${product}</span><span class="sub">${input.subtitle}</span>
-            </div>
-          </div>
-        </header>
+        ${input.subtitle === undefined ? '' : testModeFrame(input.subtitle)}
         <main id="main">${input.body}</main>
       </body>
     </html>`;
+}
+
+function testModeFrame(subtitle: string): Markup {
+  return html`<header>
+    <p class="test-mode" role="note">
+      <strong>TEST MODE</strong> — no real payment is taken. This page stands in for the card
+      payment provider.
+    </p>
+    <div class="brand">
+      <div class="inner">
+        <span class="name">${product}</span><span class="sub">${subtitle}</span>
+      </div>
+    </div>
+  </header>`;
 }
 
 function csrfField(token: string): Markup {
@@ -119,6 +133,52 @@ function testCardsBox(): Markup {
       )}
     </ul>
   </div>`;
+}
+
+type CardField = 'cardNumber' | 'cardExpiry' | 'cardCvc';
+
+/** The test-card box and the card number, expiry and security code inputs. */
+function cardFields(
+  values: Record<CardField, string>,
+  errors: Partial<Record<CardField, string>>,
+  numberPlaceholder?: string,
+): Markup {
+  return html`${testCardsBox()}
+    ${field({
+      id: 'cardNumber',
+      name: 'cardNumber',
+      label: 'Card number',
+      autocomplete: 'cc-number',
+      inputmode: 'numeric',
+      ...(numberPlaceholder ? { placeholder: numberPlaceholder } : {}),
+      value: values.cardNumber,
+      required: true,
+      error: errors.cardNumber,
+    })}
+    <div class="row">
+      ${field({
+        id: 'cardExpiry',
+        name: 'cardExpiry',
+        label: 'Expiry date',
+        hint: 'MM / YY',
+        autocomplete: 'cc-exp',
+        inputmode: 'numeric',
+        value: values.cardExpiry,
+        required: true,
+        error: errors.cardExpiry,
+      })}
+      ${field({
+        id: 'cardCvc',
+        name: 'cardCvc',
+        label: 'Security code',
+        hint: '3 or 4 digits',
+        autocomplete: 'cc-csc',
+        inputmode: 'numeric',
+        value: values.cardCvc,
+        required: true,
+        error: errors.cardCvc,
+      })}
+    </div>`;
 }
 
 function periodWord(period: 'monthly' | 'yearly'): string {
@@ -256,42 +316,7 @@ export function checkoutPage(view: CheckoutPageView): Markup {
               ? html`<p class="note">No card needed: ${product} Starter is free.</p>`
               : html`<fieldset>
                   <legend>Card</legend>
-                  ${testCardsBox()}
-                  ${field({
-                    id: 'cardNumber',
-                    name: 'cardNumber',
-                    label: 'Card number',
-                    autocomplete: 'cc-number',
-                    inputmode: 'numeric',
-                    placeholder: '4242 4242 4242 4242',
-                    value: values.cardNumber,
-                    required: true,
-                    error: errors.cardNumber,
-                  })}
-                  <div class="row">
-                    ${field({
-                      id: 'cardExpiry',
-                      name: 'cardExpiry',
-                      label: 'Expiry date',
-                      hint: 'MM / YY',
-                      autocomplete: 'cc-exp',
-                      inputmode: 'numeric',
-                      value: values.cardExpiry,
-                      required: true,
-                      error: errors.cardExpiry,
-                    })}
-                    ${field({
-                      id: 'cardCvc',
-                      name: 'cardCvc',
-                      label: 'Security code',
-                      hint: '3 or 4 digits',
-                      autocomplete: 'cc-csc',
-                      inputmode: 'numeric',
-                      value: values.cardCvc,
-                      required: true,
-                      error: errors.cardCvc,
-                    })}
-                  </div>
+                  ${cardFields(values, errors, '4242 4242 4242 4242')}
                 </fieldset>`
           }
           <button type="submit" class="button wide">${submitLabel}</button>
@@ -323,24 +348,11 @@ export function messagePage(input: {
 
 /** First visit without the CSRF cookie: the response sets it, the refresh comes back with it. */
 export function cookieInterstitialPage(retryUrl: string): Markup {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <!-- The page URLs are bearer links: never send them on as a referrer. -->
-        <meta name="referrer" content="no-referrer" />
-        <meta http-equiv="refresh" content="0;url=${retryUrl}" />
-        <title>Loading - ${product}</title>
-        <link rel="stylesheet" href="/billing/local/styles.css" />
-      </head>
-      <body>
-        <main id="main">
-          <p>Loading… If nothing happens, <a href="${retryUrl}">continue</a>.</p>
-        </main>
-      </body>
-    </html>`;
+  return layout({
+    title: 'Loading',
+    refreshTo: retryUrl,
+    body: html`<p>Loading… If nothing happens, <a href="${retryUrl}">continue</a>.</p>`,
+  });
 }
 
 export interface PortalSubscriptionView {
@@ -360,8 +372,8 @@ export interface PortalPageView {
   now: Date;
   notice?: { tone: 'success' | 'danger' | 'info'; text: string } | undefined;
   card: {
-    values: Record<'cardNumber' | 'cardExpiry' | 'cardCvc', string>;
-    errors: Partial<Record<'cardNumber' | 'cardExpiry' | 'cardCvc', string>>;
+    values: Record<CardField, string>;
+    errors: Partial<Record<CardField, string>>;
   };
 }
 
@@ -594,41 +606,7 @@ export function portalPage(view: PortalPageView): Markup {
         ${csrfField(view.csrfToken)}
         <fieldset>
           <legend>Update card</legend>
-          ${testCardsBox()}
-          ${field({
-            id: 'cardNumber',
-            name: 'cardNumber',
-            label: 'Card number',
-            autocomplete: 'cc-number',
-            inputmode: 'numeric',
-            value: view.card.values.cardNumber,
-            required: true,
-            error: view.card.errors.cardNumber,
-          })}
-          <div class="row">
-            ${field({
-              id: 'cardExpiry',
-              name: 'cardExpiry',
-              label: 'Expiry date',
-              hint: 'MM / YY',
-              autocomplete: 'cc-exp',
-              inputmode: 'numeric',
-              value: view.card.values.cardExpiry,
-              required: true,
-              error: view.card.errors.cardExpiry,
-            })}
-            ${field({
-              id: 'cardCvc',
-              name: 'cardCvc',
-              label: 'Security code',
-              hint: '3 or 4 digits',
-              autocomplete: 'cc-csc',
-              inputmode: 'numeric',
-              value: view.card.values.cardCvc,
-              required: true,
-              error: view.card.errors.cardCvc,
-            })}
-          </div>
+          ${cardFields(view.card.values, view.card.errors)}
         </fieldset>
         <button type="submit" class="button secondary">Save card</button>
       </form>
