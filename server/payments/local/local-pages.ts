@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import {
+  billingPeriods,
   calculatePrice,
   editions,
   formatPrice,
@@ -13,6 +14,7 @@ import { formatEmailDate } from '../../email/templates/render-email.ts';
 import { CSRF_FORM_FIELD } from '../../http/csrf.ts';
 import { formatMinorAmount, type ProrationPreview } from './local-billing.ts';
 import { groupedCardNumber, localTestCards } from './local-cards.ts';
+import type { PlanChange } from './manage-local-subscription.ts';
 import type {
   LocalCheckoutSession,
   LocalCustomer,
@@ -359,7 +361,7 @@ export interface PortalSubscriptionView {
   subscription: LocalSubscription;
   invoices: LocalInvoice[];
   /** A plan change being previewed for this subscription. */
-  preview?: { edition: Edition; quantity: number; proration: ProrationPreview } | undefined;
+  preview?: { change: PlanChange; proration: ProrationPreview } | undefined;
   planError?: string | undefined;
 }
 
@@ -393,6 +395,57 @@ function statusBadge(subscription: LocalSubscription): Markup {
 
 function planName(edition: Edition, quantity: number): string {
   return edition === 'Pro' ? `${product} Pro, ${quantity} orgs` : `${product} ${edition}`;
+}
+
+/** Why the portal offers no currency switch (decision 090); also its answer to a tampered one. */
+export const currencyUnchangeableMessage =
+  'A subscription keeps the currency it was bought in. To pay in another currency, cancel this subscription and buy a new one in that currency on the pricing page.';
+
+function changePreview(
+  view: PortalPageView,
+  subscription: LocalSubscription,
+  preview: NonNullable<PortalSubscriptionView['preview']>,
+): Markup {
+  const { change, proration } = preview;
+  const money = (amount: number) => formatMinorAmount(amount, subscription.currency);
+  const base = `/billing/local/portal/${view.portalSessionId}/subscriptions/${subscription.id}`;
+  const period = periodWord(change.billingPeriod);
+  const heading = `Preview: ${planName(change.edition, change.quantity)}, billed ${change.billingPeriod}`;
+  return html`<div class="alert info" role="status">
+    <p><strong>${heading}</strong></p>
+    <dl>
+      <div class="line">
+        <dt>Credit for unused time on your current plan</dt>
+        <dd>${money(proration.credit)}</dd>
+      </div>
+      <div class="line">
+        <dt>
+          ${proration.startsNewPeriod ? `A new ${period} on the new plan, from today` : 'Remaining time on the new plan'}
+        </dt>
+        <dd>${money(proration.charge)}</dd>
+      </div>
+      <div class="line total">
+        <dt>${proration.total >= 0 ? 'Charged now' : 'Credited now'}</dt>
+        <dd>${money(Math.abs(proration.total))}</dd>
+      </div>
+    </dl>
+    <p>
+      ${
+        proration.startsNewPeriod
+          ? `Your new billing period starts today. Next payment on ${formatEmailDate(proration.periodEnd)}:`
+          : `From ${formatEmailDate(proration.periodEnd)}:`
+      }
+      ${money(proration.nextPeriodAmount)} per ${period}. The change takes effect immediately.
+    </p>
+    <form method="post" action="${base}/plan" class="actions">
+      ${csrfField(view.csrfToken)}
+      <input type="hidden" name="edition" value="${change.edition}" />
+      <input type="hidden" name="quantity" value="${change.quantity}" />
+      <input type="hidden" name="billingPeriod" value="${change.billingPeriod}" />
+      <button type="submit" class="button">Confirm change</button>
+      <a href="/billing/local/portal/${view.portalSessionId}">Keep current plan</a>
+    </form>
+  </div>`;
 }
 
 function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView): Markup {
@@ -448,45 +501,12 @@ function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView)
     }
     ${
       changeable
-        ? html`<h3>Change plan or quantity</h3>
+        ? html`<h3>Change plan, quantity or billing period</h3>
             ${item.planError ? html`<div class="alert danger" role="alert"><p>${item.planError}</p></div>` : ''}
-            ${
-              preview
-                ? html`<div class="alert info" role="status">
-                    <p><strong>Preview: ${planName(preview.edition, preview.quantity)}</strong></p>
-                    <dl>
-                      <div class="line">
-                        <dt>Credit for unused time on your current plan</dt>
-                        <dd>${money(preview.proration.credit)}</dd>
-                      </div>
-                      <div class="line">
-                        <dt>Remaining time on the new plan</dt>
-                        <dd>${money(preview.proration.charge)}</dd>
-                      </div>
-                      <div class="line total">
-                        <dt>${preview.proration.total >= 0 ? 'Charged now' : 'Credited now'}</dt>
-                        <dd>${money(Math.abs(preview.proration.total))}</dd>
-                      </div>
-                    </dl>
-                    <p>
-                      From ${formatEmailDate(subscription.currentPeriodEnd)}:
-                      ${money(preview.proration.nextPeriodAmount)} per
-                      ${periodWord(subscription.billingPeriod)}. The change takes effect
-                      immediately.
-                    </p>
-                    <form method="post" action="${base}/plan" class="actions">
-                      ${csrfField(view.csrfToken)}
-                      <input type="hidden" name="edition" value="${preview.edition}" />
-                      <input type="hidden" name="quantity" value="${preview.quantity}" />
-                      <button type="submit" class="button">Confirm change</button>
-                      <a href="/billing/local/portal/${view.portalSessionId}">Keep current plan</a>
-                    </form>
-                  </div>`
-                : ''
-            }
+            ${preview ? changePreview(view, subscription, preview) : ''}
             <form method="get" action="/billing/local/portal/${view.portalSessionId}">
               <input type="hidden" name="change" value="${subscription.id}" />
-              <div class="row">
+              <div class="row three">
                 <div class="field">
                   <label for="edition-${subscription.id}">Plan</label>
                   <select id="edition-${subscription.id}" name="edition">
@@ -494,7 +514,7 @@ function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView)
                       (edition) =>
                         html`<option
                           value="${edition}"
-                          ${edition === (preview?.edition ?? subscription.edition) ? html` selected` : ''}
+                          ${edition === (preview?.change.edition ?? subscription.edition) ? html` selected` : ''}
                         >
                           ${edition}
                         </option>`,
@@ -510,9 +530,24 @@ function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView)
                   min: priceConfig.starterStartSize,
                   max: priceConfig.enterpriseStartSize,
                   hint: `Starter ${priceConfig.starterStartSize}, Pro ${priceConfig.proStartSize}–${priceConfig.enterpriseStartSize - 1}, Enterprise ${priceConfig.enterpriseStartSize}`,
-                  value: String(preview?.quantity ?? subscription.quantity),
+                  value: String(preview?.change.quantity ?? subscription.quantity),
                 })}
+                <div class="field">
+                  <label for="period-${subscription.id}">Billing period</label>
+                  <select id="period-${subscription.id}" name="billingPeriod">
+                    ${billingPeriods.map(
+                      (period) =>
+                        html`<option
+                          value="${period}"
+                          ${period === (preview?.change.billingPeriod ?? subscription.billingPeriod) ? html` selected` : ''}
+                        >
+                          ${period === 'monthly' ? 'Monthly' : 'Yearly (10% off)'}
+                        </option>`,
+                    )}
+                  </select>
+                </div>
               </div>
+              <p class="note">Billed in ${subscription.currency}. ${currencyUnchangeableMessage}</p>
               <button type="submit" class="button secondary">Preview change</button>
             </form>`
         : ''
