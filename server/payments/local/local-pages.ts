@@ -122,6 +122,29 @@ function field(input: FieldInput): Markup {
   </div>`;
 }
 
+function selectField(input: {
+  id: string;
+  name: string;
+  label: string;
+  options: Array<{ value: string; label: string }>;
+  selected: string;
+}): Markup {
+  return html`<div class="field">
+    <label for="${input.id}">${input.label}</label>
+    <select id="${input.id}" name="${input.name}">
+      ${input.options.map(
+        (option) =>
+          html`<option
+            value="${option.value}"
+            ${option.value === input.selected ? html` selected` : ''}
+          >
+            ${option.label}
+          </option>`,
+      )}
+    </select>
+  </div>`;
+}
+
 function testCardsBox(): Markup {
   return html`<div class="test-cards" id="test-cards">
     <p><strong>Test cards</strong> (any future expiry date, any 3-digit code):</p>
@@ -507,20 +530,13 @@ function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView)
             <form method="get" action="/billing/local/portal/${view.portalSessionId}">
               <input type="hidden" name="change" value="${subscription.id}" />
               <div class="row three">
-                <div class="field">
-                  <label for="edition-${subscription.id}">Plan</label>
-                  <select id="edition-${subscription.id}" name="edition">
-                    ${editions.map(
-                      (edition) =>
-                        html`<option
-                          value="${edition}"
-                          ${edition === (preview?.change.edition ?? subscription.edition) ? html` selected` : ''}
-                        >
-                          ${edition}
-                        </option>`,
-                    )}
-                  </select>
-                </div>
+                ${selectField({
+                  id: `edition-${subscription.id}`,
+                  name: 'edition',
+                  label: 'Plan',
+                  options: editions.map((edition) => ({ value: edition, label: edition })),
+                  selected: preview?.change.edition ?? subscription.edition,
+                })}
                 ${field({
                   id: `quantity-${subscription.id}`,
                   name: 'quantity',
@@ -532,20 +548,16 @@ function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView)
                   hint: `Starter ${priceConfig.starterStartSize}, Pro ${priceConfig.proStartSize}–${priceConfig.enterpriseStartSize - 1}, Enterprise ${priceConfig.enterpriseStartSize}`,
                   value: String(preview?.change.quantity ?? subscription.quantity),
                 })}
-                <div class="field">
-                  <label for="period-${subscription.id}">Billing period</label>
-                  <select id="period-${subscription.id}" name="billingPeriod">
-                    ${billingPeriods.map(
-                      (period) =>
-                        html`<option
-                          value="${period}"
-                          ${period === (preview?.change.billingPeriod ?? subscription.billingPeriod) ? html` selected` : ''}
-                        >
-                          ${period === 'monthly' ? 'Monthly' : 'Yearly (10% off)'}
-                        </option>`,
-                    )}
-                  </select>
-                </div>
+                ${selectField({
+                  id: `period-${subscription.id}`,
+                  name: 'billingPeriod',
+                  label: 'Billing period',
+                  options: billingPeriods.map((period) => ({
+                    value: period,
+                    label: period === 'monthly' ? 'Monthly' : 'Yearly (10% off)',
+                  })),
+                  selected: preview?.change.billingPeriod ?? subscription.billingPeriod,
+                })}
               </div>
               <p class="note">Billed in ${subscription.currency}. ${currencyUnchangeableMessage}</p>
               <button type="submit" class="button secondary">Preview change</button>

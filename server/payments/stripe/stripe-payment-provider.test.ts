@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStripeFake, type StripeFake } from '../../../tests/helpers/stripe-fake.ts';
 import { isPaymentError } from '../payment-errors.ts';
+import type { CreateCheckoutSessionInput } from '../payment-types.ts';
 import { createStripeClient } from './stripe-client.ts';
 import {
   createStripePaymentProvider,
@@ -209,44 +210,10 @@ describe('checkout sessions', () => {
     });
   });
 
-  it('reuses the customer Stripe Checkout made for a repeat buyer instead of a second one', async () => {
-    // An earlier purchase without a key: Checkout created the customer with the address as typed.
-    const first = await provider.createCheckoutSession({
-      checkoutRequestId: 'chk_repeat_first',
-      edition: 'Pro',
-      quantity: 5,
-      billingPeriod: 'monthly',
-      currency: 'USD',
-      customerEmail: null,
-      licenceIdToConvert: null,
-      successUrl,
-      cancelUrl,
-    });
-    const earlier = fake.completeCheckoutSession(first.sessionId, {
-      email: 'Repeat.Buyer@Acme.test',
-    });
-    const creates = fake.requestsTo('POST', '/v1/customers').length;
-
-    await provider.createCheckoutSession({
-      checkoutRequestId: 'chk_repeat_second',
-      edition: 'Enterprise',
-      quantity: 25,
-      billingPeriod: 'yearly',
-      currency: 'USD',
-      customerEmail: 'Repeat.Buyer@Acme.test',
-      licenceIdToConvert: 'lic-repeat',
-      successUrl,
-      cancelUrl,
-    });
-    expect(fake.requestsTo('POST', '/v1/customers')).toHaveLength(creates);
-    expect(fake.requestsTo('POST', '/v1/checkout/sessions').at(-1)?.body.customer).toBe(
-      earlier.customer,
-    );
-  });
-
-  it('does not reuse a customer pinned to another currency; the checkout still opens', async () => {
-    const first = await provider.createCheckoutSession({
-      checkoutRequestId: 'chk_currency_first',
+  /** A checkout of Pro, 4 orgs, monthly in USD for a buyer Checkout asks, with some changes. */
+  const openCheckout = (checkoutRequestId: string, changes: Partial<CreateCheckoutSessionInput>) =>
+    provider.createCheckoutSession({
+      checkoutRequestId,
       edition: 'Pro',
       quantity: 4,
       billingPeriod: 'monthly',
@@ -255,7 +222,32 @@ describe('checkout sessions', () => {
       licenceIdToConvert: null,
       successUrl,
       cancelUrl,
+      ...changes,
     });
+
+  it('reuses the customer Stripe Checkout made for a repeat buyer instead of a second one', async () => {
+    // An earlier purchase without a key: Checkout created the customer with the address as typed.
+    const first = await openCheckout('chk_repeat_first', { quantity: 5 });
+    const earlier = fake.completeCheckoutSession(first.sessionId, {
+      email: 'Repeat.Buyer@Acme.test',
+    });
+    const creates = fake.requestsTo('POST', '/v1/customers').length;
+
+    await openCheckout('chk_repeat_second', {
+      edition: 'Enterprise',
+      quantity: 25,
+      billingPeriod: 'yearly',
+      customerEmail: 'Repeat.Buyer@Acme.test',
+      licenceIdToConvert: 'lic-repeat',
+    });
+    expect(fake.requestsTo('POST', '/v1/customers')).toHaveLength(creates);
+    expect(fake.requestsTo('POST', '/v1/checkout/sessions').at(-1)?.body.customer).toBe(
+      earlier.customer,
+    );
+  });
+
+  it('does not reuse a customer pinned to another currency; the checkout still opens', async () => {
+    const first = await openCheckout('chk_currency_first', {});
     const earlier = fake.completeCheckoutSession(first.sessionId, { email: 'euro@acme.test' });
     expect(fake.customers.get(earlier.customer)?.currency).toBe('usd');
     // What Stripe answers when the pinned customer is sold in another currency.
@@ -271,16 +263,10 @@ describe('checkout sessions', () => {
       }),
     ).rejects.toThrow('cannot combine currencies');
 
-    const second = await provider.createCheckoutSession({
-      checkoutRequestId: 'chk_currency_second',
-      edition: 'Pro',
-      quantity: 4,
-      billingPeriod: 'monthly',
+    const second = await openCheckout('chk_currency_second', {
       currency: 'EUR',
       customerEmail: 'euro@acme.test',
       licenceIdToConvert: 'lic-euro',
-      successUrl,
-      cancelUrl,
     });
     const customer = fake.sessions.get(second.sessionId)?.customer;
     expect(customer).toMatch(/^cus_/);
