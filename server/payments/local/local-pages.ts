@@ -559,7 +559,9 @@ function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView)
                   selected: preview?.change.billingPeriod ?? subscription.billingPeriod,
                 })}
               </div>
-              <p class="note">Billed in ${subscription.currency}. ${currencyUnchangeableMessage}</p>
+              <p class="note currency">
+                Billed in ${subscription.currency}. ${currencyUnchangeableMessage}
+              </p>
               <button type="submit" class="button secondary">Preview change</button>
             </form>`
         : ''

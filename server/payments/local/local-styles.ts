@@ -39,6 +39,7 @@ h3 { font-size: 1.0625rem; margin: 0 0 8px; }
 .line.total { border-bottom: 0; font-weight: 700; font-size: 1.125rem; padding-top: 16px; }
 .line.total dt { color: var(--text); }
 .note { color: var(--muted); font-size: 0.9375rem; margin: 12px 0 0; }
+.note.currency { margin: 0 0 16px; }
 form { margin: 0; }
 .field { margin: 0 0 16px; }
 .field label, .field .label { display: block; font-weight: 600; margin: 0 0 4px; }
