@@ -198,7 +198,8 @@ export function createRateLimiter(options: {
         const counter = counterFor(rule, subject, windowStart, windowEnd);
         if (counter.known !== undefined) {
           const counted = counter.known + counter.inFlight + counter.pending;
-          // The database holds at least this many already: the refusal is certain.
+          // Refused from memory at the limit (the database holds at least this many, so the
+          // refusal is certain); admitted from memory while within the allowance.
           if (counted >= rule.limit || counter.inFlight + counter.pending < allowance) {
             counter.pending += 1;
             return decide(counted + 1);
