@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { openDatabase } from '../../server/db/client.ts';
+import { rateLimitCounters } from '../../server/db/schema.ts';
+import { siteConfig } from '../../shared/site-config.ts';
+
+/**
+ * The production server as operators run it (`node server/main.ts`): rate-limit hits counted in
+ * memory reach the database when it stops on SIGTERM (decision 085).
+ */
+test('a graceful shutdown writes the rate-limit counts still in memory', async ({ request }) => {
+  test.setTimeout(60_000);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-shutdown-'));
+  try {
+    // Next to the e2e server's port (helpers get a range of ports; CI uses 3100 and 3101).
+    const port = Number(process.env.E2E_PORT ?? 3100) + 1;
+    const { SMTP_URL, DATABASE_URL, ...environment } = process.env;
+    void SMTP_URL;
+    void DATABASE_URL;
+    const server = spawn(process.execPath, ['server/main.ts'], {
+      env: { ...environment, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('"msg":"listening"')) resolve();
+      });
+      server.on('exit', () => reject(new Error(`the server stopped early:\n${output}`)));
+    });
+
+    const url = `http://127.0.0.1:${port}/account/v1/licenses/validate`;
+    const data = {
+      licenseKey: 'ORGS-0000-0000-0000-0000-0000-0000-0000',
+      productId: siteConfig.productId,
+    };
+    for (let n = 1; n <= 7; n++) {
+      const res = await request.post(url, { data });
+      expect(res.status()).toBe(200);
+      expect(res.headers()['x-ratelimit-remaining']).toBe(String(600 - n));
+    }
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    const database = await openDatabase({ dataDir });
+    try {
+      const rows = await database.db.select().from(rateLimitCounters);
+      // Per client address and per key: every request counted, whatever the flush had written.
+      expect(rows.map((row) => row.hits)).toEqual([7, 7]);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
