@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
@@ -16,7 +17,12 @@ import { clientIp } from '../rate-limit/client-ip.ts';
 import { countRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import type { LicenceCertificate } from '../licence-certificates/certificate-contract.ts';
 import { createLookupCache } from './lookup-cache.ts';
-import { identifyCredential, validateLicence, type Credential } from './validate-licence.ts';
+import {
+  identifyCredential,
+  validateLicence,
+  type Credential,
+  type IdentifiedCredential,
+} from './validate-licence.ts';
 import type { LicenceForValidation } from './licence-validation-repository.ts';
 import { validationAnswerSchema, validationRequestSchema } from './validation-contract.ts';
 
@@ -43,6 +49,8 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
   const certificates = createLookupCache<LicenceCertificate>(cacheOptions);
   // Serialized answers: a CI burst of identical validations is answered from memory.
   const answers = createLookupCache<string>(cacheOptions);
+  // Credentials already parsed and hashed, by a fingerprint of the text as sent (never the text).
+  const identities = createLookupCache<IdentifiedCredential>(cacheOptions);
   const rules = {
     perCredential: { name: 'validate:credential', limit: perMinute, windowSeconds: 60 },
     perIp: { name: 'validate:ip', limit: perMinute * 4, windowSeconds: 60 },
@@ -81,7 +89,16 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
       ? { kind: 'accessToken', token: bearer }
       : { kind: 'licenceKey', key: licenseKey ?? '' };
     const input = { credential, productId, orgId: orgId ?? null };
-    const identified = identifyCredential(deps.secretKey, credential, input.orgId);
+    const fingerprint = hash(
+      'sha256',
+      `${credential.kind}\n${bearer ?? licenseKey}\n${input.orgId ?? ''}`,
+      'base64url',
+    );
+    let identified = identities.get(fingerprint);
+    if (!identified) {
+      identified = identifyCredential(deps.secretKey, credential, input.orgId);
+      identities.set(fingerprint, identified);
+    }
     let rateLimitHeaders: Record<string, string> = {};
     if (perMinute > 0) {
       const counted = await countRateLimits(c, limiter, [
