@@ -207,6 +207,8 @@ describe.each(databaseTargets)('billing-portal access on $name', (target) => {
     failPortal = false;
     const retried = await t.app.request(link);
     expect(retried.headers.get('location')).toContain('/billing/local/portal/');
+    // The link carries a token: the redirect must not pass it on as a referrer.
+    expect(retried.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
   it('refuses a link whose licence is gone', async () => {

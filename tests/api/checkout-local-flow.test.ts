@@ -41,8 +41,10 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     const page = await browser(t, `/billing/local/checkout/${sessionId}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
+    // The URL is a bearer link: the page sends no referrer (header, not a <meta> tag).
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     const html = flat(await page.text());
-    expect(html).toContain('<meta name="referrer" content="no-referrer" />');
+    expect(html).not.toContain('name="referrer"');
     expect(html).toContain('TEST MODE');
     expect(html).toContain('Orgsmith Pro');
     // EUR yearly: base 4,946 + 6 × 1,350 = 13,046 (shared/pricing).
@@ -63,6 +65,7 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     const first = await t.app.request(`/billing/local/checkout/${sessionId}`);
     expect(first.status).toBe(200);
     expect(first.headers.get('set-cookie')).toMatch(/^XSRF-TOKEN=/);
+    expect(first.headers.get('referrer-policy')).toBe('no-referrer');
     expect(flat(await first.text())).toContain(
       `<meta http-equiv="refresh" content="0;url=/billing/local/checkout/${sessionId}?cookie=1" />`,
     );
@@ -78,6 +81,8 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     expect(paid.headers.get('location')).toBe(
       `http://localhost:3000/checkout-success?session_id=${sessionId}`,
     );
+    // The redirect leaves the bearer link: the success page must not see it as its referrer.
+    expect(paid.headers.get('referrer-policy')).toBe('no-referrer');
 
     const [licence] = await licencesOf(t, 'buyer@acme.test');
     expect(licence).toMatchObject({

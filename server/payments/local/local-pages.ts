@@ -36,8 +36,6 @@ function layout(input: { title: string; subtitle: string; body: Markup }): Marku
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
-        <!-- The page URLs are bearer links: never send them on as a referrer. -->
-        <meta name="referrer" content="no-referrer" />
         <title>${input.title} - ${product}</title>
         <link rel="stylesheet" href="/billing/local/styles.css" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
@@ -329,8 +327,6 @@ export function cookieInterstitialPage(retryUrl: string): Markup {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
-        <!-- The page URLs are bearer links: never send them on as a referrer. -->
-        <meta name="referrer" content="no-referrer" />
         <meta http-equiv="refresh" content="0;url=${retryUrl}" />
         <title>Loading - ${product}</title>
         <link rel="stylesheet" href="/billing/local/styles.css" />
