@@ -1,6 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { generateCookie, getCookie } from 'hono/cookie';
+import { randomToken } from './random-token.ts';
 import type { AppEnv } from './types.ts';
 
 export const CSRF_COOKIE = 'XSRF-TOKEN';
@@ -52,7 +53,7 @@ export function csrf(options: CsrfOptions): MiddlewareHandler<AppEnv> {
     // own (React Router's documents) gets it afterwards.
     const issued =
       !cookieToken && !path.startsWith('/assets/')
-        ? generateCookie(CSRF_COOKIE, randomBytes(24).toString('base64url'), {
+        ? generateCookie(CSRF_COOKIE, randomToken(24, 'base64url'), {
             path: '/',
             sameSite: 'Strict',
             secure: options.secureCookie,

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { randomToken } from './random-token.ts';
 import type { AppEnv } from './types.ts';
 
 export interface SecurityHeaderOptions {
@@ -67,7 +67,7 @@ function isHttps(url: string, forwardedProto: string | undefined): boolean {
  */
 export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = randomToken(16, 'base64');
     c.set('nonce', nonce);
     const headers: Array<readonly [string, string]> = [...fixedHeaders];
     if (!options.development) {
