@@ -1,5 +1,3 @@
-import styles from './Diagram.module.css';
-
 export interface DiagramProps {
   /** URL of the static SVG (a Vite asset import: hashed, cached for a year, pre-compressed). */
   src: string;
@@ -13,12 +11,12 @@ export interface DiagramProps {
 
 /**
  * A diagram as a static SVG file in an `<img>`: no component code to download or hydrate
- * (decision 080). The SVG carries its own styles with the design tokens' values.
+ * (decision 080). The SVG carries its own styles with the design tokens' values; the figure
+ * around it sizes it.
  */
 export function Diagram({ src, width, height, title, description }: DiagramProps) {
   return (
     <img
-      className={styles.diagram}
       src={src}
       width={width}
       height={height}
