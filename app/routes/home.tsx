@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/home.ts';
 import { siteContext } from '../context.ts';
+import contentHero from '../components/content/ContentHero.module.css';
 import { CtaBand } from '../components/content/CtaBand.tsx';
 import { FeatureIcon } from '../components/content/FeatureIcon.tsx';
 import { ModalLink } from '../components/dialogs/ModalLink.tsx';
@@ -70,7 +71,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
               {hero.title}
             </h1>
             <p className={`lead ${styles.lead}`}>{hero.text}</p>
-            <div className={styles.actions}>
+            <div className={contentHero.actions}>
               <ModalLink modal="trial" className="button button-primary">
                 Start for Free
               </ModalLink>
@@ -94,7 +95,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <div className="container">
           <h2 id="features-heading">{features.heading}</h2>
           <p className="lead">{features.intro}</p>
-          <ul className={styles.cards}>
+          <ul className={contentHero.cardGrid}>
             {features.cards.map((card) => (
               <li key={card.page.path} className={styles.card}>
                 <span className={styles.icon}>
@@ -112,7 +113,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section className={`section ${styles.how}`} aria-labelledby="how-heading">
+      <section className={`section ${contentHero.mutedSection}`} aria-labelledby="how-heading">
         <div className={`container ${styles.howGrid}`}>
           <div>
             <h2 id="how-heading">{howItWorks.heading}</h2>

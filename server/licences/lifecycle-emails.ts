@@ -327,7 +327,7 @@ export function lifecycleEmail(
         }),
       };
     case 'PlanChanged':
-      // The provider's receipt covers the prorated charge; the licence changes silently.
+      // Spec §4 names no notice for a plan change (decision 090); the portal confirms it.
       return null;
   }
 }

@@ -237,6 +237,38 @@ describe.each(databaseTargets)('Stripe webhooks on $name', (target) => {
     ]);
   });
 
+  it('reuses the Stripe customer an earlier checkout made for the address (decision 091)', async () => {
+    // A first checkout without a key whose payment never completed: Stripe made the customer
+    // (address as typed), no licence was issued, so the address may still start a trial.
+    const abandoned = await buy('Returning.Buyer@Acme.test', {
+      ...pro10YearlyEur,
+      billingCurrency: 'USD',
+    });
+    fake.updateSubscription(abandoned.subscription.id, { status: 'incomplete_expired' });
+    await deliverAll(purchaseEvents(abandoned.sessionId, abandoned.subscription.id), 29);
+    expect(await licencesOf(t, 'returning.buyer@acme.test')).toEqual([]);
+
+    const trial = await issueTrial(t, 'Returning.Buyer@Acme.test');
+    const creates = fake.requestsTo('POST', '/v1/customers').length;
+    const { sessionId } = await createCheckout(t, {
+      ...pro10YearlyEur,
+      billingCurrency: 'USD',
+      trialLicenseKeyToConvert: trial.key,
+    });
+    expect(fake.requestsTo('POST', '/v1/customers')).toHaveLength(creates);
+    expect(fake.sessions.get(sessionId)?.customer).toBe(abandoned.subscription.customer);
+
+    const subscription = fake.completeCheckoutSession(sessionId, {
+      email: 'Returning.Buyer@Acme.test',
+    });
+    await deliverAll(purchaseEvents(sessionId, subscription.id), 31);
+    expect((await licencesOf(t, 'returning.buyer@acme.test'))[0]).toMatchObject({
+      id: trial.id,
+      type: 'Paid',
+      customerId: abandoned.subscription.customer,
+    });
+  });
+
   it('cancels a Starter (Free) licence at once when Stripe reports cancel at period end', async () => {
     const { sessionId, subscription } = await buy('starter@acme.test', {
       ...pro10YearlyEur,

@@ -29,6 +29,21 @@ async function openPlanCheckout(page: Page, search: string, button: string) {
   await expect(page).toHaveURL(/\/billing\/local\/checkout\/lcs_/);
 }
 
+/** Asks for the billing-portal e-mail in the dialog and follows its link to the local portal. */
+async function openBillingPortal(page: Page, email: string) {
+  await page.goto('/?modal=portal-access');
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email address', { exact: true }).fill(email);
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  const portalMail = await sink.waitForMail({ to: email, subject: /billing portal/ });
+  const link = /http:\/\/localhost:\d+\/account\/v1\/billing-portal\?token=[^\s]+/.exec(
+    portalMail.text,
+  )?.[0];
+  expect(link).toBeDefined();
+  await page.goto(link ?? '');
+  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+}
+
 test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives by e-mail', async ({
   page,
 }) => {
@@ -150,17 +165,7 @@ test('Starter: a free licence without a card, managed in the billing portal', as
   await sink.waitForMail({ to: email, subject: 'Your Orgsmith Starter licence key' });
 
   // Manage it: the portal link comes by e-mail (account service), then the local portal.
-  await page.goto('/?modal=portal-access');
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Email address', { exact: true }).fill(email);
-  await dialog.getByRole('button', { name: 'Send' }).click();
-  const portalMail = await sink.waitForMail({ to: email, subject: /billing portal/ });
-  const link = /http:\/\/localhost:\d+\/account\/v1\/billing-portal\?token=[^\s]+/.exec(
-    portalMail.text,
-  )?.[0];
-  expect(link).toBeDefined();
-  await page.goto(link ?? '');
-  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+  await openBillingPortal(page, email);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Billing portal');
   await expect(page.getByText('TEST MODE')).toBeVisible();
   await expectNoAxeViolations(page, page.url());
@@ -169,4 +174,65 @@ test('Starter: a free licence without a card, managed in the billing portal', as
   await expect(page.getByRole('status')).toHaveText('Your subscription was cancelled.');
   const cancelled = await sink.waitForMail({ to: email, subject: /is cancelled/ });
   expect(cancelled.text).toContain('the licence key no longer works');
+});
+
+test('billing portal: switch monthly to yearly with a proration preview; no currency switch; tampered values refused', async ({
+  page,
+}) => {
+  const email = `period-${run}@example.com`;
+  await openPlanCheckout(page, 'size=5&period=monthly&currency=USD', 'Buy Pro');
+  await payWithCard(page, email, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay $630' }).click();
+  await expect(page).toHaveURL(/\/checkout-success/);
+  await sink.waitForMail({ to: email, subject: 'Your Orgsmith Pro licence key' });
+
+  await openBillingPortal(page, email);
+  const subscription = page.getByRole('region', { name: 'Orgsmith Pro, 5 orgs' });
+  await expect(subscription.getByText('Monthly, USD')).toBeVisible();
+  await expect(subscription).toContainText(
+    'Billed in USD. A subscription keeps the currency it was bought in.',
+  );
+  const portalUrl = page.url();
+
+  // A tampered preview link is answered with a message, not a preview.
+  const subscriptionId = await subscription.locator('input[name=change]').inputValue();
+  await page.goto(
+    `${portalUrl}?change=${subscriptionId}&edition=Pro&quantity=5&billingPeriod=weekly`,
+  );
+  await expect(page.getByRole('alert')).toHaveText('Choose monthly or yearly billing.');
+  await expect(page.getByRole('button', { name: 'Confirm change' })).toHaveCount(0);
+
+  await page.goto(portalUrl);
+  await subscription.getByLabel('Billing period').selectOption('yearly');
+  await subscription.getByRole('button', { name: 'Preview change' }).click();
+  const preview = page.getByRole('status');
+  await expect(preview).toContainText('Preview: Orgsmith Pro, 5 orgs, billed yearly');
+  await expect(preview).toContainText('A new year on the new plan, from today');
+  // 5 orgs: 6,804 USD a year (12 × 630 × 0.9).
+  await expect(preview).toContainText('$6,804.00 per year');
+  await expect(preview).toContainText('Your new billing period starts today.');
+  await expectNoAxeViolations(page, page.url());
+
+  // A confirm form whose currency was tampered with changes nothing.
+  await preview.locator('form').evaluate((form) => {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = 'currency';
+    input.value = 'EUR';
+    form.append(input);
+  });
+  await preview.getByRole('button', { name: 'Confirm change' }).click();
+  await expect(page.getByRole('alert')).toContainText('keeps the currency it was bought in');
+  await expect(subscription.getByText('Monthly, USD')).toBeVisible();
+
+  await subscription.getByLabel('Billing period').selectOption('yearly');
+  await subscription.getByRole('button', { name: 'Preview change' }).click();
+  await page.getByRole('button', { name: 'Confirm change' }).click();
+  await expect(page.getByRole('status')).toHaveText(
+    'Your plan was changed. The licence reflects it immediately.',
+  );
+  await expect(subscription.getByText('Yearly, USD')).toBeVisible();
+  await expect(subscription.getByRole('table')).toContainText(
+    'Prorated change to Orgsmith Pro, 5 orgs, billed yearly',
+  );
 });

@@ -216,6 +216,8 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
           object: 'customer',
           id: newId('cus'),
           email: str(body.email) ?? null,
+          // Set by the first subscription: a customer bills in that currency only.
+          currency: null,
           metadata: metadataOf(body.metadata),
         };
         customers.set(customer.id, customer);
@@ -336,6 +338,20 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
           if (!prices.get(priceId)?.active) throw missing('price', priceId);
           return { price: priceId, quantity: Number(str(line.quantity) ?? '1') };
         });
+        const customerId = str(body.customer);
+        if (customerId) {
+          const customer = customers.get(customerId);
+          if (!customer) throw missing('customer', customerId);
+          const currency = prices.get(lineItems[0]?.price ?? '')?.currency;
+          if (customer.currency && customer.currency !== currency) {
+            // Stripe's answer when a customer pinned to one currency is sold in another.
+            throw new StripeFakeError(
+              400,
+              'currency_mismatch',
+              `You cannot combine currencies on a single customer. This customer has had a subscription with currency ${String(customer.currency)}`,
+            );
+          }
+        }
         const session: FakeSession = {
           object: 'checkout.session',
           id: newId('cs_test'),
@@ -509,12 +525,17 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
           object: 'customer',
           id: newId('cus'),
           email: buyer.email,
+          currency: null,
           metadata: {},
         };
         customers.set(customer.id, customer);
         customerId = customer.id;
       }
       const subscription = createSubscription(session, customerId);
+      const customer = customers.get(customerId);
+      if (customer && !customer.currency) {
+        customer.currency = prices.get(session.line_items[0]?.price ?? '')?.currency ?? null;
+      }
       session.status = 'complete';
       session.customer = customerId;
       session.subscription = subscription.id;

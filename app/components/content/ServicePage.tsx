@@ -5,6 +5,7 @@ import { pages, type PageInfo } from '../../pages.ts';
 import type { ServicePageContent } from '../../content/types.ts';
 import { CtaBand } from './CtaBand.tsx';
 import { PageHero } from './PageHero.tsx';
+import contentHero from './ContentHero.module.css';
 import styles from './ServicePage.module.css';
 
 /** Service page pattern (DESIGN.md): what you get, phases, who it is for, Get in Touch band. */
@@ -13,7 +14,7 @@ export function ServicePage({ page, content }: { page: PageInfo; content: Servic
   return (
     <>
       <PageHero eyebrow={content.eyebrow} title={page.title} summary={content.summary}>
-        <div className={styles.heroActions}>
+        <div className={contentHero.actions}>
           <ModalLink modal="contact" className="button button-primary">
             Get in Touch
           </ModalLink>
@@ -27,7 +28,7 @@ export function ServicePage({ page, content }: { page: PageInfo; content: Servic
         <div className="container">
           <h2 id="deliverables-heading">What you get</h2>
           <p className="lead">{deliverables.intro}</p>
-          <ul className={styles.deliverables}>
+          <ul className={contentHero.cardGrid}>
             {deliverables.items.map((item) => (
               <li key={item.title} className={styles.deliverable}>
                 <h3>{item.title}</h3>
@@ -38,7 +39,7 @@ export function ServicePage({ page, content }: { page: PageInfo; content: Servic
         </div>
       </section>
 
-      <section className={`section ${styles.muted}`} aria-labelledby="phases-heading">
+      <section className={`section ${contentHero.mutedSection}`} aria-labelledby="phases-heading">
         <div className="container">
           <h2 id="phases-heading">How an engagement runs</h2>
           <p className="lead">{phases.intro}</p>

@@ -10,7 +10,7 @@ import {
   successMessages,
 } from '../../../shared/contracts/messages.ts';
 import { Alert } from '../ui/Alert.tsx';
-import { FormField } from './FormField.tsx';
+import { EmailAddressField, useEmailAddress } from './EmailAddressField.tsx';
 import { SendButton } from './SendButton.tsx';
 import styles from './Forms.module.css';
 import { useSubmission } from './use-submission.ts';
@@ -29,11 +29,11 @@ function linkNotice(search: string): string | null {
 export function PortalAccessForm() {
   const location = useLocation();
   const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
-  const [emailAddress, setEmailAddress] = useState('');
-  const [pristine, setPristine] = useState(true);
   const [notice] = useState(() => linkNotice(location.search));
   const { isProcessing, resultIsSuccess, resultErrorMessage, submit, resetResult } =
     useSubmission();
+  const address = useEmailAddress(resetResult);
+  const emailAddress = address.value;
   const errors = fieldErrors(billingPortalRequestSchema, { emailAddress });
   const invalid = Object.keys(errors).length > 0;
 
@@ -61,22 +61,10 @@ export function PortalAccessForm() {
       aria-label="Manage your subscription"
     >
       {notice && !resultIsSuccess ? <Alert tone="info">{notice}</Alert> : null}
-      <FormField
-        name="emailAddress"
-        label="Email address"
-        hideLabel
-        type="email"
-        placeholder="Email address"
-        value={emailAddress}
-        onChange={(value) => {
-          setEmailAddress(value);
-          setPristine(false);
-          resetResult();
-        }}
+      <EmailAddressField
+        address={address}
         error={errors.emailAddress}
-        showError={!pristine}
-        maxLength={254}
-        autoComplete="email"
+        hideLabel
         hint={
           <>
             Use the email address you gave when you purchased your subscription; you find it at the

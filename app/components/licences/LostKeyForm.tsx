@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { errorCodes } from '../../../shared/contracts/error-codes.ts';
 import { fieldErrors } from '../../../shared/contracts/fields.ts';
@@ -10,7 +10,7 @@ import {
 } from '../../../shared/licence-recovery/contract.ts';
 import { apiFetch, readErrorCode } from '../../http/api-fetch.ts';
 import type { RootData } from '../../root-data.ts';
-import { FormField } from '../forms/FormField.tsx';
+import { EmailAddressField, useEmailAddress } from '../forms/EmailAddressField.tsx';
 import formStyles from '../forms/Forms.module.css';
 import { SendButton } from '../forms/SendButton.tsx';
 import { useSubmission } from '../forms/use-submission.ts';
@@ -30,10 +30,10 @@ export interface LostKeyFormProps {
 export function LostKeyForm({ headingLevel = 2 }: LostKeyFormProps) {
   const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
   const headingId = useId();
-  const [emailAddress, setEmailAddress] = useState('');
-  const [pristine, setPristine] = useState(true);
   const { isProcessing, resultIsSuccess, resultErrorMessage, submit, resetResult } =
     useSubmission();
+  const address = useEmailAddress(resetResult);
+  const emailAddress = address.value;
   const errors = fieldErrors(lostKeyRequestSchema, { emailAddress });
   const invalid = Object.keys(errors).length > 0;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
@@ -67,21 +67,9 @@ export function LostKeyForm({ headingLevel = 2 }: LostKeyFormProps) {
         {lostKeyMessages.heading}
       </Heading>
       <form className={formStyles.form} onSubmit={onSubmit} noValidate aria-labelledby={headingId}>
-        <FormField
-          name="emailAddress"
-          label="Email address"
-          type="email"
-          placeholder="Email address"
-          value={emailAddress}
-          onChange={(value) => {
-            setEmailAddress(value);
-            setPristine(false);
-            resetResult();
-          }}
+        <EmailAddressField
+          address={address}
           error={errors.emailAddress}
-          showError={!pristine}
-          maxLength={254}
-          autoComplete="email"
           hint={lostKeyMessages.intro}
         />
         {resultIsSuccess ? <Alert tone="success">{lostKeyMessages.success}</Alert> : null}

@@ -53,7 +53,62 @@ describe('local billing', () => {
       charge: 78_750,
       total: 13_500,
       nextPeriodAmount: 157_500,
+      startsNewPeriod: false,
+      periodEnd: new Date('2026-05-01T00:00:00Z'),
     });
+  });
+
+  it('starts a new yearly period when monthly billing switches to yearly', () => {
+    const monthly = {
+      edition: 'Pro' as const,
+      quantity: 10,
+      billingPeriod: 'monthly' as const,
+      currency: 'EUR' as const,
+    };
+    const preview = previewProration({
+      current: monthly,
+      next: { ...monthly, billingPeriod: 'yearly' },
+      periodStart: new Date('2026-04-01T00:00:00Z'),
+      periodEnd: new Date('2026-05-01T00:00:00Z'),
+      now: new Date('2026-04-16T00:00:00Z'),
+    });
+    // Half of a 1,208 EUR month is credited; a whole 13,046 EUR year is charged from today.
+    expect(preview).toEqual({
+      remainingShare: 0.5,
+      credit: -60_400,
+      charge: 1_304_600,
+      total: 1_244_200,
+      nextPeriodAmount: 1_304_600,
+      startsNewPeriod: true,
+      periodEnd: new Date('2027-04-16T00:00:00Z'),
+    });
+  });
+
+  it('credits the unused year when yearly billing switches to monthly', () => {
+    const preview = previewProration({
+      current: pro10YearlyEur,
+      next: { ...pro10YearlyEur, billingPeriod: 'monthly' },
+      periodStart: new Date('2026-01-01T00:00:00Z'),
+      periodEnd: new Date('2027-01-01T00:00:00Z'),
+      now: new Date('2026-07-02T12:00:00Z'),
+    });
+    // 182.5 of 365 days are left: half the year's 13,046 EUR back, one 1,208 EUR month charged.
+    expect(preview.credit).toBe(-652_300);
+    expect(preview.charge).toBe(120_800);
+    expect(preview.total).toBe(-531_500);
+    expect(preview.periodEnd).toEqual(new Date('2026-08-02T12:00:00Z'));
+  });
+
+  it('refuses to price a change of currency', () => {
+    expect(() =>
+      previewProration({
+        current: pro10YearlyEur,
+        next: { ...pro10YearlyEur, currency: 'USD' },
+        periodStart: new Date('2026-01-01T00:00:00Z'),
+        periodEnd: new Date('2027-01-01T00:00:00Z'),
+        now: new Date('2026-02-01T00:00:00Z'),
+      }),
+    ).toThrow('currency');
   });
 
   it('credits a downgrade to Starter', () => {

@@ -26,17 +26,23 @@ export interface ProrationPreview {
   remainingShare: number;
   /** Credit for the unused time of the current plan (≤ 0). */
   credit: number;
-  /** Charge for the remaining time on the new plan (≥ 0). */
+  /** Charge for the new plan: its share of the remaining time, or a whole new period (≥ 0). */
   charge: number;
   /** What is invoiced now: charge + credit; a negative total is credited. */
   total: number;
   /** What each later period costs on the new plan. */
   nextPeriodAmount: number;
+  /** A switch between monthly and yearly billing starts a new period now (Stripe resets the anchor). */
+  startsNewPeriod: boolean;
+  /** When the period the new plan runs in ends: its next renewal. */
+  periodEnd: Date;
 }
 
 /**
- * Stripe-style proration of a plan or quantity change at `now`: credit the unused share of the
- * current plan, charge the same share of the new one. Both in minor units, rounded to the cent.
+ * Stripe-style proration of a change at `now`: credit the unused share of the current plan;
+ * within the same billing period charge the same share of the new plan, and on a switch between
+ * monthly and yearly billing charge a whole new period starting now. Minor units, rounded to
+ * the cent. A subscription keeps its currency (decision 090).
  */
 export function previewProration(input: {
   current: CheckoutOrder;
@@ -45,17 +51,27 @@ export function previewProration(input: {
   periodEnd: Date;
   now: Date;
 }): ProrationPreview {
+  if (input.next.currency !== input.current.currency) {
+    throw new Error('a subscription cannot change its currency');
+  }
   const length = input.periodEnd.getTime() - input.periodStart.getTime();
   const left = input.periodEnd.getTime() - input.now.getTime();
   const remainingShare = length > 0 ? Math.min(1, Math.max(0, left / length)) : 0;
+  const startsNewPeriod = input.next.billingPeriod !== input.current.billingPeriod;
   const credit = -Math.round(periodAmount(input.current) * remainingShare);
-  const charge = Math.round(periodAmount(input.next) * remainingShare);
+  const charge = startsNewPeriod
+    ? periodAmount(input.next)
+    : Math.round(periodAmount(input.next) * remainingShare);
   return {
     remainingShare,
     credit: credit === 0 ? 0 : credit,
     charge,
     total: charge + credit,
     nextPeriodAmount: periodAmount(input.next),
+    startsNewPeriod,
+    periodEnd: startsNewPeriod
+      ? periodEndAfter(input.now, input.next.billingPeriod)
+      : input.periodEnd,
   };
 }
 

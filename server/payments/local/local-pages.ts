@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import {
+  billingPeriods,
   calculatePrice,
   editions,
   formatPrice,
@@ -13,6 +14,7 @@ import { formatEmailDate } from '../../email/templates/render-email.ts';
 import { CSRF_FORM_FIELD } from '../../http/csrf.ts';
 import { formatMinorAmount, type ProrationPreview } from './local-billing.ts';
 import { groupedCardNumber, localTestCards } from './local-cards.ts';
+import type { PlanChange } from './manage-local-subscription.ts';
 import type {
   LocalCheckoutSession,
   LocalCustomer,
@@ -29,7 +31,16 @@ type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 const product = siteConfig.productName;
 
-function layout(input: { title: string; subtitle: string; body: Markup }): Markup {
+/**
+ * Every local page: the head (bearer-link URLs: no index; the routes send no referrer) and, with a
+ * subtitle, the TEST MODE frame around the body. `refreshTo` makes the page reload there at once.
+ */
+function layout(input: {
+  title: string;
+  subtitle?: string;
+  body: Markup;
+  refreshTo?: string;
+}): Markup {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -39,22 +50,27 @@ function layout(input: { title: string; subtitle: string; body: Markup }): Marku
         <title>${input.title} - ${product}</title>
         <link rel="stylesheet" href="/billing/local/styles.css" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        ${input.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${input.refreshTo}" />` : ''}
       </head>
       <body>
-        <header>
-          <p class="test-mode" role="note">
-            <strong>TEST MODE</strong> — no real payment is taken. This page stands in for the card
-            payment provider.
-          </p>
-          <div class="brand">
-            <div class="inner">
-              <span class="name">${product}</span><span class="sub">${input.subtitle}</span>
-            </div>
-          </div>
-        </header>
+        ${input.subtitle === undefined ? '' : testModeFrame(input.subtitle)}
         <main id="main">${input.body}</main>
       </body>
     </html>`;
+}
+
+function testModeFrame(subtitle: string): Markup {
+  return html`<header>
+    <p class="test-mode" role="note">
+      <strong>TEST MODE</strong> — no real payment is taken. This page stands in for the card
+      payment provider.
+    </p>
+    <div class="brand">
+      <div class="inner">
+        <span class="name">${product}</span><span class="sub">${subtitle}</span>
+      </div>
+    </div>
+  </header>`;
 }
 
 function csrfField(token: string): Markup {
@@ -104,6 +120,29 @@ function field(input: FieldInput): Markup {
   </div>`;
 }
 
+function selectField(input: {
+  id: string;
+  name: string;
+  label: string;
+  options: Array<{ value: string; label: string }>;
+  selected: string;
+}): Markup {
+  return html`<div class="field">
+    <label for="${input.id}">${input.label}</label>
+    <select id="${input.id}" name="${input.name}">
+      ${input.options.map(
+        (option) =>
+          html`<option
+            value="${option.value}"
+            ${option.value === input.selected ? html` selected` : ''}
+          >
+            ${option.label}
+          </option>`,
+      )}
+    </select>
+  </div>`;
+}
+
 function testCardsBox(): Markup {
   return html`<div class="test-cards" id="test-cards">
     <p><strong>Test cards</strong> (any future expiry date, any 3-digit code):</p>
@@ -117,6 +156,52 @@ function testCardsBox(): Markup {
       )}
     </ul>
   </div>`;
+}
+
+type CardField = 'cardNumber' | 'cardExpiry' | 'cardCvc';
+
+/** The test-card box and the card number, expiry and security code inputs. */
+function cardFields(
+  values: Record<CardField, string>,
+  errors: Partial<Record<CardField, string>>,
+  numberPlaceholder?: string,
+): Markup {
+  return html`${testCardsBox()}
+    ${field({
+      id: 'cardNumber',
+      name: 'cardNumber',
+      label: 'Card number',
+      autocomplete: 'cc-number',
+      inputmode: 'numeric',
+      ...(numberPlaceholder ? { placeholder: numberPlaceholder } : {}),
+      value: values.cardNumber,
+      required: true,
+      error: errors.cardNumber,
+    })}
+    <div class="row">
+      ${field({
+        id: 'cardExpiry',
+        name: 'cardExpiry',
+        label: 'Expiry date',
+        hint: 'MM / YY',
+        autocomplete: 'cc-exp',
+        inputmode: 'numeric',
+        value: values.cardExpiry,
+        required: true,
+        error: errors.cardExpiry,
+      })}
+      ${field({
+        id: 'cardCvc',
+        name: 'cardCvc',
+        label: 'Security code',
+        hint: '3 or 4 digits',
+        autocomplete: 'cc-csc',
+        inputmode: 'numeric',
+        value: values.cardCvc,
+        required: true,
+        error: errors.cardCvc,
+      })}
+    </div>`;
 }
 
 function periodWord(period: 'monthly' | 'yearly'): string {
@@ -254,42 +339,7 @@ export function checkoutPage(view: CheckoutPageView): Markup {
               ? html`<p class="note">No card needed: ${product} Starter is free.</p>`
               : html`<fieldset>
                   <legend>Card</legend>
-                  ${testCardsBox()}
-                  ${field({
-                    id: 'cardNumber',
-                    name: 'cardNumber',
-                    label: 'Card number',
-                    autocomplete: 'cc-number',
-                    inputmode: 'numeric',
-                    placeholder: '4242 4242 4242 4242',
-                    value: values.cardNumber,
-                    required: true,
-                    error: errors.cardNumber,
-                  })}
-                  <div class="row">
-                    ${field({
-                      id: 'cardExpiry',
-                      name: 'cardExpiry',
-                      label: 'Expiry date',
-                      hint: 'MM / YY',
-                      autocomplete: 'cc-exp',
-                      inputmode: 'numeric',
-                      value: values.cardExpiry,
-                      required: true,
-                      error: errors.cardExpiry,
-                    })}
-                    ${field({
-                      id: 'cardCvc',
-                      name: 'cardCvc',
-                      label: 'Security code',
-                      hint: '3 or 4 digits',
-                      autocomplete: 'cc-csc',
-                      inputmode: 'numeric',
-                      value: values.cardCvc,
-                      required: true,
-                      error: errors.cardCvc,
-                    })}
-                  </div>
+                  ${cardFields(values, errors, '4242 4242 4242 4242')}
                 </fieldset>`
           }
           <button type="submit" class="button wide">${submitLabel}</button>
@@ -321,29 +371,18 @@ export function messagePage(input: {
 
 /** First visit without the CSRF cookie: the response sets it, the refresh comes back with it. */
 export function cookieInterstitialPage(retryUrl: string): Markup {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <meta http-equiv="refresh" content="0;url=${retryUrl}" />
-        <title>Loading - ${product}</title>
-        <link rel="stylesheet" href="/billing/local/styles.css" />
-      </head>
-      <body>
-        <main id="main">
-          <p>Loading… If nothing happens, <a href="${retryUrl}">continue</a>.</p>
-        </main>
-      </body>
-    </html>`;
+  return layout({
+    title: 'Loading',
+    refreshTo: retryUrl,
+    body: html`<p>Loading… If nothing happens, <a href="${retryUrl}">continue</a>.</p>`,
+  });
 }
 
 export interface PortalSubscriptionView {
   subscription: LocalSubscription;
   invoices: LocalInvoice[];
   /** A plan change being previewed for this subscription. */
-  preview?: { edition: Edition; quantity: number; proration: ProrationPreview } | undefined;
+  preview?: { change: PlanChange; proration: ProrationPreview } | undefined;
   planError?: string | undefined;
 }
 
@@ -356,8 +395,8 @@ export interface PortalPageView {
   now: Date;
   notice?: { tone: 'success' | 'danger' | 'info'; text: string } | undefined;
   card: {
-    values: Record<'cardNumber' | 'cardExpiry' | 'cardCvc', string>;
-    errors: Partial<Record<'cardNumber' | 'cardExpiry' | 'cardCvc', string>>;
+    values: Record<CardField, string>;
+    errors: Partial<Record<CardField, string>>;
   };
 }
 
@@ -377,6 +416,57 @@ function statusBadge(subscription: LocalSubscription): Markup {
 
 function planName(edition: Edition, quantity: number): string {
   return edition === 'Pro' ? `${product} Pro, ${quantity} orgs` : `${product} ${edition}`;
+}
+
+/** Why the portal offers no currency switch (decision 090); also its answer to a tampered one. */
+export const currencyUnchangeableMessage =
+  'A subscription keeps the currency it was bought in. To pay in another currency, cancel this subscription and buy a new one in that currency on the pricing page.';
+
+function changePreview(
+  view: PortalPageView,
+  subscription: LocalSubscription,
+  preview: NonNullable<PortalSubscriptionView['preview']>,
+): Markup {
+  const { change, proration } = preview;
+  const money = (amount: number) => formatMinorAmount(amount, subscription.currency);
+  const base = `/billing/local/portal/${view.portalSessionId}/subscriptions/${subscription.id}`;
+  const period = periodWord(change.billingPeriod);
+  const heading = `Preview: ${planName(change.edition, change.quantity)}, billed ${change.billingPeriod}`;
+  return html`<div class="alert info" role="status">
+    <p><strong>${heading}</strong></p>
+    <dl>
+      <div class="line">
+        <dt>Credit for unused time on your current plan</dt>
+        <dd>${money(proration.credit)}</dd>
+      </div>
+      <div class="line">
+        <dt>
+          ${proration.startsNewPeriod ? `A new ${period} on the new plan, from today` : 'Remaining time on the new plan'}
+        </dt>
+        <dd>${money(proration.charge)}</dd>
+      </div>
+      <div class="line total">
+        <dt>${proration.total >= 0 ? 'Charged now' : 'Credited now'}</dt>
+        <dd>${money(Math.abs(proration.total))}</dd>
+      </div>
+    </dl>
+    <p>
+      ${
+        proration.startsNewPeriod
+          ? `Your new billing period starts today. Next payment on ${formatEmailDate(proration.periodEnd)}:`
+          : `From ${formatEmailDate(proration.periodEnd)}:`
+      }
+      ${money(proration.nextPeriodAmount)} per ${period}. The change takes effect immediately.
+    </p>
+    <form method="post" action="${base}/plan" class="actions">
+      ${csrfField(view.csrfToken)}
+      <input type="hidden" name="edition" value="${change.edition}" />
+      <input type="hidden" name="quantity" value="${change.quantity}" />
+      <input type="hidden" name="billingPeriod" value="${change.billingPeriod}" />
+      <button type="submit" class="button">Confirm change</button>
+      <a href="/billing/local/portal/${view.portalSessionId}">Keep current plan</a>
+    </form>
+  </div>`;
 }
 
 function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView): Markup {
@@ -432,59 +522,19 @@ function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView)
     }
     ${
       changeable
-        ? html`<h3>Change plan or quantity</h3>
+        ? html`<h3>Change plan, quantity or billing period</h3>
             ${item.planError ? html`<div class="alert danger" role="alert"><p>${item.planError}</p></div>` : ''}
-            ${
-              preview
-                ? html`<div class="alert info" role="status">
-                    <p><strong>Preview: ${planName(preview.edition, preview.quantity)}</strong></p>
-                    <dl>
-                      <div class="line">
-                        <dt>Credit for unused time on your current plan</dt>
-                        <dd>${money(preview.proration.credit)}</dd>
-                      </div>
-                      <div class="line">
-                        <dt>Remaining time on the new plan</dt>
-                        <dd>${money(preview.proration.charge)}</dd>
-                      </div>
-                      <div class="line total">
-                        <dt>${preview.proration.total >= 0 ? 'Charged now' : 'Credited now'}</dt>
-                        <dd>${money(Math.abs(preview.proration.total))}</dd>
-                      </div>
-                    </dl>
-                    <p>
-                      From ${formatEmailDate(subscription.currentPeriodEnd)}:
-                      ${money(preview.proration.nextPeriodAmount)} per
-                      ${periodWord(subscription.billingPeriod)}. The change takes effect
-                      immediately.
-                    </p>
-                    <form method="post" action="${base}/plan" class="actions">
-                      ${csrfField(view.csrfToken)}
-                      <input type="hidden" name="edition" value="${preview.edition}" />
-                      <input type="hidden" name="quantity" value="${preview.quantity}" />
-                      <button type="submit" class="button">Confirm change</button>
-                      <a href="/billing/local/portal/${view.portalSessionId}">Keep current plan</a>
-                    </form>
-                  </div>`
-                : ''
-            }
+            ${preview ? changePreview(view, subscription, preview) : ''}
             <form method="get" action="/billing/local/portal/${view.portalSessionId}">
               <input type="hidden" name="change" value="${subscription.id}" />
-              <div class="row">
-                <div class="field">
-                  <label for="edition-${subscription.id}">Plan</label>
-                  <select id="edition-${subscription.id}" name="edition">
-                    ${editions.map(
-                      (edition) =>
-                        html`<option
-                          value="${edition}"
-                          ${edition === (preview?.edition ?? subscription.edition) ? html` selected` : ''}
-                        >
-                          ${edition}
-                        </option>`,
-                    )}
-                  </select>
-                </div>
+              <div class="row three">
+                ${selectField({
+                  id: `edition-${subscription.id}`,
+                  name: 'edition',
+                  label: 'Plan',
+                  options: editions.map((edition) => ({ value: edition, label: edition })),
+                  selected: preview?.change.edition ?? subscription.edition,
+                })}
                 ${field({
                   id: `quantity-${subscription.id}`,
                   name: 'quantity',
@@ -494,9 +544,22 @@ function subscriptionSection(view: PortalPageView, item: PortalSubscriptionView)
                   min: priceConfig.starterStartSize,
                   max: priceConfig.enterpriseStartSize,
                   hint: `Starter ${priceConfig.starterStartSize}, Pro ${priceConfig.proStartSize}–${priceConfig.enterpriseStartSize - 1}, Enterprise ${priceConfig.enterpriseStartSize}`,
-                  value: String(preview?.quantity ?? subscription.quantity),
+                  value: String(preview?.change.quantity ?? subscription.quantity),
+                })}
+                ${selectField({
+                  id: `period-${subscription.id}`,
+                  name: 'billingPeriod',
+                  label: 'Billing period',
+                  options: billingPeriods.map((period) => ({
+                    value: period,
+                    label: period === 'monthly' ? 'Monthly' : 'Yearly (10% off)',
+                  })),
+                  selected: preview?.change.billingPeriod ?? subscription.billingPeriod,
                 })}
               </div>
+              <p class="note currency">
+                Billed in ${subscription.currency}. ${currencyUnchangeableMessage}
+              </p>
               <button type="submit" class="button secondary">Preview change</button>
             </form>`
         : ''
@@ -590,41 +653,7 @@ export function portalPage(view: PortalPageView): Markup {
         ${csrfField(view.csrfToken)}
         <fieldset>
           <legend>Update card</legend>
-          ${testCardsBox()}
-          ${field({
-            id: 'cardNumber',
-            name: 'cardNumber',
-            label: 'Card number',
-            autocomplete: 'cc-number',
-            inputmode: 'numeric',
-            value: view.card.values.cardNumber,
-            required: true,
-            error: view.card.errors.cardNumber,
-          })}
-          <div class="row">
-            ${field({
-              id: 'cardExpiry',
-              name: 'cardExpiry',
-              label: 'Expiry date',
-              hint: 'MM / YY',
-              autocomplete: 'cc-exp',
-              inputmode: 'numeric',
-              value: view.card.values.cardExpiry,
-              required: true,
-              error: view.card.errors.cardExpiry,
-            })}
-            ${field({
-              id: 'cardCvc',
-              name: 'cardCvc',
-              label: 'Security code',
-              hint: '3 or 4 digits',
-              autocomplete: 'cc-csc',
-              inputmode: 'numeric',
-              value: view.card.values.cardCvc,
-              required: true,
-              error: view.card.errors.cardCvc,
-            })}
-          </div>
+          ${cardFields(view.card.values, view.card.errors)}
         </fieldset>
         <button type="submit" class="button secondary">Save card</button>
       </form>

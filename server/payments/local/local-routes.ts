@@ -3,13 +3,7 @@ import { getCookie } from 'hono/cookie';
 import * as z from 'zod/mini';
 import { EMAIL_ADDRESS_PATTERN } from '../../../shared/contracts/fields.ts';
 import { billingErrorMessage, validationMessages } from '../../../shared/contracts/messages.ts';
-import {
-  defaultSizeForEdition,
-  isEdition,
-  priceConfig,
-  quantityIsValidForEdition,
-  type Edition,
-} from '../../../shared/pricing/index.ts';
+import { priceConfig } from '../../../shared/pricing/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { CSRF_COOKIE } from '../../http/csrf.ts';
 import type { AppEnv } from '../../http/types.ts';
@@ -21,13 +15,16 @@ import {
   cancelLocalSubscription,
   changeLocalPlan,
   prorationFor,
+  readPlanChange,
   resumeLocalSubscription,
   updateLocalCard,
+  type PlanChangeRequest,
   type PortalActionError,
 } from './manage-local-subscription.ts';
 import {
   checkoutPage,
   cookieInterstitialPage,
+  currencyUnchangeableMessage,
   messagePage,
   portalPage,
   type CheckoutField,
@@ -46,13 +43,39 @@ const checkoutForm = z.object({
   cardCvc: text(8),
 });
 const cardForm = z.object({ cardNumber: text(40), cardExpiry: text(10), cardCvc: text(8) });
-const planForm = z.object({ edition: text(20), quantity: text(4) });
+/** A plan change, from the preview link (query) or the confirm form; readPlanChange judges it. */
+const planChangeForm = z.object({
+  edition: text(20),
+  quantity: text(10),
+  billingPeriod: text(20),
+  currency: text(10),
+});
+
+/** The error a malformed field of a plan change is answered with. */
+const planFieldErrors: Record<string, PortalActionError> = {
+  edition: 'PlanInvalid',
+  quantity: 'QuantityInvalid',
+  billingPeriod: 'PeriodInvalid',
+  currency: 'CurrencyUnchangeable',
+};
+
+function parsePlanChange(
+  raw: unknown,
+): { ok: true; request: PlanChangeRequest } | { ok: false; code: PortalActionError } {
+  const parsed = planChangeForm.safeParse(raw);
+  if (parsed.success) return { ok: true, request: parsed.data };
+  const field = String(parsed.error.issues[0]?.path[0] ?? 'edition');
+  return { ok: false, code: planFieldErrors[field] ?? 'PlanInvalid' };
+}
 
 const portalErrors: Record<PortalActionError, string> = {
   SessionExpired: 'This billing portal link has expired. Ask for a new one from the website.',
   SubscriptionNotFound: 'This subscription is not part of this billing portal.',
   SubscriptionNotChangeable: 'This subscription cannot be changed in its current state.',
+  PlanInvalid: 'Choose one of the plans: Starter, Pro or Enterprise.',
   QuantityInvalid: `Pro covers ${priceConfig.proStartSize} to ${priceConfig.enterpriseStartSize - 1} orgs.`,
+  PeriodInvalid: 'Choose monthly or yearly billing.',
+  CurrencyUnchangeable: currencyUnchangeableMessage,
   NoChange: 'That is already your plan.',
   CardRequired: 'Add a card first: a paid plan needs a payment method.',
   CardDeclined: 'Your card was declined. Update your card and try again.',
@@ -80,12 +103,6 @@ function bearerLinkHeaders(c: Context<AppEnv>) {
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
-}
-
-/** The size a portal plan change asks for: Pro reads the quantity, the others are fixed. */
-function requestedQuantity(edition: Edition, raw: string): number {
-  if (edition !== 'Pro') return defaultSizeForEdition(edition);
-  return /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
 }
 
 /**
@@ -264,18 +281,16 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
         subscription,
         invoices: await repository.invoicesOf(subscription.id),
       };
-      if (query.change === subscription.id && isEdition(query.edition)) {
-        const quantity = requestedQuantity(query.edition, query.quantity ?? '');
-        if (!quantityIsValidForEdition(query.edition, quantity)) {
-          item.planError = portalErrors.QuantityInvalid;
-        } else if (query.edition === subscription.edition && quantity === subscription.quantity) {
-          item.planError = portalErrors.NoChange;
-        } else {
+      if (query.change === subscription.id) {
+        const parsed = parsePlanChange(query);
+        const read = parsed.ok ? readPlanChange(parsed.request, subscription) : parsed;
+        if (read.ok) {
           item.preview = {
-            edition: query.edition,
-            quantity,
-            proration: prorationFor(subscription, { edition: query.edition, quantity }, now),
+            change: read.change,
+            proration: prorationFor(subscription, read.change, now),
           };
+        } else {
+          item.planError = portalErrors[read.code];
         }
       }
       if (query.subscription === subscription.id && isPortalActionError(query.error)) {
@@ -328,13 +343,9 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     const action = c.req.param('action');
     let result;
     if (action === 'plan') {
-      const parsed = planForm.safeParse(await c.req.parseBody());
-      const edition = parsed.success ? parsed.data.edition : undefined;
-      if (!isEdition(edition)) {
-        return back(c, { error: 'QuantityInvalid', subscription: input.subscriptionId });
-      }
-      const quantity = requestedQuantity(edition, str(parsed.success && parsed.data.quantity));
-      result = await changeLocalPlan(manage, { ...input, edition, quantity });
+      const parsed = parsePlanChange(await c.req.parseBody());
+      if (!parsed.ok) return back(c, { error: parsed.code, subscription: input.subscriptionId });
+      result = await changeLocalPlan(manage, { ...input, request: parsed.request });
     } else if (action === 'cancel') {
       result = await cancelLocalSubscription(manage, input);
     } else if (action === 'resume') {

@@ -39,6 +39,7 @@ h3 { font-size: 1.0625rem; margin: 0 0 8px; }
 .line.total { border-bottom: 0; font-weight: 700; font-size: 1.125rem; padding-top: 16px; }
 .line.total dt { color: var(--text); }
 .note { color: var(--muted); font-size: 0.9375rem; margin: 12px 0 0; }
+.note.currency { margin: 0 0 16px; }
 form { margin: 0; }
 .field { margin: 0 0 16px; }
 .field label, .field .label { display: block; font-weight: 600; margin: 0 0 4px; }
@@ -48,6 +49,8 @@ form { margin: 0; }
 .field input[aria-invalid='true'] { border-color: var(--danger); border-width: 2px; }
 .field .error { display: block; color: var(--danger); font-size: 0.9375rem; margin: 6px 0 0; }
 .row { display: grid; gap: 16px; grid-template-columns: 1fr 1fr; }
+.row.three { grid-template-columns: 1fr 1fr 1fr; align-items: end; }
+@media (max-width: 640px) { .row.three { grid-template-columns: 1fr; } }
 fieldset { border: 0; padding: 0; margin: 0 0 8px; min-width: 0; }
 legend { font-weight: 700; font-size: 1.0625rem; margin: 0 0 12px; padding: 0; }
 .test-cards { background: var(--tint); border: 1px solid #b6e2dc; border-radius: 8px; padding: 12px 16px; margin: 0 0 16px; font-size: 0.9375rem; }

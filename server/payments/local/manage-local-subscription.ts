@@ -1,4 +1,11 @@
-import { quantityIsValidForEdition, type Edition } from '../../../shared/pricing/index.ts';
+import {
+  defaultSizeForEdition,
+  isBillingPeriod,
+  isEdition,
+  quantityIsValidForEdition,
+  type BillingPeriod,
+  type Edition,
+} from '../../../shared/pricing/index.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import { cardPays } from './advance-local-subscriptions.ts';
@@ -13,16 +20,20 @@ import {
 } from './local-payment-repository.ts';
 
 /**
- * What the local billing portal can do to a subscription (decision 062): change plan or
- * quantity (prorated, invoiced at once), update the card (retrying an unpaid invoice),
- * cancel at period end (a Free licence at once) and undo a pending cancellation.
+ * What the local billing portal can do to a subscription (decisions 062 and 090): change plan,
+ * quantity or billing period (prorated, invoiced at once), update the card (retrying an unpaid
+ * invoice), cancel at period end (a Free licence at once) and undo a pending cancellation. The
+ * currency stays as bought.
  */
 
 export type PortalActionError =
   | 'SessionExpired'
   | 'SubscriptionNotFound'
   | 'SubscriptionNotChangeable'
+  | 'PlanInvalid'
   | 'QuantityInvalid'
+  | 'PeriodInvalid'
+  | 'CurrencyUnchangeable'
   | 'NoChange'
   | 'CardRequired'
   | 'CardDeclined';
@@ -58,55 +69,109 @@ async function subscriptionInPortal(
 const changeable = (subscription: LocalSubscription) =>
   subscription.endedAt === null && ['active', 'trialing'].includes(subscription.status);
 
-/** The proration a change would cause now, for the preview (null when it is not allowed). */
+/** A plan change as the portal offers it: edition, size and billing period (not currency). */
+export interface PlanChange {
+  edition: Edition;
+  quantity: number;
+  billingPeriod: BillingPeriod;
+}
+
+/** A plan change as it arrives from the portal's preview link or confirm form: untrusted text. */
+export interface PlanChangeRequest {
+  edition?: string | undefined;
+  quantity?: string | undefined;
+  billingPeriod?: string | undefined;
+  currency?: string | undefined;
+}
+
+/**
+ * Reads a requested change against the subscription, in order of precedence: a known plan
+ * (else PlanInvalid) → a known billing period, the current one when none is sent (else
+ * PeriodInvalid) → the subscription's own currency, when one is sent at all (else
+ * CurrencyUnchangeable) → a size that fits the plan (else QuantityInvalid; Starter and
+ * Enterprise have their fixed size) → an actual change (else NoChange).
+ */
+export function readPlanChange(
+  request: PlanChangeRequest,
+  subscription: LocalSubscription,
+): { ok: true; change: PlanChange } | { ok: false; code: PortalActionError } {
+  const { edition } = request;
+  if (!isEdition(edition)) return { ok: false, code: 'PlanInvalid' };
+  const billingPeriod = request.billingPeriod ?? subscription.billingPeriod;
+  if (!isBillingPeriod(billingPeriod)) return { ok: false, code: 'PeriodInvalid' };
+  if (request.currency !== undefined && request.currency !== subscription.currency) {
+    return { ok: false, code: 'CurrencyUnchangeable' };
+  }
+  const raw = (request.quantity ?? '').trim();
+  const quantity =
+    edition === 'Pro'
+      ? /^\d{1,3}$/.test(raw)
+        ? Number(raw)
+        : Number.NaN
+      : defaultSizeForEdition(edition);
+  if (!quantityIsValidForEdition(edition, quantity)) return { ok: false, code: 'QuantityInvalid' };
+  if (
+    edition === subscription.edition &&
+    quantity === subscription.quantity &&
+    billingPeriod === subscription.billingPeriod
+  ) {
+    return { ok: false, code: 'NoChange' };
+  }
+  return { ok: true, change: { edition, quantity, billingPeriod } };
+}
+
+/** The proration a change would cause now, for the preview and the invoice. */
 export function prorationFor(
   subscription: LocalSubscription,
-  next: { edition: Edition; quantity: number },
+  next: PlanChange,
   now: Date,
 ): ProrationPreview {
   return previewProration({
     current: subscription,
-    next: { ...subscription, ...next },
+    next: { ...next, currency: subscription.currency },
     periodStart: subscription.currentPeriodStart,
     periodEnd: subscription.currentPeriodEnd,
     now,
   });
 }
 
+/**
+ * Changes plan, size or billing period at once, as Stripe does with "always invoice": the
+ * proration is invoiced and paid now (a credit is shown as a negative invoice); a switch between
+ * monthly and yearly starts a new period today. Raises the events Stripe would send.
+ */
 export async function changeLocalPlan(
   deps: ManageDeps,
-  input: { portalSessionId: string; subscriptionId: string; edition: Edition; quantity: number },
+  input: { portalSessionId: string; subscriptionId: string; request: PlanChangeRequest },
 ): Promise<PortalActionResult> {
   const now = deps.clock();
-  if (!quantityIsValidForEdition(input.edition, input.quantity)) {
-    return { ok: false, code: 'QuantityInvalid' };
-  }
   return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
     const found = await subscriptionInPortal(tx, input.portalSessionId, input.subscriptionId, now);
     if (!found.ok) return found;
     const { subscription } = found;
     if (!changeable(subscription)) return { ok: false, code: 'SubscriptionNotChangeable' };
-    if (subscription.edition === input.edition && subscription.quantity === input.quantity) {
-      return { ok: false, code: 'NoChange' };
-    }
+    const read = readPlanChange(input.request, subscription);
+    if (!read.ok) return read;
+    const change = read.change;
     const repository = createLocalPaymentRepository(tx);
     const customer = await repository.findCustomer(subscription.customerId, tx);
-    const proration = prorationFor(subscription, input, now);
+    const proration = prorationFor(subscription, change, now);
     // A paid plan needs a card on file even when nothing is due today.
-    if (input.edition !== 'Starter' && !customer?.cardOutcome) {
+    if (change.edition !== 'Starter' && !customer?.cardOutcome) {
       return { ok: false, code: 'CardRequired' };
     }
     if (!cardPays(customer, proration.total)) return { ok: false, code: 'CardDeclined' };
-    if (proration.total !== 0) {
+    const invoiced = proration.total !== 0 || proration.startsNewPeriod;
+    if (invoiced) {
       await repository.insertInvoice(
         {
           subscriptionId: subscription.id,
           status: 'paid',
           amount: proration.total,
           currency: subscription.currency,
-          description: `${proration.total > 0 ? 'Prorated change to' : 'Credit on change to'} ${orderDescription({ ...subscription, ...input })}`,
+          description: `${proration.total >= 0 ? 'Prorated change to' : 'Credit on change to'} ${orderDescription(change)}`,
           periodStart: now,
-          periodEnd: subscription.currentPeriodEnd,
+          periodEnd: proration.periodEnd,
           createdAt: now,
           paidAt: now,
         },
@@ -115,12 +180,20 @@ export async function changeLocalPlan(
     }
     await repository.updateSubscription(
       subscription.id,
-      { edition: input.edition, quantity: input.quantity },
+      {
+        edition: change.edition,
+        quantity: change.quantity,
+        billingPeriod: change.billingPeriod,
+        ...(proration.startsNewPeriod
+          ? { currentPeriodStart: now, currentPeriodEnd: proration.periodEnd }
+          : {}),
+      },
       now,
       tx,
     );
+    // Stripe: the subscription update, then the proration invoice (paid at once, or credited).
     const events = localEvents(subscription.id, 'customer.subscription.updated');
-    if (proration.total > 0) events.push(...localEvents(subscription.id, 'invoice.paid'));
+    if (invoiced) events.push(...localEvents(subscription.id, 'invoice.paid'));
     return { ok: true, events, outcome: 'plan-changed' };
   });
 }

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStripeFake, type StripeFake } from '../../../tests/helpers/stripe-fake.ts';
 import { isPaymentError } from '../payment-errors.ts';
+import type { CreateCheckoutSessionInput } from '../payment-types.ts';
 import { createStripeClient } from './stripe-client.ts';
 import {
   createStripePaymentProvider,
@@ -192,10 +193,14 @@ describe('checkout sessions', () => {
       email: 'buyer@example.com',
       metadata: { email_normalized: 'buyer@example.com' },
     });
-    expect(creates[0]?.idempotencyKey).toMatch(/^customer-[0-9a-f]{40}$/);
-    expect(fake.requestsTo('GET', '/v1/customers')[0]?.query).toMatchObject({
-      email: 'buyer@example.com',
-    });
+    expect(creates[0]?.idempotencyKey).toMatch(/^customer-[0-9a-f]{40}-usd$/);
+    // Stripe's e-mail filter is exact: the address as given, then in lower case.
+    expect(fake.requestsTo('GET', '/v1/customers').map((request) => request.query.email)).toEqual([
+      'Buyer@Example.com',
+      'buyer@example.com',
+      'Buyer@Example.com',
+      'buyer@example.com',
+    ]);
     const sessions = fake.requestsTo('POST', '/v1/checkout/sessions');
     expect(sessions[0]?.body.customer).toBe(creates[0] && [...fake.customers.keys()][0]);
     expect(sessions[1]?.body.customer).toBe(sessions[0]?.body.customer);
@@ -203,6 +208,70 @@ describe('checkout sessions', () => {
     expect(sessions[0]?.body.subscription_data).toMatchObject({
       metadata: { licence_id_to_convert: 'lic-123' },
     });
+  });
+
+  /** A checkout of Pro, 4 orgs, monthly in USD for a buyer Checkout asks, with some changes. */
+  const openCheckout = (checkoutRequestId: string, changes: Partial<CreateCheckoutSessionInput>) =>
+    provider.createCheckoutSession({
+      checkoutRequestId,
+      edition: 'Pro',
+      quantity: 4,
+      billingPeriod: 'monthly',
+      currency: 'USD',
+      customerEmail: null,
+      licenceIdToConvert: null,
+      successUrl,
+      cancelUrl,
+      ...changes,
+    });
+
+  it('reuses the customer Stripe Checkout made for a repeat buyer instead of a second one', async () => {
+    // An earlier purchase without a key: Checkout created the customer with the address as typed.
+    const first = await openCheckout('chk_repeat_first', { quantity: 5 });
+    const earlier = fake.completeCheckoutSession(first.sessionId, {
+      email: 'Repeat.Buyer@Acme.test',
+    });
+    const creates = fake.requestsTo('POST', '/v1/customers').length;
+
+    await openCheckout('chk_repeat_second', {
+      edition: 'Enterprise',
+      quantity: 25,
+      billingPeriod: 'yearly',
+      customerEmail: 'Repeat.Buyer@Acme.test',
+      licenceIdToConvert: 'lic-repeat',
+    });
+    expect(fake.requestsTo('POST', '/v1/customers')).toHaveLength(creates);
+    expect(fake.requestsTo('POST', '/v1/checkout/sessions').at(-1)?.body.customer).toBe(
+      earlier.customer,
+    );
+  });
+
+  it('does not reuse a customer pinned to another currency; the checkout still opens', async () => {
+    const first = await openCheckout('chk_currency_first', {});
+    const earlier = fake.completeCheckoutSession(first.sessionId, { email: 'euro@acme.test' });
+    expect(fake.customers.get(earlier.customer)?.currency).toBe('usd');
+    // What Stripe answers when the pinned customer is sold in another currency.
+    const eurPrice = [...fake.prices.values()].find(
+      (price) => price.lookup_key === 'orgsmith_pro_monthly_eur',
+    );
+    await expect(
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer: earlier.customer,
+        line_items: [{ price: String(eurPrice?.id), quantity: 4 }],
+        success_url: successUrl,
+      }),
+    ).rejects.toThrow('cannot combine currencies');
+
+    const second = await openCheckout('chk_currency_second', {
+      currency: 'EUR',
+      customerEmail: 'euro@acme.test',
+      licenceIdToConvert: 'lic-euro',
+    });
+    const customer = fake.sessions.get(second.sessionId)?.customer;
+    expect(customer).toMatch(/^cus_/);
+    expect(customer).not.toBe(earlier.customer);
+    expect(fake.requestsTo('POST', '/v1/customers').at(-1)?.idempotencyKey).toMatch(/-eur$/);
   });
 
   it('fails with NotConfigured when the catalogue lacks the price', async () => {
@@ -315,7 +384,7 @@ describe('sessions, subscriptions and the portal', () => {
   });
 
   it('opens a billing portal session for a customer', async () => {
-    const customerId = await provider.findOrCreateCustomer('portal@acme.test');
+    const customerId = await provider.findOrCreateCustomer('portal@acme.test', 'EUR');
     const portal = await provider.createBillingPortalSession({
       customerId,
       returnUrl: 'http://localhost:3000/pricing',

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
-import { isBillingPeriod, isCurrency, isEdition } from '../../../shared/pricing/index.ts';
+import {
+  isBillingPeriod,
+  isCurrency,
+  isEdition,
+  type Currency,
+} from '../../../shared/pricing/index.ts';
 import { isSubscriptionStatus } from '../payment-types.ts';
 import type {
   CheckoutSessionRef,
@@ -77,15 +82,26 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
     return price.id;
   }
 
-  /** One customer per buyer: found by e-mail, else created once (idempotency key per address). */
-  async function findOrCreateCustomer(email: string): Promise<string> {
-    const address = email.trim().toLowerCase();
-    const existing = await stripe.customers.list({ email: address, limit: 1 });
-    const found = existing.data[0];
-    if (found) return found.id;
+  /**
+   * One customer per buyer (decisions 065, 091): a customer Stripe already has for the address
+   * and that can bill this currency (Stripe's e-mail filter is exact, so the address is looked up
+   * as given and in lower case), else one created once per address and currency (idempotency
+   * key). A customer bills in one currency only, so one pinned to another is not reused.
+   */
+  async function findOrCreateCustomer(email: string, currency: Currency): Promise<string> {
+    const given = email.trim();
+    const address = given.toLowerCase();
+    const wanted = currency.toLowerCase();
+    for (const variant of new Set([given, address])) {
+      const existing = await stripe.customers.list({ email: variant, limit: 10 });
+      const reusable = existing.data.find(
+        (customer) => !customer.currency || customer.currency === wanted,
+      );
+      if (reusable) return reusable.id;
+    }
     const created = await stripe.customers.create(
       { email: address, metadata: { email_normalized: address } },
-      { idempotencyKey: `customer-${hashed(address)}` },
+      { idempotencyKey: `customer-${hashed(address)}-${wanted}` },
     );
     return created.id;
   }
@@ -93,8 +109,8 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
   return {
     name: 'stripe' as const,
 
-    findOrCreateCustomer: (email: string) =>
-      call('find or create customer', () => findOrCreateCustomer(email)),
+    findOrCreateCustomer: (email: string, currency: Currency) =>
+      call('find or create customer', () => findOrCreateCustomer(email, currency)),
 
     async createCheckoutSession(input: CreateCheckoutSessionInput): Promise<CheckoutSessionRef> {
       return call('create checkout session', async () => {
@@ -102,7 +118,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           priceLookupKey(input.edition, input.billingPeriod, input.currency),
         );
         const customer = input.customerEmail
-          ? await findOrCreateCustomer(input.customerEmail)
+          ? await findOrCreateCustomer(input.customerEmail, input.currency)
           : undefined;
         const metadata: Record<string, string> = {
           [metadataKeys.checkoutRequestId]: input.checkoutRequestId,

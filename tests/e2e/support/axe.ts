@@ -1,5 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { readConsentState } from '../../../app/analytics/consent-cookies.ts';
 
 /**
  * Waits until every CSS animation and transition on the page has finished. Axe computes colour
@@ -28,6 +29,21 @@ export async function settleAnimations(page: Page) {
 }
 
 /**
+ * On a page of the site (not the server-rendered local payment pages) whose visitor has not answered
+ * the cookie banner yet, waits for the lazily loaded banner to appear, so that it cannot mount and
+ * fade in while axe is reading the page.
+ */
+async function waitForCookieBanner(page: Page) {
+  const { isSitePage, cookies } = await page.evaluate(() => ({
+    isSitePage: '__reactRouterContext' in window,
+    cookies: document.cookie,
+  }));
+  if (isSitePage && !readConsentState(cookies).dismissed) {
+    await expect(page.getByRole('region', { name: 'Cookies on this site' })).toBeVisible();
+  }
+}
+
+/**
  * Runs every axe rule (WCAG 2.x A/AA and best practices) once the page is still, optionally only
  * inside `include`, and fails with one line per finding: rule, impact, help and the nodes.
  */
@@ -36,6 +52,7 @@ export async function expectNoAxeViolations(
   label: string,
   options: { include?: string } = {},
 ) {
+  await waitForCookieBanner(page);
   await settleAnimations(page);
   const builder = new AxeBuilder({ page });
   if (options.include) builder.include(options.include);
