@@ -89,7 +89,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
       releases: releaseCatalogReaderFor(deps),
       checkout: { readStatus: (sessionId) => readCheckoutStatus(syncDepsOf(deps), sessionId) },
     };
-    app.all('*', async (c) => {
+    // Documents, route data and route manifests are large and of unknown length: compressed even
+    // as JSON (the app-wide instance leaves JSON of unknown length alone, decision 081).
+    app.all('*', compression({ unknownLength: 'all' }), async (c) => {
       const build = typeof serverBuild === 'function' ? await serverBuild() : serverBuild;
       const site: SiteRequestContext = {
         nonce: c.get('nonce'),

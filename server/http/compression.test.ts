@@ -44,36 +44,42 @@ describe('worthCompressing', () => {
       'application/atom+xml',
       'image/svg+xml',
     ]) {
-      expect(worthCompressing(200, headers({ 'Content-Type': type }), 1024)).toBe(true);
+      expect(worthCompressing(200, headers({ 'Content-Type': type }))).toBe(true);
     }
   });
 
   it('leaves JSON and plain text of unknown length alone: API answers are small', () => {
-    expect(worthCompressing(200, headers({ 'Content-Type': 'application/json' }), 1024)).toBe(
-      false,
-    );
-    expect(worthCompressing(404, headers({ 'Content-Type': 'text/plain' }), 1024)).toBe(false);
+    expect(worthCompressing(200, headers({ 'Content-Type': 'application/json' }))).toBe(false);
+    expect(worthCompressing(404, headers({ 'Content-Type': 'text/plain' }))).toBe(false);
+  });
+
+  it('takes JSON of unknown length too where the route produces large data', () => {
+    const json = headers({ 'Content-Type': 'application/json' });
+    expect(worthCompressing(200, json, { unknownLength: 'all' })).toBe(true);
+    const image = headers({ 'Content-Type': 'image/png' });
+    expect(worthCompressing(200, image, { unknownLength: 'all' })).toBe(false);
   });
 
   it('goes by Content-Length when the response states it', () => {
     const json = (length: string) =>
       headers({ 'Content-Type': 'application/json', 'Content-Length': length });
-    expect(worthCompressing(200, json('1023'), 1024)).toBe(false);
-    expect(worthCompressing(200, json('1024'), 1024)).toBe(true);
+    expect(worthCompressing(200, json('1023'))).toBe(false);
+    expect(worthCompressing(200, json('1024'))).toBe(true);
+    expect(worthCompressing(200, json('100'), { threshold: 50 })).toBe(true);
     const html = headers({ 'Content-Type': 'text/html', 'Content-Length': '300' });
-    expect(worthCompressing(200, html, 1024)).toBe(false);
+    expect(worthCompressing(200, html)).toBe(false);
   });
 
   it('never touches encoded, non-compressible, no-transform or bodiless responses', () => {
     const html = { 'Content-Type': 'text/html' };
-    expect(worthCompressing(200, headers({ ...html, 'Content-Encoding': 'br' }), 1024)).toBe(false);
-    expect(worthCompressing(200, headers({ 'Content-Type': 'image/png' }), 1024)).toBe(false);
-    expect(worthCompressing(200, headers({}), 1024)).toBe(false);
+    expect(worthCompressing(200, headers({ ...html, 'Content-Encoding': 'br' }))).toBe(false);
+    expect(worthCompressing(200, headers({ 'Content-Type': 'image/png' }))).toBe(false);
+    expect(worthCompressing(200, headers({}))).toBe(false);
     expect(
-      worthCompressing(200, headers({ ...html, 'Cache-Control': 'public, no-transform' }), 1024),
+      worthCompressing(200, headers({ ...html, 'Cache-Control': 'public, no-transform' })),
     ).toBe(false);
     for (const status of [101, 204, 206, 304]) {
-      expect(worthCompressing(status, headers(html), 1024)).toBe(false);
+      expect(worthCompressing(status, headers(html))).toBe(false);
     }
   });
 });

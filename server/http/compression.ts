@@ -35,11 +35,26 @@ export function negotiateEncoding(acceptEncoding: string | undefined): ContentEn
   return best;
 }
 
+export interface CompressionOptions {
+  /** Below this many bytes (by `Content-Length`) a response is sent as it is. */
+  threshold?: number;
+  /**
+   * Bodies of unknown length: `'documents'` compresses pages, stylesheets, scripts and feeds but
+   * not JSON or plain text (a Hono route's API answers, which are small); `'all'` compresses every
+   * compressible type (the site handler's documents, route data and route manifests).
+   */
+  unknownLength?: 'documents' | 'all';
+}
+
 /**
  * Whether a finished response is worth compressing, from its status and headers alone: reading
  * its body would take it off @hono/node-server's fast path (decision 081).
  */
-export function worthCompressing(status: number, headers: Headers, threshold: number): boolean {
+export function worthCompressing(
+  status: number,
+  headers: Headers,
+  { threshold = COMPRESSION_THRESHOLD, unknownLength = 'documents' }: CompressionOptions = {},
+): boolean {
   if (status < 200 || status === 204 || status === 206 || status === 304) return false;
   if (headers.has('Content-Encoding')) return false;
   if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(headers.get('Cache-Control') ?? '')) return false;
@@ -47,10 +62,9 @@ export function worthCompressing(status: number, headers: Headers, threshold: nu
   if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type)) return false;
   const length = headers.get('Content-Length');
   if (length !== null) return Number(length) >= threshold;
-  // Unknown length: pages, stylesheets and feeds are large (React Router streams its documents);
-  // JSON and plain text of unknown length are API answers, small. One that is large says so in
-  // its Content-Length.
-  return !/^\s*(?:application\/json|text\/plain)\b/i.test(type);
+  // Unknown length: pages, stylesheets and feeds are large; an API answer in JSON or plain text
+  // is small, and one that is not says so in its Content-Length.
+  return unknownLength === 'all' || !/^\s*(?:application\/json|text\/plain)\b/i.test(type);
 }
 
 /**
@@ -58,7 +72,7 @@ export function worthCompressing(status: number, headers: Headers, threshold: nu
  * `Accept-Encoding` (health checks, the CLI) and a response that is small, already encoded or
  * not compressible are left untouched, so they keep the server's fast path.
  */
-export function compression(threshold = COMPRESSION_THRESHOLD): MiddlewareHandler<AppEnv> {
+export function compression(options: CompressionOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const encoding =
       c.req.method === 'HEAD' ? undefined : negotiateEncoding(c.req.header('Accept-Encoding'));
@@ -67,7 +81,7 @@ export function compression(threshold = COMPRESSION_THRESHOLD): MiddlewareHandle
       return;
     }
     await next();
-    if (!worthCompressing(c.res.status, c.res.headers, threshold)) return;
+    if (!worthCompressing(c.res.status, c.res.headers, options)) return;
     const body = c.res.body;
     if (!body) return;
     c.res = new Response(body.pipeThrough(new CompressionStream(encoding)), c.res);
