@@ -5,6 +5,7 @@ import {
   calculatePrice,
   editions,
   formatPrice,
+  planName,
   priceConfig,
   unitPrices,
   type Edition,
@@ -414,10 +415,6 @@ function statusBadge(subscription: LocalSubscription): Markup {
     >`;
   }
   return html`<span class="badge">Active</span>`;
-}
-
-function planName(edition: Edition, quantity: number): string {
-  return edition === 'Pro' ? `${product} Pro, ${quantity} orgs` : `${product} ${edition}`;
 }
 
 /** Why the portal offers no currency switch (decision 090); also its answer to a tampered one. */
