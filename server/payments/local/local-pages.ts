@@ -8,7 +8,6 @@ import {
   planName,
   priceConfig,
   unitPrices,
-  type Edition,
 } from '../../../shared/pricing/index.ts';
 import { siteConfig } from '../../../shared/site-config.ts';
 import { formatEmailDate } from '../../email/templates/render-email.ts';
