@@ -4,6 +4,7 @@ import { readCheckoutStatus } from '../../server/checkout/read-checkout-status.t
 import {
   licences,
   localCheckoutSessions,
+  localCustomers,
   localInvoices,
   paymentEvents,
   subscriptions,
@@ -236,6 +237,29 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
       .where(eq(licences.id, trial.id));
     expect(licence).toMatchObject({ type: 'Paid', email: 'named@acme.test' });
     expect(await licencesOf(t, 'someone.else@acme.test')).toEqual([]);
+  });
+
+  it('keeps one customer per buyer and currency, as Stripe does (decision 093)', async () => {
+    const pay = async (email: string, billingCurrency: 'USD' | 'EUR') => {
+      const { sessionId } = await createCheckout(t, { ...pro10YearlyEur, billingCurrency });
+      expect((await payLocally(t, sessionId, { email, card: successCard })).status).toBe(303);
+    };
+    await pay('Repeat.Buyer@gmail.com', 'EUR');
+    await pay('repeatbuyer+second@gmail.com', 'EUR');
+    await pay('repeat.buyer@gmail.com', 'USD');
+    const bought = await licencesOf(t, 'repeatbuyer@gmail.com');
+    expect(bought).toHaveLength(3);
+    const customers = await t.deps.database.db
+      .select()
+      .from(localCustomers)
+      .where(eq(localCustomers.emailNormalized, 'repeatbuyer@gmail.com'));
+    expect(customers.map((customer) => customer.currency).sort()).toEqual(['EUR', 'USD']);
+    const eur = customers.find((customer) => customer.currency === 'EUR');
+    const usd = customers.find((customer) => customer.currency === 'USD');
+    // Both EUR purchases share one customer; the USD purchase has its own.
+    expect(bought.map((licence) => licence.customerId).sort()).toEqual(
+      [eur?.id, eur?.id, usd?.id].sort(),
+    );
   });
 
   it('keeps a subscription mirror with the licence it pays for', async () => {

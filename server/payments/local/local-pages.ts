@@ -5,9 +5,9 @@ import {
   calculatePrice,
   editions,
   formatPrice,
+  planName,
   priceConfig,
   unitPrices,
-  type Edition,
 } from '../../../shared/pricing/index.ts';
 import { siteConfig } from '../../../shared/site-config.ts';
 import { formatEmailDate } from '../../email/templates/render-email.ts';
@@ -412,10 +412,6 @@ function statusBadge(subscription: LocalSubscription): Markup {
     >`;
   }
   return html`<span class="badge">Active</span>`;
-}
-
-function planName(edition: Edition, quantity: number): string {
-  return edition === 'Pro' ? `${product} Pro, ${quantity} orgs` : `${product} ${edition}`;
 }
 
 /** Why the portal offers no currency switch (decision 090); also its answer to a tampered one. */
