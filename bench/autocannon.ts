@@ -1,14 +1,17 @@
 /**
  * Throughput of the production server: builds, starts it on a free port, and runs autocannon for
  * 10 s each against a server-rendered page, the health check and a static file, printing requests
- * per second and latency percentiles. Results also go to bench/results/.
+ * per second and latency percentiles. A bare node:http server answering the health check's very
+ * bytes runs first as the reference: on a shared machine the ratio to it says more than req/s.
+ * Results also go to bench/results/.
  *
  *   node bench/autocannon.ts [--skip-build] [--connections 50] [--duration 10] [/path ...]
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { z } from 'zod';
 import { buildSite, startProductionServer } from './support/server.ts';
 
@@ -33,9 +36,10 @@ const report = z.object({
 });
 type Report = z.infer<typeof report>;
 
-function runAutocannon(url: string): Report {
+/** Runs in a child process (asynchronously: the bare server below shares this event loop). */
+async function runAutocannon(url: string): Promise<Report> {
   // Run autocannon's CLI on our Node 24; its shebang would pick the system's older Node.
-  const result = spawnSync(
+  const { stdout } = await promisify(execFile)(
     process.execPath,
     [
       'node_modules/autocannon/autocannon.js',
@@ -51,31 +55,62 @@ function runAutocannon(url: string): Report {
     ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
-  if (result.status !== 0) throw new Error(`autocannon failed: ${result.stderr}`);
-  return report.parse(JSON.parse(result.stdout));
+  return report.parse(JSON.parse(stdout));
+}
+
+/** node:http answering a constant body: what the machine can do with no framework at all. */
+async function startBareServer(body: Buffer, contentType: string) {
+  const bare = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const address = bare.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/healthz`,
+    close: () => new Promise<void>((resolve) => bare.close(() => resolve())),
+  };
+}
+
+async function measure(label: string, url: string): Promise<Report> {
+  process.stdout.write(
+    `autocannon ${label} (${values.duration} s, ${values.connections} connections) … `,
+  );
+  const result = await runAutocannon(url);
+  console.log(`${Math.round(result.requests.average)} req/s`);
+  return result;
 }
 
 if (!values['skip-build']) buildSite();
 const server = await startProductionServer();
 const rows: Array<{ path: string } & Report> = [];
 try {
+  const health = await fetch(`${server.baseUrl}/healthz`);
+  const bare = await startBareServer(
+    Buffer.from(await health.arrayBuffer()),
+    health.headers.get('content-type') ?? 'application/json',
+  );
+  try {
+    rows.push({ path: 'bare node:http', ...(await measure('bare node:http /healthz', bare.url)) });
+  } finally {
+    await bare.close();
+  }
   for (const target of targets) {
-    process.stdout.write(
-      `autocannon ${target} (${values.duration} s, ${values.connections} connections) … `,
-    );
-    const result = runAutocannon(`${server.baseUrl}${target}`);
-    console.log(`${Math.round(result.requests.average)} req/s`);
-    rows.push({ path: target, ...result });
+    rows.push({ path: target, ...(await measure(target, `${server.baseUrl}${target}`)) });
   }
 } finally {
   await server.stop();
 }
 
+const bareRate = rows[0]?.requests.average ?? 0;
 console.log('');
 console.table(
   rows.map((row) => ({
     path: row.path,
     'req/s': Math.round(row.requests.average),
+    'vs bare': bareRate > 0 ? (row.requests.average / bareRate).toFixed(2) : '–',
     'p50 ms': row.latency.p50,
     'p99 ms': row.latency.p99,
     'avg ms': row.latency.average,

@@ -32,6 +32,8 @@ const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 
 interface RouteResult {
   path: string;
+  /** The page asks not to be indexed: SEO leaves out `is-crawlable` (decision 083). */
+  noindex: boolean;
   scores: Record<(typeof categories)[number], number | null>;
   lcpMs: number | null;
   tbtMs: number | null;
@@ -76,7 +78,34 @@ function isScriptRequest(item: unknown): item is { resourceType: string; transfe
   );
 }
 
-async function audit(url: string, routePath: string, port: number): Promise<RouteResult> {
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+/** The audit that fails, by design, on a page marked noindex. */
+const crawlableAudit = 'is-crawlable';
+
+/**
+ * Lighthouse's SEO score without `is-crawlable`: the same weighted mean over the scored audits.
+ * The spec requires noindex on some pages; that audit fails on them by design (decision 083).
+ */
+function seoScoreWithoutCrawlable(lhr: Lhr): number | null {
+  let weighted = 0;
+  let weights = 0;
+  for (const ref of lhr.categories.seo?.auditRefs ?? []) {
+    const result = lhr.audits[ref.id];
+    if (ref.id === crawlableAudit || !result || ref.weight === 0) continue;
+    if (typeof result.score !== 'number') continue;
+    weighted += result.score * ref.weight;
+    weights += ref.weight;
+  }
+  return weights > 0 ? Math.round((weighted / weights) * 100) : null;
+}
+
+async function audit(
+  url: string,
+  routePath: string,
+  noindex: boolean,
+  port: number,
+): Promise<RouteResult> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -95,7 +124,7 @@ async function audit(url: string, routePath: string, port: number): Promise<Rout
     performance: score('performance'),
     accessibility: score('accessibility'),
     'best-practices': score('best-practices'),
-    seo: score('seo'),
+    seo: noindex ? seoScoreWithoutCrawlable(lhr) : score('seo'),
   };
   const requests = lhr.audits['network-requests']?.details;
   const items: unknown[] = requests && 'items' in requests ? requests.items : [];
@@ -104,6 +133,18 @@ async function audit(url: string, routePath: string, port: number): Promise<Rout
     for (const ref of lhr.categories[id]?.auditRefs ?? []) {
       const auditResult = lhr.audits[ref.id];
       if (!auditResult || ref.weight === 0) continue;
+      if (noindex && ref.id === crawlableAudit) {
+        // Expected to fail here; passing would mean the page lost its noindex.
+        if (auditResult.score === 1) {
+          shortfalls.push({
+            category: id,
+            id: ref.id,
+            title: 'Page is crawlable, but app/pages.ts marks it noindex',
+            score: auditResult.score,
+          });
+        }
+        continue;
+      }
       const mode = auditResult.scoreDisplayMode;
       if (
         (mode === 'binary' || mode === 'numeric' || mode === 'metricSavings') &&
@@ -121,6 +162,7 @@ async function audit(url: string, routePath: string, port: number): Promise<Rout
   }
   return {
     path: routePath,
+    noindex,
     scores,
     lcpMs: numeric(lhr.audits['largest-contentful-paint']?.numericValue),
     tbtMs: numeric(lhr.audits['total-blocking-time']?.numericValue),
@@ -148,7 +190,7 @@ function printTable(results: RouteResult[]): void {
     perf: r.scores.performance ?? '–',
     a11y: r.scores.accessibility ?? '–',
     'best-pr.': r.scores['best-practices'] ?? '–',
-    seo: r.scores.seo ?? '–',
+    seo: `${r.scores.seo ?? '–'}${r.noindex ? '¹' : ''}`,
     'LCP ms': r.lcpMs === null ? '–' : Math.round(r.lcpMs),
     'TBT ms': r.tbtMs === null ? '–' : Math.round(r.tbtMs),
     CLS: r.cls === null ? '–' : r.cls.toFixed(3),
@@ -168,6 +210,11 @@ function printTable(results: RouteResult[]): void {
   console.log(line(headers));
   console.log(line(widths.map((width) => '-'.repeat(width))));
   for (const row of rows) console.log(line(Object.values(row).map(String)));
+  if (results.some((r) => r.noindex)) {
+    console.log(
+      '¹ noindex page: SEO without is-crawlable, which fails there by design (decision 083)',
+    );
+  }
   for (const r of results) {
     for (const s of r.shortfalls) {
       console.log(`  ${r.path}: ${s.category} · ${s.id} (${s.score}) ${s.title}`);
@@ -185,8 +232,11 @@ const { values: options, positionals: only } = parseArgs({
 const runs = Number(options.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
 const routes = Object.values(pages)
-  .map((page) => page.path)
-  .filter((route) => only.length === 0 || only.includes(route));
+  .map((page): { path: string; noindex: boolean } => ({
+    path: page.path,
+    noindex: 'noindex' in page && page.noindex === true,
+  }))
+  .filter((route) => only.length === 0 || only.includes(route.path));
 if (routes.length === 0) throw new Error(`No page of app/pages.ts matches ${only.join(', ')}`);
 
 if (!options['skip-build']) buildSite();
@@ -195,13 +245,13 @@ const chromium = await launchChromium();
 const results: RouteResult[] = [];
 const failed: string[] = [];
 try {
-  for (const route of routes) {
+  for (const { path: route, noindex } of routes) {
     process.stdout.write(`Lighthouse ${route} … `);
     const attempts: RouteResult[] = [];
     // A run Lighthouse itself reports as broken (e.g. NO_NAVSTART on a busy CPU) is repeated.
     for (let run = 0, failures = 0; run < runs && failures < 3;) {
       try {
-        const result = await audit(`${server.baseUrl}${route}`, route, chromium.port);
+        const result = await audit(`${server.baseUrl}${route}`, route, noindex, chromium.port);
         process.stdout.write(`${Object.values(result.scores).join('/')} `);
         attempts.push(result);
         run += 1;

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { compress } from 'hono/compress';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { SiteRequestContext, SiteServices } from '../app/context.ts';
 import { billingPortalRoutes } from './billing-portal/billing-portal-routes.ts';
@@ -7,6 +6,7 @@ import { checkoutRoutes } from './checkout/checkout-routes.ts';
 import { readCheckoutStatus } from './checkout/read-checkout-status.ts';
 import { contactRoutes } from './contact/contact-routes.ts';
 import type { AppDeps } from './deps.ts';
+import { compression } from './http/compression.ts';
 import { csrf } from './http/csrf.ts';
 import { accessTokenRoutes } from './access-tokens/access-token-routes.ts';
 import { licenceCertificateRoutes } from './licence-certificates/routes.ts';
@@ -59,7 +59,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
       development: env.NODE_ENV === 'development',
     }),
   );
-  app.use(compress());
+  app.use(compression());
   app.use(csrf({ isExempt: isCsrfExempt, secureCookie: env.PUBLIC_BASE_URL.startsWith('https:') }));
 
   app.get('/healthz', (c) => c.json({ status: 'ok', database: deps.database.kind }));
@@ -89,7 +89,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
       releases: releaseCatalogReaderFor(deps),
       checkout: { readStatus: (sessionId) => readCheckoutStatus(syncDepsOf(deps), sessionId) },
     };
-    app.all('*', async (c) => {
+    // Documents, route data and route manifests are large and of unknown length: compressed even
+    // as JSON (the app-wide instance leaves JSON of unknown length alone, decision 081).
+    app.all('*', compression({ unknownLength: 'all' }), async (c) => {
       const build = typeof serverBuild === 'function' ? await serverBuild() : serverBuild;
       const site: SiteRequestContext = {
         nonce: c.get('nonce'),

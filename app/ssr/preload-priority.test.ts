@@ -9,8 +9,8 @@ const html =
   '<link rel="stylesheet" href="/assets/root.css"/>' +
   '<link rel="modulepreload" href="/assets/b.js"/></head><body>rel="modulepreload"</body>';
 const expected =
-  '<head><link rel="modulepreload" fetchpriority="low" href="/assets/a.js" nonce="n"/>' +
-  '<link rel="stylesheet" href="/assets/root.css"/>' +
+  '<head><link rel="stylesheet" href="/assets/root.css"/>' +
+  '<link rel="modulepreload" fetchpriority="low" href="/assets/a.js" nonce="n"/>' +
   '<link rel="modulepreload" fetchpriority="low" href="/assets/b.js"/></head><body>rel="modulepreload"</body>';
 
 function run(chunks: string[]): Promise<string> {
@@ -20,6 +20,24 @@ function run(chunks: string[]): Promise<string> {
 describe('lowerModulePreloadPriority', () => {
   it('marks every module preload link and nothing else', async () => {
     expect(await run([html])).toBe(expected);
+  });
+
+  it('moves the head’s preloads behind its stylesheets, keeping everything else in order', async () => {
+    const page =
+      '<html><head><meta charSet="utf-8"/><link rel="modulepreload" href="/a.js"/>' +
+      '<title>T</title><link rel="stylesheet" href="/s.css"/></head>' +
+      '<body><link rel="modulepreload" href="/late.js"/></body></html>';
+    expect(await run([page])).toBe(
+      '<html><head><meta charSet="utf-8"/><title>T</title><link rel="stylesheet" href="/s.css"/>' +
+        '<link rel="modulepreload" fetchpriority="low" href="/a.js"/></head>' +
+        '<body><link rel="modulepreload" fetchpriority="low" href="/late.js"/></body></html>',
+    );
+  });
+
+  it('passes on a document whose head never ends once it is too long to hold', async () => {
+    const long = `<head>${'<meta name="x" content="y"/>'.repeat(3000)}`;
+    const out = await run([long, '<link rel="modulepreload" href="/x.js"/>']);
+    expect(out).toBe(`${long}<link rel="modulepreload" fetchpriority="low" href="/x.js"/>`);
   });
 
   it('gives the same result however the HTML is split into chunks', async () => {

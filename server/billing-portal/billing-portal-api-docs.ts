@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { billingPortalRequestSchema } from '../../shared/contracts/billing-portal.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
+import { BILLING_PORTAL_LINK_PATH, MAX_PORTAL_LINKS } from './build-portal-links.ts';
 import {
   invalidRequestErrorSchema,
   payloadTooLargeErrorSchema,
@@ -15,7 +16,7 @@ export const billingPortalApiDocs = defineApiDocs([
     operationId: 'requestBillingPortalLink',
     tag: 'Subscriptions',
     summary: 'E-mail a link to the billing portal (spec §7)',
-    description: 'Answers the same whether or not a subscription exists for the address.',
+    description: `Answers the same whether or not a subscription exists for the address. The e-mail holds one signed, single-use link per payment customer of the address (at most ${MAX_PORTAL_LINKS}).`,
     request: { body: billingPortalRequestSchema },
     responses: {
       204: { description: 'Accepted.' },
@@ -27,7 +28,7 @@ export const billingPortalApiDocs = defineApiDocs([
   },
   {
     method: 'get',
-    path: '/account/v1/billing-portal',
+    path: BILLING_PORTAL_LINK_PATH,
     operationId: 'openBillingPortal',
     tag: 'Subscriptions',
     summary: 'The link of the billing-portal e-mail (browsers only)',
@@ -37,7 +38,7 @@ export const billingPortalApiDocs = defineApiDocs([
     responses: {
       303: {
         description:
-          'To the payment provider’s portal, or back to the site’s portal dialog when the link expired.',
+          'To the payment provider’s portal of the link’s customer, or back to the site’s portal dialog when the link is forged, expired or used, or its licence has gone or moved to another customer.',
       },
     },
   },

@@ -7,6 +7,7 @@ import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
+import { BILLING_PORTAL_LINK_PATH } from './build-portal-links.ts';
 import { openBillingPortal } from './open-billing-portal.ts';
 import { sendBillingPortalLink } from './send-billing-portal-link.ts';
 
@@ -34,7 +35,7 @@ export function billingPortalRoutes(deps: AppDeps): Hono<AppEnv> {
     ]);
     if (perEmail) return perEmail;
 
-    const { kind } = await sendBillingPortalLink(
+    const { kind, links } = await sendBillingPortalLink(
       {
         db: deps.database.db,
         clock: deps.clock,
@@ -45,12 +46,12 @@ export function billingPortalRoutes(deps: AppDeps): Hono<AppEnv> {
       body.value,
     );
     deps.wakeOutbox();
-    c.get('log').info({ kind }, 'billing-portal e-mail queued');
+    c.get('log').info({ kind, links }, 'billing-portal e-mail queued');
     return c.body(null, 204);
   });
 
   // A browser follows this link from an e-mail: answers are redirects, never JSON.
-  app.get('/account/v1/billing-portal', async (c) => {
+  app.get(BILLING_PORTAL_LINK_PATH, async (c) => {
     const result = await openBillingPortal(
       {
         db: deps.database.db,

@@ -18,15 +18,18 @@ export interface OpenBillingPortalDeps {
 
 export type OpenBillingPortalResult =
   | { ok: true; url: string }
-  /** The link cannot be used (forged, expired, used, or its licence is gone): ask for a new one. */
+  /**
+   * The link cannot be used (forged, expired, used, its licence is gone or no longer belongs to
+   * the link's customer): ask for a new one.
+   */
   | { ok: false; reason: 'LinkExpired' }
   /** The payment provider failed; the link stays usable. */
   | { ok: false; reason: 'ProviderUnavailable' };
 
 /**
- * Follows a billing-portal link: checks the token, uses it up (its id is the primary key of a
- * use record, so two clicks cannot both pass), re-reads the licence and asks the payment
- * provider for a portal session.
+ * Follows a billing-portal link: checks the token, re-reads its licence (it must still belong to
+ * the token's customer), uses the token up (its id is the primary key of a use record, so two
+ * clicks cannot both pass) and asks the payment provider for a portal session of that customer.
  */
 export async function openBillingPortal(
   deps: OpenBillingPortalDeps,
@@ -39,7 +42,15 @@ export async function openBillingPortal(
     return { ok: false, reason: 'LinkExpired' };
   }
   const licence = await createLicenceRepository(deps.db).findById(verified.licenceId);
-  if (!licence?.customerId) return { ok: false, reason: 'LinkExpired' };
+  if (!licence?.customerId) {
+    deps.logger.info('billing-portal link refused: its licence is gone');
+    return { ok: false, reason: 'LinkExpired' };
+  }
+  // The e-mail labelled the link with this customer's subscriptions: never open another's.
+  if (licence.customerId !== verified.customerId) {
+    deps.logger.info({ licenceId: licence.id }, 'billing-portal link refused: customer changed');
+    return { ok: false, reason: 'LinkExpired' };
+  }
 
   // Use records are only needed until their token would have expired anyway.
   await deps.db.delete(billingPortalTokenUses).where(lt(billingPortalTokenUses.expiresAt, now));
@@ -55,7 +66,7 @@ export async function openBillingPortal(
 
   try {
     const session = await deps.payments.createBillingPortalSession({
-      customerId: licence.customerId,
+      customerId: verified.customerId,
       returnUrl: deps.returnUrl,
     });
     return { ok: true, url: session.url };

@@ -2,13 +2,17 @@ import type { BillingPortalRequest } from '../../shared/contracts/billing-portal
 import type { Database } from '../db/client.ts';
 import { createOutboxRepository, type QueuedEmail } from '../email/outbox-repository.ts';
 import {
-  billingPortalLinkEmail,
+  billingPortalLinksEmail,
   noSubscriptionFoundEmail,
   trialCannotBeManagedEmail,
 } from '../email/templates/billing-portal.ts';
-import { createLicenceRepository } from '../licences/licence-repository.ts';
+import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
-import { createPortalToken } from './portal-token.ts';
+import {
+  createSubscriptionRepository,
+  type SubscriptionRow,
+} from '../payments/subscription-repository.ts';
+import { buildPortalLinks, type ManageableSubscription } from './build-portal-links.ts';
 
 export interface SendBillingPortalLinkDeps {
   db: Database;
@@ -22,35 +26,63 @@ export interface SendBillingPortalLinkDeps {
 export type BillingPortalMailKind =
   'billing-portal-link' | 'billing-portal-trial-only' | 'billing-portal-no-subscription';
 
+function manageable(
+  licence: Licence,
+  mirror: ReadonlyMap<string, SubscriptionRow>,
+): ManageableSubscription | null {
+  if (licence.type === 'Trial' || !licence.customerId) return null;
+  const subscription = licence.subscriptionId ? mirror.get(licence.subscriptionId) : undefined;
+  return {
+    licenceId: licence.id,
+    customerId: licence.customerId,
+    type: licence.type,
+    status: licence.status,
+    edition: licence.edition,
+    quantity: licence.quantity,
+    keyHint: licence.keyHint,
+    billingPeriod: subscription?.billingPeriod ?? null,
+    currency: subscription?.currency ?? null,
+    createdAt: licence.createdAt,
+  };
+}
+
 /**
  * Answers a "manage my subscription" request with exactly one e-mail, whatever the address
- * holds, so the HTTP answer reveals nothing (decision 055): a signed single-use portal link for a
- * subscription (sent to the address given at purchase), an explanation for a trial, or a hint
- * to use the purchase address when nothing matches.
+ * holds, so the HTTP answer reveals nothing (decision 055): signed single-use portal links, one
+ * per payment customer of the address (decision 092), sent to the address given at the newest
+ * purchase; an explanation for a trial; or a hint to use the purchase address when nothing
+ * matches.
  */
 export async function sendBillingPortalLink(
   deps: SendBillingPortalLinkDeps,
   request: BillingPortalRequest,
-): Promise<{ kind: BillingPortalMailKind }> {
+): Promise<{ kind: BillingPortalMailKind; links: number }> {
   const now = deps.clock();
   const licences = await createLicenceRepository(deps.db).findByNormalizedEmail(
     normalizeEmailAddress(request.emailAddress),
   );
-  const subscription = licences.find((licence) => licence.type !== 'Trial' && licence.customerId);
+  const paid = licences.filter((licence) => licence.type !== 'Trial' && licence.customerId);
   const trial = licences.find((licence) => licence.type === 'Trial');
 
   let email: QueuedEmail & { kind: BillingPortalMailKind };
-  if (subscription) {
-    const { token, expiresAt } = createPortalToken({
+  let links = 0;
+  const [newestPaid] = paid;
+  if (newestPaid) {
+    const rows = await createSubscriptionRepository(deps.db).findByLicences(
+      paid.map((licence) => licence.id),
+    );
+    const mirror = new Map(rows.map((row) => [row.subscriptionId, row]));
+    const built = buildPortalLinks({
       secretKey: deps.secretKey,
-      licenceId: subscription.id,
+      accountApiUrl: deps.accountApiUrl,
       now,
+      subscriptions: paid.flatMap((licence) => manageable(licence, mirror) ?? []),
     });
-    const url = `${deps.accountApiUrl}/account/v1/billing-portal?token=${encodeURIComponent(token)}`;
+    links = built.links.length;
     email = {
-      ...billingPortalLinkEmail({ url, expiresAt, publicBaseUrl: deps.publicBaseUrl }),
+      ...billingPortalLinksEmail({ ...built, publicBaseUrl: deps.publicBaseUrl }),
       kind: 'billing-portal-link',
-      to: subscription.email,
+      to: newestPaid.email,
     };
   } else if (trial) {
     email = {
@@ -69,5 +101,5 @@ export async function sendBillingPortalLink(
     };
   }
   await createOutboxRepository(deps.db).enqueue(email, now);
-  return { kind: email.kind };
+  return { kind: email.kind, links };
 }

@@ -1,6 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { generateCookie, getCookie } from 'hono/cookie';
+import { randomToken } from './random-token.ts';
 import type { AppEnv } from './types.ts';
 
 export const CSRF_COOKIE = 'XSRF-TOKEN';
@@ -47,14 +48,22 @@ export function csrf(options: CsrfOptions): MiddlewareHandler<AppEnv> {
         );
       }
     }
+    // A first visit gets its token. Set before the route runs, so Hono builds the response with
+    // it (no work on the finished response, decision 081); a Response the route constructs on its
+    // own (React Router's documents) gets it afterwards.
+    const issued =
+      !cookieToken && !path.startsWith('/assets/')
+        ? generateCookie(CSRF_COOKIE, randomToken(24, 'base64url'), {
+            path: '/',
+            sameSite: 'Strict',
+            secure: options.secureCookie,
+            httpOnly: false,
+          })
+        : undefined;
+    if (issued) c.header('Set-Cookie', issued, { append: true });
     await next();
-    if (!cookieToken && !path.startsWith('/assets/')) {
-      setCookie(c, CSRF_COOKIE, randomBytes(24).toString('base64url'), {
-        path: '/',
-        sameSite: 'Strict',
-        secure: options.secureCookie,
-        httpOnly: false,
-      });
+    if (issued && !c.res.headers.getSetCookie().includes(issued)) {
+      c.res.headers.append('Set-Cookie', issued);
     }
   };
 }

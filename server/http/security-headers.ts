@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { randomToken } from './random-token.ts';
 import type { AppEnv } from './types.ts';
 
 export interface SecurityHeaderOptions {
@@ -17,6 +17,9 @@ const analyticsConnect = [
   'https://*.analytics.google.com',
   'https://www.googletagmanager.com',
 ];
+
+/** The site's referrer policy; a route that hands out bearer links sets its own (decision 082). */
+export const DEFAULT_REFERRER_POLICY = 'strict-origin-when-cross-origin';
 
 export function contentSecurityPolicy(nonce: string, options: SecurityHeaderOptions): string {
   const script = ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'"];
@@ -41,28 +44,41 @@ export function contentSecurityPolicy(nonce: string, options: SecurityHeaderOpti
   ].join('; ');
 }
 
-/** Sets a fresh CSP nonce on the context and the security headers on every response. */
+const fixedHeaders: ReadonlyArray<readonly [string, string]> = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', DEFAULT_REFERRER_POLICY],
+  [
+    'Permissions-Policy',
+    'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+  ],
+  ['X-Frame-Options', 'DENY'],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+];
+
+function isHttps(url: string, forwardedProto: string | undefined): boolean {
+  return forwardedProto ? forwardedProto === 'https' : url.startsWith('https:');
+}
+
+/**
+ * Sets a fresh CSP nonce on the context and the security headers on every response. They are set
+ * before the route runs, so Hono builds the response with them (no work on the finished response,
+ * decision 081) and a header the route sets itself wins. A Response the route constructs on its
+ * own (React Router's documents) gets the ones it lacks afterwards.
+ */
 export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = randomToken(16, 'base64');
     c.set('nonce', nonce);
-    await next();
-    const headers = c.res.headers;
+    const headers: Array<readonly [string, string]> = [...fixedHeaders];
     if (!options.development) {
-      headers.set('Content-Security-Policy', contentSecurityPolicy(nonce, options));
+      headers.push(['Content-Security-Policy', contentSecurityPolicy(nonce, options)]);
     }
-    headers.set('X-Content-Type-Options', 'nosniff');
-    headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    headers.set(
-      'Permissions-Policy',
-      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
-    );
-    headers.set('X-Frame-Options', 'DENY');
-    headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-    const forwardedProto = c.req.header('x-forwarded-proto');
-    const https = forwardedProto
-      ? forwardedProto === 'https'
-      : new URL(c.req.url).protocol === 'https:';
-    if (https) headers.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+    if (isHttps(c.req.url, c.req.header('x-forwarded-proto'))) {
+      headers.push(['Strict-Transport-Security', 'max-age=63072000; includeSubDomains']);
+    }
+    for (const [name, value] of headers) c.header(name, value);
+    await next();
+    const sent = c.res.headers;
+    for (const [name, value] of headers) if (!sent.has(name)) sent.set(name, value);
   };
 }

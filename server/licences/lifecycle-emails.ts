@@ -1,4 +1,4 @@
-import type { Edition } from '../../shared/pricing/index.ts';
+import { planName, type Edition } from '../../shared/pricing/index.ts';
 import { accessTokenEmailBlocks } from '../access-tokens/access-token-email-blocks.ts';
 import { siteConfig } from '../../shared/site-config.ts';
 import {
@@ -26,10 +26,6 @@ export interface LicenceFacts {
   keyHint: string;
 }
 
-function plan(edition: Edition, quantity: number): string {
-  return edition === 'Pro' ? `${product} Pro, ${quantity} orgs` : `${product} ${edition}`;
-}
-
 function portalStep(publicBaseUrl: string): EmailBlock {
   return {
     kind: 'button',
@@ -52,7 +48,7 @@ function keyFacts(licence: LicenceFacts, extra: Array<{ label: string; value: st
   return {
     kind: 'facts' as const,
     items: [
-      { label: 'Licence', value: plan(licence.edition, licence.quantity) },
+      { label: 'Licence', value: planName(licence.edition, licence.quantity) },
       { label: 'Licence key', value: `ends in ${licence.keyHint}` },
       ...extra,
     ],
@@ -79,13 +75,13 @@ export function licenceKeyEmail(input: {
         kind: 'paragraph',
         text: free
           ? `welcome to ${product} Starter. Here is your licence key for the free edition:`
-          : `thank you for your purchase. Here is your licence key for ${plan(licence.edition, licence.quantity)}:`,
+          : `thank you for your purchase. Here is your licence key for ${planName(licence.edition, licence.quantity)}:`,
       },
       { kind: 'code', text: key },
       {
         kind: 'facts',
         items: [
-          { label: 'Licence', value: plan(licence.edition, licence.quantity) },
+          { label: 'Licence', value: planName(licence.edition, licence.quantity) },
           {
             label: free ? 'Renews' : 'Paid until',
             value: `${formatEmailDate(renewsAt)} (renews automatically)`,
@@ -123,7 +119,7 @@ export function trialConvertedEmail(input: {
 }): RenderedEmail {
   const { licence, renewsAt, publicBaseUrl } = input;
   return renderEmail({
-    subject: `Your ${product} trial is now ${plan(licence.edition, licence.quantity)}`,
+    subject: `Your ${product} trial is now ${planName(licence.edition, licence.quantity)}`,
     publicBaseUrl,
     blocks: [
       { kind: 'paragraph', text: 'Hello,' },
@@ -263,7 +259,7 @@ export function cancellationConfirmedEmail(input: {
       { kind: 'paragraph', text: 'Hello,' },
       {
         kind: 'paragraph',
-        text: `this confirms the cancellation of your ${plan(licence.edition, licence.quantity)} subscription. ${when}`,
+        text: `this confirms the cancellation of your ${planName(licence.edition, licence.quantity)} subscription. ${when}`,
       },
       keyFacts(licence, [
         { label: immediate ? 'Ended' : 'Valid until', value: formatEmailDate(effectiveAt) },

@@ -31,7 +31,11 @@ export function openApiRoutes(deps: AppDeps, options: OpenApiRouteOptions): Hono
       }),
     );
     c.header('Cache-Control', 'public, max-age=300');
-    return c.body(document, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+    // Its length lets the compression middleware see it is worth compressing (decision 081).
+    return c.body(document, 200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(document)),
+    });
   });
   return app;
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { paymentEvents, subscriptions } from '../db/schema.ts';
 import type { SubscriptionTerms } from '../licences/lifecycle-rules.ts';
@@ -76,6 +76,15 @@ export function createSubscriptionRepository(db: Executor) {
         .from(subscriptions)
         .where(eq(subscriptions.licenceId, licenceId));
       return row;
+    },
+
+    /** The mirrored subscriptions that pay for any of these licences. */
+    findByLicences(licenceIds: readonly string[], tx: Executor = db): Promise<SubscriptionRow[]> {
+      if (licenceIds.length === 0) return Promise.resolve([]);
+      return tx
+        .select()
+        .from(subscriptions)
+        .where(inArray(subscriptions.licenceId, [...licenceIds]));
     },
 
     /** Writes the snapshot as the subscription's last known state (origin only when attached). */

@@ -34,3 +34,4 @@ export {
 } from './calculate-price.ts';
 export { quantityIsValidForEdition } from './quantity.ts';
 export { formatPrice } from './format-price.ts';
+export { planName } from './plan-name.ts';

@@ -1,16 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_PORTAL_LINKS } from '../../server/billing-portal/build-portal-links.ts';
 import {
   billingPortalTokenUses,
   emailOutbox,
   licences,
   localCustomers,
+  subscriptions,
   trialClaims,
 } from '../../server/db/schema.ts';
 import { issueLicence } from '../../server/licences/issue-licence.ts';
 import type { PaymentProvider } from '../../server/payments/payment-provider.ts';
+import type { CheckoutRequestInput } from '../../shared/contracts/checkout.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
 import { outboxRows, postJson, requestTrial } from './account-support.ts';
+import {
+  browser,
+  createCheckout,
+  payLocally,
+  pro10YearlyEur,
+  successCard,
+} from './checkout-support.ts';
 
 const MANAGE = '/account/v1/manage';
 const EXPIRED = 'http://localhost:3000/?modal=portal-access&portalLink=expired';
@@ -43,28 +55,82 @@ describe.each(databaseTargets)('billing-portal access on $name', (target) => {
     await db.delete(trialClaims);
     await db.delete(emailOutbox);
     await db.delete(billingPortalTokenUses);
+    await db.delete(subscriptions);
   });
 
-  async function buy(email: string, customerId = 'cus_TEST123') {
-    // The local provider opens portals only for customers it knows.
-    await t.deps.database.db
+  interface Purchase {
+    customerId?: string;
+    edition?: 'Starter' | 'Pro' | 'Enterprise';
+    quantity?: number;
+    billingPeriod?: 'monthly' | 'yearly';
+    currency?: 'USD' | 'EUR';
+    createdAt?: Date;
+  }
+
+  /** A paid licence of `email` under a payment customer, with its mirrored subscription. */
+  async function buy(email: string, purchase: Purchase = {}) {
+    const {
+      customerId = 'cus_TEST123',
+      edition = 'Pro',
+      quantity = 5,
+      billingPeriod = 'monthly',
+      currency = 'USD',
+    } = purchase;
+    const db = t.deps.database.db;
+    // The local provider opens portals only for customers it knows. These stand in for Stripe
+    // customers, several per address and currency, so each is keyed by its id, not the address.
+    await db
       .insert(localCustomers)
-      .values({ id: customerId, email, emailNormalized: email })
+      .values({ id: customerId, email, emailNormalized: customerId, currency })
       .onConflictDoNothing();
-    await t.deps.database.db.transaction((tx) =>
+    const subscriptionId = `sub_${customerId}_${randomUUID().slice(0, 8)}`;
+    const issued = await db.transaction((tx) =>
       issueLicence(tx, t.deps.secretKey, {
         type: 'Paid',
-        edition: 'Pro',
-        quantity: 5,
+        edition,
+        quantity,
         email,
         productId: 'orgsmith-cli',
         expiresAt: null,
         customerId,
-        subscriptionId: `sub_${customerId}`,
+        subscriptionId,
         subscriptionStatus: 'active',
         addressRule: 'any',
       }),
     );
+    if (!issued.ok) throw new Error('licence not issued');
+    const now = t.deps.clock();
+    await db.insert(subscriptions).values({
+      provider: 'local',
+      subscriptionId,
+      licenceId: issued.licence.id,
+      customerId,
+      status: 'active',
+      edition,
+      quantity,
+      billingPeriod,
+      currency,
+      currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000),
+      cancelAtPeriodEnd: false,
+      snapshotReadAt: now,
+    });
+    if (purchase.createdAt) {
+      await db
+        .update(licences)
+        .set({ createdAt: purchase.createdAt })
+        .where(eq(licences.id, issued.licence.id));
+    }
+    return issued.licence;
+  }
+
+  /** Every portal link of the newest e-mail, in the order the e-mail shows them. */
+  async function linksFromMail(): Promise<string[]> {
+    const mail = (await outboxRows(t)).at(-1);
+    return [
+      ...(mail?.textBody ?? '').matchAll(
+        /http:\/\/localhost:3000\/account\/v1\/billing-portal\?token=[\w.%-]+/g,
+      ),
+    ].map((match) => match[0].replace('http://localhost:3000', ''));
   }
 
   async function linkFromMail(): Promise<string> {
@@ -79,12 +145,19 @@ describe.each(databaseTargets)('billing-portal access on $name', (target) => {
 
   it('answers every address the same way, whatever it holds', async () => {
     await buy('paid@example.com');
+    await buy('two@example.com', { customerId: 'cus_TWO_A' });
+    await buy('two@example.com', { customerId: 'cus_TWO_B' });
     expect(
       (await requestTrial(t, { emailAddress: 'trial@example.com', productId: 'orgsmith-cli' }))
         .status,
     ).toBe(204);
     const answers = [];
-    for (const emailAddress of ['paid@example.com', 'trial@example.com', 'nobody@example.com']) {
+    for (const emailAddress of [
+      'paid@example.com',
+      'two@example.com',
+      'trial@example.com',
+      'nobody@example.com',
+    ]) {
       const res = await postJson(t, MANAGE, { emailAddress });
       answers.push({
         status: res.status,
@@ -95,9 +168,11 @@ describe.each(databaseTargets)('billing-portal access on $name', (target) => {
     expect(answers[0]).toEqual({ status: 204, body: '', type: null });
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
+    expect(answers[3]).toEqual(answers[0]);
     const kinds = (await outboxRows(t)).map((row) => row.kind);
     expect(kinds).toEqual([
       'trial-licence',
+      'billing-portal-link',
       'billing-portal-link',
       'billing-portal-trial-only',
       'billing-portal-no-subscription',
@@ -207,6 +282,8 @@ describe.each(databaseTargets)('billing-portal access on $name', (target) => {
     failPortal = false;
     const retried = await t.app.request(link);
     expect(retried.headers.get('location')).toContain('/billing/local/portal/');
+    // The link carries a token: the redirect must not pass it on as a referrer.
+    expect(retried.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
   it('refuses a link whose licence is gone', async () => {
@@ -215,6 +292,169 @@ describe.each(databaseTargets)('billing-portal access on $name', (target) => {
     const link = await linkFromMail();
     await t.deps.database.db.delete(licences);
     expect((await t.app.request(link)).headers.get('location')).toBe(EXPIRED);
+  });
+
+  it('e-mails a buyer with two payment customers one labelled link each; each opens its own portal', async () => {
+    const older = await buy('twice@example.com', {
+      customerId: 'cus_FIRST',
+      quantity: 5,
+      createdAt: new Date('2025-03-01T00:00:00Z'),
+    });
+    const newer = await buy('twice@example.com', {
+      customerId: 'cus_SECOND',
+      quantity: 12,
+      billingPeriod: 'yearly',
+      currency: 'EUR',
+      createdAt: new Date('2025-09-01T00:00:00Z'),
+    });
+    expect((await postJson(t, MANAGE, { emailAddress: 'Twice@Example.com' })).status).toBe(204);
+    const mails = await outboxRows(t);
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
+    expect(mail).toMatchObject({
+      kind: 'billing-portal-link',
+      toAddress: 'twice@example.com',
+      subject: 'Your links to the Orgsmith billing portal',
+    });
+    const text = mail?.textBody ?? '';
+    expect(text).toContain('billed to 2 separate billing accounts');
+    // Newest purchase first, each with its plan, billing and key ending (never the key).
+    const accountOne = text.slice(
+      text.indexOf('Billing account 1'),
+      text.indexOf('Billing account 2'),
+    );
+    const accountTwo = text.slice(text.indexOf('Billing account 2'));
+    expect(accountOne).toContain(
+      `Subscription: Orgsmith Pro, 12 orgs · billed yearly in EUR · key ending in ${newer.keyHint}`,
+    );
+    expect(accountTwo).toContain(
+      `Subscription: Orgsmith Pro, 5 orgs · billed monthly in USD · key ending in ${older.keyHint}`,
+    );
+    expect(text).not.toMatch(/ORGS(?:-[0-9A-Z]{4}){7}/);
+    expect(text).toContain('Each link works once and until 16 January 2026, 10:00 UTC.');
+
+    const [newerLink, olderLink] = await linksFromMail();
+    if (!newerLink || !olderLink) throw new Error('expected two links');
+    expect(accountOne).toContain(newerLink.split('token=')[1] ?? 'missing');
+    expect(accountTwo).toContain(olderLink.split('token=')[1] ?? 'missing');
+
+    const opened = await t.app.request(olderLink);
+    expect(opened.headers.get('location')).toContain('/billing/local/portal/');
+    expect(portalCalls).toEqual([{ customerId: 'cus_FIRST', returnUrl: 'http://localhost:3000/' }]);
+
+    // Using one customer's link leaves the other's usable, and each works once.
+    const other = await t.app.request(newerLink);
+    expect(other.headers.get('location')).toContain('/billing/local/portal/');
+    expect(portalCalls.map((call) => call.customerId)).toEqual(['cus_FIRST', 'cus_SECOND']);
+    expect((await t.app.request(olderLink)).headers.get('location')).toBe(EXPIRED);
+    expect((await t.app.request(newerLink)).headers.get('location')).toBe(EXPIRED);
+    expect(portalCalls).toHaveLength(2);
+  });
+
+  it('leads a buyer who paid in USD and then in EUR through the local provider to both subscriptions', async () => {
+    const email = 'local-twice@example.com';
+    const orders: CheckoutRequestInput[] = [
+      { ...pro10YearlyEur, quantity: 6, billingPeriod: 'monthly', billingCurrency: 'USD' },
+      pro10YearlyEur,
+    ];
+    for (const order of orders) {
+      const { sessionId } = await createCheckout(t, order);
+      expect((await payLocally(t, sessionId, { email, card: successCard })).status).toBe(303);
+    }
+    await postJson(t, MANAGE, { emailAddress: email });
+    const mail = (await outboxRows(t)).at(-1);
+    expect(mail?.kind).toBe('billing-portal-link');
+    expect(mail?.textBody).toContain('Orgsmith Pro, 10 orgs · billed yearly in EUR');
+    expect(mail?.textBody).toContain('Orgsmith Pro, 6 orgs · billed monthly in USD');
+
+    const pages: string[] = [];
+    for (const link of await linksFromMail()) {
+      const location = (await t.app.request(link)).headers.get('location') ?? '';
+      expect(location).toContain('/billing/local/portal/');
+      pages.push(await (await browser(t, new URL(location).pathname)).text());
+    }
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain('Orgsmith Pro, 10 orgs');
+    expect(pages[0]).not.toContain('Orgsmith Pro, 6 orgs');
+    expect(pages[1]).toContain('Orgsmith Pro, 6 orgs');
+    expect(pages[1]).not.toContain('Orgsmith Pro, 10 orgs');
+    expect(new Set(portalCalls.map((call) => call.customerId)).size).toBe(2);
+  });
+
+  it('groups the subscriptions of one customer under one link', async () => {
+    await buy('grouped@example.com', { customerId: 'cus_GROUP', quantity: 4 });
+    await buy('grouped@example.com', {
+      customerId: 'cus_GROUP',
+      edition: 'Enterprise',
+      quantity: 25,
+    });
+    await postJson(t, MANAGE, { emailAddress: 'grouped@example.com' });
+    const mail = (await outboxRows(t)).at(-1);
+    expect(mail?.subject).toBe('Your link to the Orgsmith billing portal');
+    expect(mail?.textBody).toContain('here is the link to manage your Orgsmith subscriptions.');
+    expect(mail?.textBody).toContain('Subscription: Orgsmith Pro, 4 orgs');
+    expect(mail?.textBody).toContain('Subscription: Orgsmith Enterprise · billed monthly in USD');
+    const links = await linksFromMail();
+    expect(links).toHaveLength(1);
+    await t.app.request(links[0] ?? '');
+    expect(portalCalls.map((call) => call.customerId)).toEqual(['cus_GROUP']);
+  });
+
+  it(`caps the e-mail at ${MAX_PORTAL_LINKS} links and says how many accounts are left out`, async () => {
+    for (let i = 0; i < MAX_PORTAL_LINKS + 1; i++) {
+      await buy('many@example.com', {
+        customerId: `cus_MANY_${i}`,
+        createdAt: new Date(Date.UTC(2025, 0, 1 + i)),
+      });
+    }
+    await postJson(t, MANAGE, { emailAddress: 'many@example.com' });
+    expect(await linksFromMail()).toHaveLength(MAX_PORTAL_LINKS);
+    const text = (await outboxRows(t)).at(-1)?.textBody ?? '';
+    expect(text).toContain(`billed to ${MAX_PORTAL_LINKS + 1} separate billing accounts`);
+    expect(text).toContain('1 more billing account is not listed');
+    // The oldest customer is the one left out.
+    for (const link of await linksFromMail()) {
+      expect((await t.app.request(link)).headers.get('location')).toContain(
+        '/billing/local/portal/',
+      );
+    }
+    expect(portalCalls.map((call) => call.customerId)).not.toContain('cus_MANY_0');
+    expect(new Set(portalCalls.map((call) => call.customerId)).size).toBe(MAX_PORTAL_LINKS);
+  });
+
+  it('refuses a link whose licence moved to another customer after the e-mail was sent', async () => {
+    const licence = await buy('moved@example.com', { customerId: 'cus_BEFORE' });
+    await postJson(t, MANAGE, { emailAddress: 'moved@example.com' });
+    const [link] = await linksFromMail();
+    await t.deps.database.db
+      .update(licences)
+      .set({ customerId: 'cus_AFTER' })
+      .where(eq(licences.id, licence.id));
+    expect((await t.app.request(link ?? '')).headers.get('location')).toBe(EXPIRED);
+    expect(portalCalls).toEqual([]);
+  });
+
+  it('refuses one customer’s token re-signed for the other customer', async () => {
+    await buy('swap@example.com', { customerId: 'cus_SWAP_A', createdAt: new Date('2025-01-01') });
+    await buy('swap@example.com', { customerId: 'cus_SWAP_B', createdAt: new Date('2025-02-01') });
+    await postJson(t, MANAGE, { emailAddress: 'swap@example.com' });
+    const [linkB, linkA] = await linksFromMail();
+    const tokenA = decodeURIComponent(linkA?.split('token=')[1] ?? '');
+    const [payloadA = '', signatureA = ''] = tokenA.split('.');
+    const swapped = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(payloadA, 'base64url').toString()),
+        c: 'cus_SWAP_B',
+      }),
+    ).toString('base64url');
+    const res = await t.app.request(
+      `/account/v1/billing-portal?token=${encodeURIComponent(`${swapped}.${signatureA}`)}`,
+    );
+    expect(res.headers.get('location')).toBe(EXPIRED);
+    expect(portalCalls).toEqual([]);
+    // Both genuine links still work.
+    expect((await t.app.request(linkA ?? '')).headers.get('location')).toContain('/portal/');
+    expect((await t.app.request(linkB ?? '')).headers.get('location')).toContain('/portal/');
   });
 
   it('explains to a trial holder that trials cannot be managed and how to buy', async () => {

@@ -4,6 +4,7 @@ import { readCheckoutStatus } from '../../server/checkout/read-checkout-status.t
 import {
   licences,
   localCheckoutSessions,
+  localCustomers,
   localInvoices,
   paymentEvents,
   subscriptions,
@@ -41,8 +42,10 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     const page = await browser(t, `/billing/local/checkout/${sessionId}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
+    // The URL is a bearer link: the page sends no referrer (header, not a <meta> tag).
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     const html = flat(await page.text());
-    expect(html).toContain('<meta name="referrer" content="no-referrer" />');
+    expect(html).not.toContain('name="referrer"');
     expect(html).toContain('TEST MODE');
     expect(html).toContain('Orgsmith Pro');
     // EUR yearly: base 4,946 + 6 × 1,350 = 13,046 (shared/pricing).
@@ -63,6 +66,7 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     const first = await t.app.request(`/billing/local/checkout/${sessionId}`);
     expect(first.status).toBe(200);
     expect(first.headers.get('set-cookie')).toMatch(/^XSRF-TOKEN=/);
+    expect(first.headers.get('referrer-policy')).toBe('no-referrer');
     expect(flat(await first.text())).toContain(
       `<meta http-equiv="refresh" content="0;url=/billing/local/checkout/${sessionId}?cookie=1" />`,
     );
@@ -78,6 +82,8 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     expect(paid.headers.get('location')).toBe(
       `http://localhost:3000/checkout-success?session_id=${sessionId}`,
     );
+    // The redirect leaves the bearer link: the success page must not see it as its referrer.
+    expect(paid.headers.get('referrer-policy')).toBe('no-referrer');
 
     const [licence] = await licencesOf(t, 'buyer@acme.test');
     expect(licence).toMatchObject({
@@ -231,6 +237,29 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
       .where(eq(licences.id, trial.id));
     expect(licence).toMatchObject({ type: 'Paid', email: 'named@acme.test' });
     expect(await licencesOf(t, 'someone.else@acme.test')).toEqual([]);
+  });
+
+  it('keeps one customer per buyer and currency, as Stripe does (decision 093)', async () => {
+    const pay = async (email: string, billingCurrency: 'USD' | 'EUR') => {
+      const { sessionId } = await createCheckout(t, { ...pro10YearlyEur, billingCurrency });
+      expect((await payLocally(t, sessionId, { email, card: successCard })).status).toBe(303);
+    };
+    await pay('Repeat.Buyer@gmail.com', 'EUR');
+    await pay('repeatbuyer+second@gmail.com', 'EUR');
+    await pay('repeat.buyer@gmail.com', 'USD');
+    const bought = await licencesOf(t, 'repeatbuyer@gmail.com');
+    expect(bought).toHaveLength(3);
+    const customers = await t.deps.database.db
+      .select()
+      .from(localCustomers)
+      .where(eq(localCustomers.emailNormalized, 'repeatbuyer@gmail.com'));
+    expect(customers.map((customer) => customer.currency).sort()).toEqual(['EUR', 'USD']);
+    const eur = customers.find((customer) => customer.currency === 'EUR');
+    const usd = customers.find((customer) => customer.currency === 'USD');
+    // Both EUR purchases share one customer; the USD purchase has its own.
+    expect(bought.map((licence) => licence.customerId).sort()).toEqual(
+      [eur?.id, eur?.id, usd?.id].sort(),
+    );
   });
 
   it('keeps a subscription mirror with the licence it pays for', async () => {

@@ -29,6 +29,25 @@ describe.each(databaseTargets)('server basics on $name', (target) => {
     expect(first.headers.get('strict-transport-security')).toBeNull();
   });
 
+  it('answers /healthz uncompressed even to a client that accepts gzip: it is tiny', async () => {
+    const res = await t.app.request('/healthz', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(await res.json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('leaves the CLI’s licence validation to its own headers: no site middleware', async () => {
+    const res = await t.app.request('/account/v1/licenses/validate', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' },
+      body: '{}',
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(res.headers.get('content-encoding')).toBeNull();
+  });
+
   it('adds HSTS only when served over HTTPS', async () => {
     const res = await t.app.request('/healthz', { headers: { 'X-Forwarded-Proto': 'https' } });
     expect(res.headers.get('strict-transport-security')).toContain('max-age=');

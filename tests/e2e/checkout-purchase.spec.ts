@@ -236,3 +236,65 @@ test('billing portal: switch monthly to yearly with a proration preview; no curr
     'Prorated change to Orgsmith Pro, 5 orgs, billed yearly',
   );
 });
+
+test('a buyer with subscriptions under two billing accounts gets one link each and reaches both in the local portal', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const email = `twice-${run}@example.com`;
+  // A customer bills in one currency (decision 093): USD and then EUR make two billing accounts.
+  await openPlanCheckout(page, 'size=5&period=monthly&currency=USD', 'Buy Pro');
+  await payWithCard(page, email, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay $630' }).click();
+  await expect(page).toHaveURL(/\/checkout-success/);
+  await sink.waitForMail({ to: email, subject: 'Your Orgsmith Pro licence key' });
+
+  await openPlanCheckout(page, 'size=10&period=yearly&currency=EUR', 'Buy Pro');
+  await payWithCard(page, email, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay €13,046' }).click();
+  await expect(page).toHaveURL(/\/checkout-success/);
+  await expect
+    .poll(() => sink.mailsFor({ to: email, subject: 'Your Orgsmith Pro licence key' }).length)
+    .toBe(2);
+
+  await page.goto('/?modal=portal-access');
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email address', { exact: true }).fill(email.toUpperCase());
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(dialog.getByRole('status')).toBeVisible();
+  const mail = await sink.waitForMail({
+    to: email,
+    subject: 'Your links to the Orgsmith billing portal',
+  });
+  expect(mail.text).toContain('billed to 2 separate billing accounts');
+  expect(mail.text).not.toMatch(keyPattern);
+  const accountOne = mail.text.slice(
+    mail.text.indexOf('Billing account 1'),
+    mail.text.indexOf('Billing account 2'),
+  );
+  const accountTwo = mail.text.slice(mail.text.indexOf('Billing account 2'));
+  expect(accountOne).toMatch(/Orgsmith Pro, 10 orgs · billed yearly in EUR · key ending in \w{4}/);
+  expect(accountTwo).toMatch(/Orgsmith Pro, 5 orgs · billed monthly in USD · key ending in \w{4}/);
+  const linkPattern = /http:\/\/localhost:\d+\/account\/v1\/billing-portal\?token=\S+/;
+  const eurLink = linkPattern.exec(accountOne)?.[0] ?? '';
+  const usdLink = linkPattern.exec(accountTwo)?.[0] ?? '';
+  expect(eurLink).not.toBe('');
+  expect(usdLink).not.toBe('');
+  expect(eurLink).not.toBe(usdLink);
+
+  // Each link opens the portal of its own billing account, once.
+  await page.goto(usdLink);
+  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+  const usd = page.getByRole('region', { name: 'Orgsmith Pro, 5 orgs' });
+  await expect(usd.getByText('Monthly, USD')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Orgsmith Pro, 10 orgs' })).toHaveCount(0);
+
+  await page.goto(eurLink);
+  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+  const eur = page.getByRole('region', { name: 'Orgsmith Pro, 10 orgs' });
+  await expect(eur.getByText('Yearly, EUR')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Orgsmith Pro, 5 orgs' })).toHaveCount(0);
+
+  await page.goto(usdLink);
+  await expect(page).toHaveURL(/\/\?modal=portal-access&portalLink=expired$/);
+});

@@ -81,3 +81,17 @@ test('documents carry the security headers and a per-request script nonce', asyn
   expect(scripts.length).toBeGreaterThan(0);
   for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
 });
+
+test('documents and the route manifest travel compressed; the tiny health check does not', async ({
+  page,
+  request,
+}) => {
+  const manifest = page.waitForResponse((response) => response.url().includes('/__manifest'));
+  const document = await page.goto('/');
+  expect(document?.headers()['content-encoding']).toBe('gzip');
+  // JSON of unknown length from the site handler (decision 081).
+  expect((await manifest).headers()['content-encoding']).toBe('gzip');
+  const health = await request.get('/healthz', { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(health.headers()['content-encoding']).toBeUndefined();
+  expect(await health.json()).toMatchObject({ status: 'ok' });
+});

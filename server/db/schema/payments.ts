@@ -6,6 +6,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { licences } from './licences.ts';
@@ -58,16 +59,26 @@ export const subscriptions = pgTable(
   ],
 );
 
-/** The local payment provider's customers; the test card on file decides every charge. */
-export const localCustomers = pgTable('local_customers', {
-  id: text('id').primaryKey(),
-  email: text('email').notNull(),
-  emailNormalized: text('email_normalized').notNull().unique(),
-  cardBrand: text('card_brand'),
-  cardLast4: text('card_last4'),
-  cardOutcome: text('card_outcome', { enum: ['succeeds', 'declines'] }),
-  createdAt: timestamptz('created_at').notNull().defaultNow(),
-});
+/**
+ * The local payment provider's customers: one per buyer and currency, like Stripe's (decision
+ * 093); the test card on file decides every charge.
+ */
+export const localCustomers = pgTable(
+  'local_customers',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    emailNormalized: text('email_normalized').notNull(),
+    currency: currencyColumn(),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    cardOutcome: text('card_outcome', { enum: ['succeeds', 'declines'] }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    unique('local_customers_email_currency_key').on(table.emailNormalized, table.currency),
+  ],
+);
 
 export const localCheckoutSessions = pgTable('local_checkout_sessions', {
   id: text('id').primaryKey(),

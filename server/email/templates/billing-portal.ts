@@ -1,33 +1,115 @@
+import { planName } from '../../../shared/pricing/index.ts';
 import { siteConfig } from '../../../shared/site-config.ts';
-import { formatEmailDate, renderEmail, type RenderedEmail } from './render-email.ts';
+import {
+  MAX_PORTAL_LINKS,
+  type ManageableSubscription,
+  type PortalLinks,
+} from '../../billing-portal/build-portal-links.ts';
+import {
+  formatEmailDate,
+  renderEmail,
+  type EmailBlock,
+  type RenderedEmail,
+} from './render-email.ts';
 
 const notYou = 'If you did not ask for this, you can ignore this e-mail: nothing changes.';
 
-/** The link to the billing portal for an address with a subscription. */
-export function billingPortalLinkEmail(input: {
-  url: string;
-  expiresAt: Date;
-  publicBaseUrl: string;
-}): RenderedEmail {
-  const { url, expiresAt, publicBaseUrl } = input;
+function billingTerms(subscription: ManageableSubscription): string | null {
+  if (subscription.type === 'Free') return 'free';
+  if (!subscription.billingPeriod || !subscription.currency) return null;
+  return `billed ${subscription.billingPeriod} in ${subscription.currency}`;
+}
+
+const statusWords: Record<ManageableSubscription['status'], string | null> = {
+  Active: null,
+  Deactivated: 'deactivated, payment due',
+  Cancelled: 'cancelled',
+};
+
+/**
+ * How a link's subscription is named, so a reader with several can tell them apart: plan, orgs,
+ * billing, the key's last group (never the key) and any state other than active.
+ */
+export function describeSubscription(subscription: ManageableSubscription): string {
+  return [
+    planName(subscription.edition, subscription.quantity),
+    billingTerms(subscription),
+    `key ending in ${subscription.keyHint}`,
+    statusWords[subscription.status],
+  ]
+    .filter((part) => part !== null)
+    .join(' · ');
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * The billing-portal links of an address with subscriptions: one per payment customer (billing
+ * account), each with the subscriptions it manages (decision 092).
+ */
+export function billingPortalLinksEmail(
+  input: PortalLinks & { publicBaseUrl: string },
+): RenderedEmail {
+  const { links, moreCustomers, expiresAt, publicBaseUrl } = input;
+  const product = siteConfig.productName;
+  const several = links.length > 1;
+  const subscriptionCount = links.reduce(
+    (sum, link) => sum + link.subscriptions.length + link.moreSubscriptions,
+    0,
+  );
   const time = expiresAt.toISOString().slice(11, 16);
-  return renderEmail({
-    subject: `Your link to the ${siteConfig.productName} billing portal`,
-    publicBaseUrl,
-    blocks: [
-      { kind: 'paragraph', text: 'Hello,' },
-      {
-        kind: 'paragraph',
-        text: `here is the link to manage your ${siteConfig.productName} subscription. In the billing portal you can upgrade, downgrade or cancel your subscription and edit your billing information.`,
-      },
-      { kind: 'button', label: 'Open the billing portal', url },
-      {
+  const blocks: EmailBlock[] = [
+    { kind: 'paragraph', text: 'Hello,' },
+    {
+      kind: 'paragraph',
+      text: several
+        ? `your ${product} subscriptions are billed to ${links.length + moreCustomers} separate billing accounts, so each account has its own link below. In the billing portal you can upgrade, downgrade or cancel a subscription and edit your billing information.`
+        : `here is the link to manage your ${product} ${subscriptionCount > 1 ? 'subscriptions' : 'subscription'}. In the billing portal you can upgrade, downgrade or cancel your subscription and edit your billing information.`,
+    },
+  ];
+  links.forEach((link, index) => {
+    if (several) blocks.push({ kind: 'heading', text: `Billing account ${index + 1}` });
+    blocks.push({
+      kind: 'facts',
+      items: link.subscriptions.map((subscription) => ({
+        label: 'Subscription',
+        value: describeSubscription(subscription),
+      })),
+    });
+    if (link.moreSubscriptions > 0) {
+      blocks.push({
         kind: 'note',
-        text: `The link works once and until ${formatEmailDate(expiresAt)}, ${time} UTC. After that,`,
-        link: { label: 'request a new one', url: `${publicBaseUrl}/?modal=portal-access` },
-      },
-      { kind: 'note', text: notYou },
-    ],
+        text: `This account has ${plural(link.moreSubscriptions, 'more subscription', 'more subscriptions')}; the billing portal shows them all.`,
+      });
+    }
+    blocks.push({
+      kind: 'button',
+      label: several
+        ? `Open the billing portal of account ${index + 1}`
+        : 'Open the billing portal',
+      url: link.url,
+    });
+  });
+  if (moreCustomers > 0) {
+    blocks.push({
+      kind: 'note',
+      text: `${plural(moreCustomers, 'more billing account is', 'more billing accounts are')} not listed: one e-mail holds at most ${MAX_PORTAL_LINKS} links, those with running subscriptions and the newest first. For the others, write to ${siteConfig.supportEmail}.`,
+    });
+  }
+  blocks.push(
+    {
+      kind: 'note',
+      text: `${several ? 'Each link works' : 'The link works'} once and until ${formatEmailDate(expiresAt)}, ${time} UTC. After that,`,
+      link: { label: 'request a new one', url: `${publicBaseUrl}/?modal=portal-access` },
+    },
+    { kind: 'note', text: notYou },
+  );
+  return renderEmail({
+    subject: `Your ${several ? 'links' : 'link'} to the ${product} billing portal`,
+    publicBaseUrl,
+    blocks,
   });
 }
 

@@ -56,7 +56,10 @@ export async function completeLocalCheckout(
       return { ok: false, code: 'CardDeclined' };
 
     const email = (session.customerEmail ?? input.email).trim();
-    const customer = await repository.findOrCreateCustomer(email, normalizeEmailAddress(email), tx);
+    const customer = await repository.findOrCreateCustomer(
+      { email, emailNormalized: normalizeEmailAddress(email), currency: session.currency },
+      tx,
+    );
     if (input.card) await repository.saveCard(customer.id, input.card, tx);
     const periodEnd = periodEndAfter(now, session.billingPeriod);
     const subscription = await repository.insertSubscription(

@@ -5,9 +5,9 @@ import {
   calculatePrice,
   editions,
   formatPrice,
+  planName,
   priceConfig,
   unitPrices,
-  type Edition,
 } from '../../../shared/pricing/index.ts';
 import { siteConfig } from '../../../shared/site-config.ts';
 import { formatEmailDate } from '../../email/templates/render-email.ts';
@@ -32,7 +32,7 @@ type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 const product = siteConfig.productName;
 
 /**
- * Every local page: the head (bearer-link URLs, so no index and no referrer) and, with a
+ * Every local page: the head (bearer-link URLs: no index; the routes send no referrer) and, with a
  * subtitle, the TEST MODE frame around the body. `refreshTo` makes the page reload there at once.
  */
 function layout(input: {
@@ -47,8 +47,6 @@ function layout(input: {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
-        <!-- The page URLs are bearer links: never send them on as a referrer. -->
-        <meta name="referrer" content="no-referrer" />
         <title>${input.title} - ${product}</title>
         <link rel="stylesheet" href="/billing/local/styles.css" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
@@ -414,10 +412,6 @@ function statusBadge(subscription: LocalSubscription): Markup {
     >`;
   }
   return html`<span class="badge">Active</span>`;
-}
-
-function planName(edition: Edition, quantity: number): string {
-  return edition === 'Pro' ? `${product} Pro, ${quantity} orgs` : `${product} ${edition}`;
 }
 
 /** Why the portal offers no currency switch (decision 090); also its answer to a tampered one. */

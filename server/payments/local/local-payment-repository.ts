@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import type { Currency } from '../../../shared/pricing/index.ts';
 import type { Executor } from '../../db/client.ts';
 import {
   localCheckoutSessions,
@@ -27,33 +28,32 @@ const liveStatuses = ['active', 'trialing', 'past_due'];
 /** The local payment provider's records: customers, sessions, subscriptions, invoices. */
 export function createLocalPaymentRepository(db: Executor) {
   return {
-    async findCustomerByEmail(
-      emailNormalized: string,
-      tx: Executor = db,
-    ): Promise<LocalCustomer | undefined> {
-      const [row] = await tx
-        .select()
-        .from(localCustomers)
-        .where(eq(localCustomers.emailNormalized, emailNormalized));
-      return row;
-    },
-
     async findCustomer(id: string, tx: Executor = db): Promise<LocalCustomer | undefined> {
       const [row] = await tx.select().from(localCustomers).where(eq(localCustomers.id, id));
       return row;
     },
 
-    /** One customer per buyer: the unique address makes a concurrent second insert a no-op. */
+    /**
+     * One customer per buyer and currency (decision 093): a Stripe customer cannot combine
+     * currencies either. The unique (address, currency) makes a concurrent second insert a no-op.
+     */
     async findOrCreateCustomer(
-      email: string,
-      emailNormalized: string,
+      buyer: { email: string; emailNormalized: string; currency: Currency },
       tx: Executor = db,
     ): Promise<LocalCustomer> {
       await tx
         .insert(localCustomers)
-        .values({ id: localId('lcus'), email, emailNormalized })
-        .onConflictDoNothing({ target: localCustomers.emailNormalized });
-      const customer = await this.findCustomerByEmail(emailNormalized, tx);
+        .values({ id: localId('lcus'), ...buyer })
+        .onConflictDoNothing({ target: [localCustomers.emailNormalized, localCustomers.currency] });
+      const [customer] = await tx
+        .select()
+        .from(localCustomers)
+        .where(
+          and(
+            eq(localCustomers.emailNormalized, buyer.emailNormalized),
+            eq(localCustomers.currency, buyer.currency),
+          ),
+        );
       if (!customer) throw new Error('local customer insert returned no row');
       return customer;
     },

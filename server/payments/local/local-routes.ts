@@ -95,8 +95,10 @@ function isPortalActionError(value: string | undefined): value is PortalActionEr
   return value !== undefined && Object.hasOwn(portalErrors, value);
 }
 
-function noStore(c: Context<AppEnv>) {
+/** Checkout and portal URLs are bearer links: never cached, never sent on as a referrer. */
+function bearerLinkHeaders(c: Context<AppEnv>) {
   c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
 }
 
 function str(value: unknown): string {
@@ -169,7 +171,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     );
 
   app.get('/billing/local/checkout/:id', async (c) => {
-    noStore(c);
+    bearerLinkHeaders(c);
     const session = await repository.findCheckoutSession(c.req.param('id'));
     if (!session) return sessionGone(c, 404);
     if (session.status === 'complete') {
@@ -191,7 +193,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post('/billing/local/checkout/:id', async (c) => {
-    noStore(c);
+    bearerLinkHeaders(c);
     const session = await repository.findCheckoutSession(c.req.param('id'));
     if (!session) return sessionGone(c, 404);
     const parsed = checkoutForm.safeParse(await c.req.parseBody());
@@ -320,7 +322,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
   }
 
   app.get('/billing/local/portal/:id', async (c) => {
-    noStore(c);
+    bearerLinkHeaders(c);
     const cookie = await needsCookie(c);
     if (cookie) return cookie;
     return renderPortal(c);
@@ -333,7 +335,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     );
 
   app.post('/billing/local/portal/:id/subscriptions/:subscriptionId/:action', async (c) => {
-    noStore(c);
+    bearerLinkHeaders(c);
     const input = {
       portalSessionId: c.req.param('id'),
       subscriptionId: c.req.param('subscriptionId'),
@@ -360,7 +362,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post('/billing/local/portal/:id/card', async (c) => {
-    noStore(c);
+    bearerLinkHeaders(c);
     const parsed = cardForm.safeParse(await c.req.parseBody());
     const form = parsed.success ? parsed.data : {};
     const values = {

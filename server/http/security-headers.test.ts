@@ -1,0 +1,113 @@
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { probeJson } from '../../tests/helpers/response-probe.ts';
+import { securityHeaders, type SecurityHeaderOptions } from './security-headers.ts';
+import type { AppEnv } from './types.ts';
+
+const production: SecurityHeaderOptions = {
+  connectOrigins: [],
+  analytics: false,
+  development: false,
+};
+
+function appWith(
+  route: (app: Hono<AppEnv>) => void,
+  options: SecurityHeaderOptions = production,
+): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(securityHeaders(options));
+  route(app);
+  return app;
+}
+
+function expectSecurityHeaders(headers: Headers): void {
+  expect(headers.get('x-content-type-options')).toBe('nosniff');
+  expect(headers.get('permissions-policy')).toContain('camera=()');
+  expect(headers.get('x-frame-options')).toBe('DENY');
+  expect(headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+}
+
+describe('securityHeaders', () => {
+  it('builds responses with the headers and a CSP carrying the request’s own nonce', async () => {
+    let nonce = '';
+    const app = appWith((a) =>
+      a.get('/', (c) => {
+        nonce = c.get('nonce');
+        return c.json({ ok: true });
+      }),
+    );
+    const res = await app.request('/');
+    expectSecurityHeaders(res.headers);
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(res.headers.get('content-security-policy')).toContain(`'nonce-${nonce}'`);
+    const first = nonce;
+    const again = await app.request('/');
+    expect(nonce).not.toBe(first);
+    expect(again.headers.get('content-security-policy')).toContain(`'nonce-${nonce}'`);
+  });
+
+  it('keeps the Referrer-Policy a route sets itself', async () => {
+    const app = appWith((a) => {
+      a.get('/bearer', (c) => {
+        c.header('Referrer-Policy', 'no-referrer');
+        return c.html('<p>secret link</p>');
+      });
+      a.get('/redirect', (c) => {
+        c.header('Referrer-Policy', 'no-referrer');
+        return c.redirect('/elsewhere', 303);
+      });
+      a.get('/own', () => probeJson({}, { 'Referrer-Policy': 'same-origin' }));
+    });
+    for (const [path, policy] of [
+      ['/bearer', 'no-referrer'],
+      ['/redirect', 'no-referrer'],
+      ['/own', 'same-origin'],
+    ] as const) {
+      const res = await app.request(path);
+      expect(res.headers.get('referrer-policy'), path).toBe(policy);
+      expectSecurityHeaders(res.headers);
+    }
+  });
+
+  it('adds what a Response the route built itself lacks, without reading its body', async () => {
+    const sent = probeJson({ ok: true });
+    const app = appWith((a) => a.get('/document', () => sent));
+    const res = await app.request('/document');
+    expectSecurityHeaders(res.headers);
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(sent.bodyReads).toBe(0);
+  });
+
+  it('covers not-found and error answers too', async () => {
+    const app = appWith((a) =>
+      a.get('/boom', () => {
+        throw new Error('boom');
+      }),
+    );
+    app.onError((_error, c) => c.json({ Error: 'InternalError' }, 500));
+    expectSecurityHeaders((await app.request('/missing')).headers);
+    expectSecurityHeaders((await app.request('/boom')).headers);
+  });
+
+  it('adds HSTS only for HTTPS, as the request or the proxy in front says', async () => {
+    const app = appWith((a) => a.get('/', (c) => c.text('ok')));
+    const hsts = async (url: string, headers: Record<string, string> = {}) =>
+      (await app.request(url, { headers })).headers.get('strict-transport-security');
+    expect(await hsts('http://localhost/')).toBeNull();
+    expect(await hsts('https://orgsmith.test/')).toContain('max-age=63072000');
+    expect(await hsts('http://localhost/', { 'X-Forwarded-Proto': 'https' })).toContain('max-age');
+    expect(await hsts('https://orgsmith.test/', { 'X-Forwarded-Proto': 'http' })).toBeNull();
+  });
+
+  it('sends no CSP in development, where Vite injects its own scripts', async () => {
+    const app = appWith((a) => a.get('/', (c) => c.text('ok')), {
+      ...production,
+      development: true,
+    });
+    const res = await app.request('/');
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
