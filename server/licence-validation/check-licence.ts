@@ -3,7 +3,6 @@ export const validationCodes = [
   'VALID',
   'NOT_FOUND',
   'PRODUCT_MISMATCH',
-  'REVOKED',
   'PENDING_DELETION',
   'DEACTIVATED',
   'EXPIRED',
@@ -65,19 +64,21 @@ export function checkLicence(
       detail: `This licence is not valid for the product ${productId}.`,
     };
   }
-  // An operator's revocation outranks the lifecycle: neither paying nor waiting lifts it.
-  if (licence.revokedAt && licence.revokedAt.getTime() <= now.getTime()) {
-    return {
-      code: 'REVOKED',
-      detail: 'This licence was revoked. Contact support if you think this is a mistake.',
-    };
-  }
   // Marked for deletion outranks deactivated: it can no longer be reactivated.
   if (licence.deletionScheduledAt && licence.deletionScheduledAt.getTime() <= now.getTime()) {
     return {
       code: 'PENDING_DELETION',
       detail:
         'This licence was deactivated more than two months ago and is about to be deleted. Buy a new licence to keep using the tool.',
+    };
+  }
+  // Revoked by an operator: deactivated with its own reason, which neither paying nor waiting lifts
+  // (decision 086). It keeps the issue's code set, so a CLI that knows DEACTIVATED handles it.
+  if (licence.revokedAt && licence.revokedAt.getTime() <= now.getTime()) {
+    return {
+      code: 'DEACTIVATED',
+      detail:
+        'This licence was revoked by Orgsmith. Contact support if you think this is a mistake.',
     };
   }
   // Deactivated (lapsed payment) but still within its reactivation window.

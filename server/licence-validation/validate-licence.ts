@@ -182,8 +182,8 @@ export async function validateLicence(
     { orgId: input.orgId, known, inUse: orgsInUse, limit },
     now,
   );
-  // Neither another product's key nor a revoked one reveals anything about the licence.
-  if (result.code === 'PRODUCT_MISMATCH' || result.code === 'REVOKED') {
+  // Another product's key reveals nothing about the licence.
+  if (result.code === 'PRODUCT_MISMATCH') {
     return { valid: false, code: result.code, detail: result.detail, license: null };
   }
 

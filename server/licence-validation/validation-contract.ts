@@ -71,14 +71,12 @@ export const validationAnswerSchema = z
     code: z
       .enum(validationCodes)
       .describe(
-        'VALID, or the first failing check in this order: NOT_FOUND, PRODUCT_MISMATCH, REVOKED, PENDING_DELETION, DEACTIVATED, EXPIRED, TOO_MANY_ORGS.',
+        'VALID, or the first failing check in this order: NOT_FOUND, PRODUCT_MISMATCH, PENDING_DELETION, DEACTIVATED, EXPIRED, TOO_MANY_ORGS.',
       ),
     detail: z.string().describe('A sentence for people.'),
     license: licenceSummarySchema
       .nullable()
-      .describe(
-        'null for NOT_FOUND, PRODUCT_MISMATCH and REVOKED, which reveal nothing about a licence.',
-      ),
+      .describe('null for NOT_FOUND and PRODUCT_MISMATCH, which reveal nothing about a licence.'),
     certificate: licenceCertificateSchema
       .optional()
       .describe('Present exactly when valid: a signed statement the CLI may rely on offline.'),

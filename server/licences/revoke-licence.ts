@@ -8,7 +8,7 @@ export const MAX_REVOCATION_REASON_LENGTH = 500;
 
 /**
  * Revokes a licence at once (fraud, chargeback, a key published on the internet): validations
- * answer REVOKED from then on, whatever its subscription does, until it is reinstated. The
+ * answer DEACTIVATED (with a revocation detail) from then on, whatever its subscription does, until it is reinstated. The
  * lifecycle fields are left alone, so payments keep being recorded and reinstating returns the
  * licence to the state its subscription gives it (decision 086). Undefined when it was revoked
  * already.

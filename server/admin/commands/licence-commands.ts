@@ -30,6 +30,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_TRIAL_EXTENSION_DAYS = 366;
 
 function state(licence: Licence, now: Date): string {
+  // Validation answers a revocation as DEACTIVATED (decision 086); operators see the cause.
+  if (licence.revokedAt && licence.revokedAt.getTime() <= now.getTime()) return 'revoked';
   const { code } = checkLicence(licence, licence.productId, noOrg, now);
   return code === 'VALID' ? 'valid' : code.toLowerCase().replaceAll('_', ' ');
 }
@@ -122,7 +124,7 @@ function revocationReason(value: string | boolean | undefined): string | null {
 
 const revoke: AdminCommand = {
   name: 'licences revoke',
-  summary: 'Revoke a licence now (validations answer REVOKED until it is reinstated)',
+  summary: 'Revoke a licence now (validations answer DEACTIVATED until it is reinstated)',
   details: [
     'For fraud, chargebacks or a key published on the internet. Payment events do not lift a',
     'revocation, and it does not touch the subscription: cancel that at the payment provider if',
@@ -150,7 +152,7 @@ const revoke: AdminCommand = {
       `Revoked licence ${licence.id} (${licence.type} ${licence.edition}, ${licence.email}).`,
     );
     context.io.out(
-      `Validations answer REVOKED within ${context.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; payment events do not change that.`,
+      `Validations answer DEACTIVATED (revoked) within ${context.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; payment events do not change that.`,
     );
     if (
       licence.subscriptionId &&
