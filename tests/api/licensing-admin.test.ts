@@ -1,12 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../server/admin/run-admin.ts';
-import type { DatabaseHandle } from '../../server/db/client.ts';
 import { contactMessages, emailOutbox, licences } from '../../server/db/schema.ts';
 import { createOutboxRepository } from '../../server/email/outbox-repository.ts';
 import { siteConfig } from '../../shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
-import { createLicence, postJson } from '../helpers/licensing.ts';
+import { createLicence, postJson, runAdminOn } from '../helpers/licensing.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 interface Captured {
@@ -26,23 +24,8 @@ describe.each(databaseTargets)('licensing operator commands on $name', (target) 
   });
   afterAll(() => t.close());
 
-  /** Runs a command against the test app's database, with the app's secret. */
-  async function admin(...argv: string[]): Promise<Captured> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const handle: DatabaseHandle = { ...t.deps.database, close: async () => undefined };
-    const code = await runAdmin(argv, {
-      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
-      environment: {
-        LOG_LEVEL: 'silent',
-        SECRET_KEY: t.deps.secretKey,
-        PUBLIC_BASE_URL: 'http://localhost:3000',
-      },
-      openDatabase: async () => handle,
-      now: () => t.deps.clock(),
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  /** Runs a command against the test app's database, with the app's secret and clock. */
+  const admin = (...argv: string[]): Promise<Captured> => runAdminOn(t, ...argv);
 
   async function validate(licenseKey: string, headers: Record<string, string> = {}) {
     const body = licenseKey ? { licenseKey, productId } : { productId };
