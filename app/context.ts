@@ -1,4 +1,3 @@
-import { createContext } from 'react';
 import { createContext as createRouterContext } from 'react-router';
 import type { CheckoutStatus } from '../server/checkout/read-checkout-status.ts';
 import type { ReleaseCatalogReader } from '../server/releases/release-catalog.ts';
@@ -15,18 +14,13 @@ export interface SiteServices {
 }
 
 export interface SiteRequestContext {
-  /** Per-request CSP nonce for inline and module scripts. */
-  nonce: string;
   publicBaseUrl: string;
   /** Absolute base URL of the account service as the browser calls it; '' = same origin. */
   accountApiUrl: string;
   gaMeasurementId: string | undefined;
-  /** Request time, so the footer year and dates are computed per request (and testable). */
+  /** Render time, so the footer year and dates are computed when the page is (and testable). */
   now: Date;
   services: SiteServices;
 }
 
 export const siteContext = createRouterContext<SiteRequestContext>();
-
-/** Server-rendered nonce for <Scripts/>; empty in the browser, where it is not needed. */
-export const NonceContext = createContext('');

@@ -1,7 +1,7 @@
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
-import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
-import { NonceContext, siteContext } from './context.ts';
+import { ServerRouter, type EntryContext } from 'react-router';
+import { siteContext } from './context.ts';
 import { lowerModulePreloadPriority } from './ssr/preload-priority.ts';
 
 export { siteContext };
@@ -13,21 +13,17 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: RouterContextProvider,
 ): Promise<Response> | Response {
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce } = loadContext.get(siteContext);
   return new Promise((resolve, reject) => {
     let statusCode = responseStatusCode;
-    // Wait for the whole document: pages are small, and complete HTML is what crawlers and caches want.
+    // Wait for the whole document: pages are small, and complete HTML is what crawlers and caches
+    // want; the server hashes its inline scripts for the CSP and may cache it (server/site/).
     const { pipe, abort } = renderToPipeableStream(
-      <NonceContext value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceContext>,
+      <ServerRouter context={routerContext} url={request.url} />,
       {
-        nonce,
         onAllReady() {
           const body = lowerModulePreloadPriority();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');

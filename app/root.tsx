@@ -1,4 +1,4 @@
-import { use, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import {
   isRouteErrorResponse,
   Links,
@@ -13,7 +13,7 @@ import { useRouteAnalytics } from './analytics/use-route-analytics.ts';
 import { scrollKeyOf } from './components/dialogs/modal-url.ts';
 import { LazyCookieBanner } from './components/shell/LazyCookieBanner.tsx';
 import type { Route } from './+types/root.ts';
-import { NonceContext, siteContext } from './context.ts';
+import { siteContext } from './context.ts';
 import type { RootData } from './root-data.ts';
 import { SiteHeader } from './components/shell/SiteHeader.tsx';
 import { SiteFooter } from './components/shell/SiteFooter.tsx';
@@ -46,7 +46,6 @@ function RouteEffects() {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const nonce = use(NonceContext);
   return (
     <html lang="en">
       <head>
@@ -60,8 +59,8 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         <RouteEffects />
         {/* Dialog entries share the scroll position of their page (see `scrollKeyOf`). */}
-        <ScrollRestoration nonce={nonce} getKey={scrollKeyOf} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration getKey={scrollKeyOf} />
+        <Scripts />
       </body>
     </html>
   );

@@ -1,28 +1,24 @@
 import { Hono } from 'hono';
-import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
-import type { SiteRequestContext, SiteServices } from '../app/context.ts';
+import type { ServerBuild } from 'react-router';
 import { billingPortalRoutes } from './billing-portal/billing-portal-routes.ts';
 import { checkoutRoutes } from './checkout/checkout-routes.ts';
-import { readCheckoutStatus } from './checkout/read-checkout-status.ts';
 import { contactRoutes } from './contact/contact-routes.ts';
 import type { AppDeps } from './deps.ts';
 import { compression } from './http/compression.ts';
-import { csrf } from './http/csrf.ts';
+import { csrf, csrfTokenRoutes } from './http/csrf.ts';
 import { accessTokenRoutes } from './access-tokens/access-token-routes.ts';
 import { licenceCertificateRoutes } from './licence-certificates/routes.ts';
 import { licenceRecoveryRoutes } from './licence-recovery/licence-recovery-routes.ts';
 import { licenceValidationRoutes } from './licence-validation/validation-routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { requestLog } from './http/request-log.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts';
 import { staticAssets } from './http/static-assets.ts';
 import type { AppEnv } from './http/types.ts';
-import { releaseCatalogReaderFor } from './releases/release-catalog.ts';
 import { releaseRoutes } from './releases/release-routes.ts';
 import { localPaymentRoutes } from './payments/local/local-routes.ts';
-import { syncDepsOf } from './payments/sync-subscription.ts';
 import { paymentWebhookRoutes } from './payments/webhook-routes.ts';
-import { siteContextOf } from './site/site-context.ts';
+import { siteRoutes } from './site/site-routes.ts';
 import { trialRoutes } from './trials/trial-routes.ts';
 
 export interface BuildAppOptions {
@@ -48,19 +44,23 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   const { env, logger } = deps;
   const app = new Hono<AppEnv>();
   const accountOrigin = env.ACCOUNT_API_URL ? new URL(env.ACCOUNT_API_URL).origin : undefined;
+  const security: SecurityHeaderOptions = {
+    connectOrigins: accountOrigin ? [accountOrigin] : [],
+    analytics: Boolean(env.GA_MEASUREMENT_ID),
+    development: env.NODE_ENV === 'development',
+  };
+  const secureCookie = env.PUBLIC_BASE_URL.startsWith('https:');
+  const site = options.serverBuild ? siteRoutes(deps, options.serverBuild, security) : undefined;
 
   app.use(requestLog(logger));
+  // Pages rendered once, served from memory with all their headers (decision 100).
+  if (site) app.use(site.cachedPages);
   // The CLI's hot path: JSON for a machine, so no CSP, cookies or compression (decision 077).
   app.route('/', licenceValidationRoutes(deps));
-  app.use(
-    securityHeaders({
-      connectOrigins: accountOrigin ? [accountOrigin] : [],
-      analytics: Boolean(env.GA_MEASUREMENT_ID),
-      development: env.NODE_ENV === 'development',
-    }),
-  );
+  app.use(securityHeaders(security));
   app.use(compression());
-  app.use(csrf({ isExempt: isCsrfExempt, secureCookie: env.PUBLIC_BASE_URL.startsWith('https:') }));
+  app.use(csrf({ isExempt: isCsrfExempt, secureCookie }));
+  app.route('/', csrfTokenRoutes({ secureCookie }));
 
   app.get('/healthz', (c) => c.json({ status: 'ok', database: deps.database.kind }));
   app.route('/', contactRoutes(deps));
@@ -82,29 +82,11 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     return c.json({ Error: 'InternalError', message: 'An unexpected error occurred.' }, 500);
   });
 
-  const serverBuild = options.serverBuild;
-  if (serverBuild) {
-    const handleDocument = createRequestHandler(serverBuild, env.NODE_ENV);
-    const services: SiteServices = {
-      releases: releaseCatalogReaderFor(deps),
-      checkout: { readStatus: (sessionId) => readCheckoutStatus(syncDepsOf(deps), sessionId) },
-    };
+  if (site) {
     // Documents, route data and route manifests are large and of unknown length: compressed even
-    // as JSON (the app-wide instance leaves JSON of unknown length alone, decision 081).
-    app.all('*', compression({ unknownLength: 'all' }), async (c) => {
-      const build = typeof serverBuild === 'function' ? await serverBuild() : serverBuild;
-      const site: SiteRequestContext = {
-        nonce: c.get('nonce'),
-        publicBaseUrl: env.PUBLIC_BASE_URL,
-        accountApiUrl: env.ACCOUNT_API_URL ?? '',
-        gaMeasurementId: env.GA_MEASUREMENT_ID,
-        now: deps.clock(),
-        services,
-      };
-      const context = new RouterContextProvider();
-      context.set(siteContextOf(build), site);
-      return handleDocument(c.req.raw, context);
-    });
+    // as JSON (the app-wide instance leaves JSON of unknown length alone, decision 081). Stored
+    // pages carry their own brotli and gzip bytes, which compression leaves alone.
+    app.all('*', compression({ unknownLength: 'all' }), site.render);
   }
   return app;
 }

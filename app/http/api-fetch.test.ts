@@ -43,6 +43,21 @@ describe('apiFetch', () => {
     });
     expect(calls[0]?.headers.get('X-XSRF-TOKEN')).toBe('tok');
   });
+
+  it('asks the token endpoint first when the browser has no token cookie yet', async () => {
+    const calls: string[] = [];
+    const sent: Array<string | null> = [];
+    vi.stubGlobal('document', { cookie: 'other=1' });
+    vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
+      calls.push(url);
+      sent.push(new Headers(init.headers).get('X-XSRF-TOKEN'));
+      const body = url === '/api/csrf-token' ? '{"token":"fresh"}' : '{}';
+      return Promise.resolve(new Response(body));
+    });
+    await apiFetch('/api/submitContactForm', { method: 'POST' });
+    expect(calls).toEqual(['/api/csrf-token', '/api/submitContactForm']);
+    expect(sent[1]).toBe('fresh');
+  });
 });
 
 describe('readErrorCode', () => {

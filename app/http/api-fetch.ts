@@ -1,10 +1,11 @@
+import { CSRF_COOKIE, CSRF_HEADER, CSRF_TOKEN_PATH } from '../../shared/contracts/csrf.ts';
+
 /**
  * The site's one way to call its own server and the account service. Non-GET/HEAD requests to
  * relative URLs (and to the configured account-service origin) carry the CSRF token from the
- * `XSRF-TOKEN` cookie in the `X-XSRF-TOKEN` header (spec §7).
+ * `XSRF-TOKEN` cookie in the `X-XSRF-TOKEN` header. Pages don't set that cookie (their HTML is
+ * the same for every visitor), so the first unsafe request asks the server for it (decision 101).
  */
-export const CSRF_COOKIE = 'XSRF-TOKEN';
-export const CSRF_HEADER = 'X-XSRF-TOKEN';
 
 export function readCookie(
   name: string,
@@ -26,13 +27,24 @@ export interface ApiFetchOptions extends RequestInit {
   trustedBase?: string;
 }
 
-export function apiFetch(url: string, options: ApiFetchOptions = {}): Promise<Response> {
+/** The visitor's CSRF token: from the cookie, or fetched once (the answer sets the cookie). */
+async function csrfToken(signal: AbortSignal | null | undefined): Promise<string | undefined> {
+  const stored = readCookie(CSRF_COOKIE);
+  if (stored) return stored;
+  const response = await fetch(CSRF_TOKEN_PATH, { credentials: 'same-origin', signal });
+  if (!response.ok) return undefined;
+  const body: unknown = await response.json();
+  const token = typeof body === 'object' && body !== null ? Reflect.get(body, 'token') : undefined;
+  return typeof token === 'string' ? token : undefined;
+}
+
+export async function apiFetch(url: string, options: ApiFetchOptions = {}): Promise<Response> {
   const { trustedBase, ...init } = options;
   const method = (init.method ?? 'GET').toUpperCase();
   const headers = new Headers(init.headers);
   const ours = isRelative(url) || (Boolean(trustedBase) && url.startsWith(`${trustedBase}/`));
   if (ours && method !== 'GET' && method !== 'HEAD') {
-    const token = readCookie(CSRF_COOKIE);
+    const token = await csrfToken(init.signal);
     if (token) headers.set(CSRF_HEADER, token);
   }
   return fetch(url, { ...init, method, headers, credentials: ours ? 'include' : init.credentials });

@@ -6,10 +6,14 @@ import { licenceStatusFor } from '../components/checkout/licence-status-data.ts'
 import { checkoutSuccessContent } from '../content/checkout-success.ts';
 import { pages } from '../pages.ts';
 import { metaFor } from '../root-data.ts';
+import { perVisitHeaders } from '../http/per-visit-headers.ts';
 import { siteConfig, supportMailto } from '../../shared/site-config.ts';
 import styles from './checkout-success.module.css';
 
 export const meta = metaFor(pages.checkoutSuccess);
+
+/** Shows the licence of the buyer's own checkout session. */
+export const headers = perVisitHeaders;
 
 export function loader(args: Route.LoaderArgs) {
   return licenceStatusFor(args);

@@ -10,7 +10,6 @@ import {
 } from '../../shared/downloads/catalog.ts';
 import { artifactFileName } from '../../shared/downloads/file-names.ts';
 import { RELEASE_FEED_PATH } from '../../shared/downloads/paths.ts';
-import { detectPlatform } from '../../shared/downloads/platform.ts';
 import {
   downloadOperatingSystem,
   suggestForOperatingSystem,
@@ -19,7 +18,7 @@ import { pickLatestRelease } from '../../shared/downloads/versions.ts';
 import { siteConfig } from '../../shared/site-config.ts';
 import { downloadFaq } from '../content/download-faq.tsx';
 import { ChangeLog } from '../components/download/ChangeLog.tsx';
-import { useRefinedPlatform } from '../components/download/client-platform.ts';
+import { useVisitorPlatform } from '../components/download/client-platform.ts';
 import { DownloadHero, OTHER_OPTIONS_ANCHOR } from '../components/download/DownloadHero.tsx';
 import {
   DockerPanel,
@@ -41,23 +40,11 @@ export const links: Route.LinksFunction = () => [
   },
 ];
 
-const CLIENT_HINTS = 'Sec-CH-UA-Platform, Sec-CH-UA-Arch, Sec-CH-UA-Bitness';
-
-/** The preselected tab depends on the visitor's system, and later visits can send CPU hints. */
-export function headers(): HeadersInit {
-  return { 'Accept-CH': CLIENT_HINTS, Vary: `User-Agent, ${CLIENT_HINTS}` };
-}
-
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const site = context.get(siteContext);
   // Read per request: a newly published release shows without a rebuild or restart.
   const releases = await site.services.releases.listReleases();
   const latest = pickLatestRelease(releases);
-  const detected = detectPlatform(request.headers.get('user-agent'), {
-    platform: request.headers.get('sec-ch-ua-platform') ?? undefined,
-    architecture: request.headers.get('sec-ch-ua-arch') ?? undefined,
-    bitness: request.headers.get('sec-ch-ua-bitness') ?? undefined,
-  });
   return {
     latest: latest ?? null,
     // Older releases need only their change-log text, not every file.
@@ -67,7 +54,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       prerelease,
       notes,
     })),
-    detected,
     publicBaseUrl: site.publicBaseUrl,
   };
 }
@@ -89,10 +75,11 @@ function osOfTab(tab: TabKey): OperatingSystem | undefined {
 }
 
 export default function DownloadPage({ loaderData }: Route.ComponentProps) {
-  const { latest, changeLog, detected, publicBaseUrl } = loaderData;
+  const { latest, changeLog, publicBaseUrl } = loaderData;
   const release = latest ?? undefined;
-  const refined = useRefinedPlatform();
-  const platform = refined ?? detected;
+  // The page is the same for every visitor (Windows, the spec's default); the browser then
+  // suggests for its own system (decision 100).
+  const platform = useVisitorPlatform();
   // Until the visitor picks a tab, the tab follows the detected system (refined in the browser).
   const [chosenTab, setChosenTab] = useState<TabKey | null>(null);
   // Docker and GitHub Actions have no file of their own: the suggestion stays with the last OS.

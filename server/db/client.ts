@@ -8,6 +8,7 @@ import pg from 'pg';
 import * as schema from './schema.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate } from './migrate.ts';
+import { createPgNotifications, type NotificationHandler } from './notifications.ts';
 
 export type Schema = typeof schema;
 /** The one database type the app codes against: PGlite and node-postgres both satisfy it. */
@@ -18,7 +19,19 @@ export type Executor = Parameters<Parameters<Database['transaction']>[0]>[0] | D
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /**
+   * Runs `handler` for every `NOTIFY` on `channel` (from any process on the same database) until
+   * the returned function is called; `undefined` means notifications may have been missed.
+   */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+function pgliteListen(client: PGlite): DatabaseHandle['listen'] {
+  return async (channel, handler) => {
+    const unlisten = await client.listen(channel, (payload) => handler(payload));
+    return () => unlisten();
+  };
 }
 
 export interface OpenDatabaseOptions {
@@ -37,13 +50,22 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool.on('error', () => undefined);
     const db: Database = drizzlePg(pool, { schema });
     await migrate(db);
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const notifications = createPgNotifications(options.databaseUrl);
+    return {
+      db,
+      kind: 'postgres',
+      listen: (channel, handler) => notifications.listen(channel, handler),
+      async close() {
+        await notifications.close();
+        await pool.end();
+      },
+    };
   }
   if (!options.dataDir) {
     const client = await PGlite.create();
     const db: Database = drizzlePglite(client, { schema });
     await migrate(db);
-    return { db, kind: 'pglite', close: () => client.close() };
+    return { db, kind: 'pglite', listen: pgliteListen(client), close: () => client.close() };
   }
   const dir = path.resolve(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
@@ -55,6 +77,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db,
       kind: 'pglite',
+      listen: pgliteListen(client),
       async close() {
         await client.close();
         await unlock();

@@ -8,10 +8,18 @@ export type ContentEncoding = 'gzip' | 'deflate';
 export const COMPRESSION_THRESHOLD = 1024;
 
 /** Preferred first when the client accepts both equally. */
-const supported: readonly ContentEncoding[] = ['gzip', 'deflate'];
+const defaultSupported: readonly ContentEncoding[] = ['gzip', 'deflate'];
 
 /** The encoding to answer with for an `Accept-Encoding` header, or none (identity). */
 export function negotiateEncoding(acceptEncoding: string | undefined): ContentEncoding | undefined {
+  return pickEncoding(acceptEncoding, defaultSupported);
+}
+
+/** The best of the `supported` encodings (in order of preference) the client accepts, if any. */
+export function pickEncoding<E extends string>(
+  acceptEncoding: string | undefined,
+  supported: readonly E[],
+): E | undefined {
   if (!acceptEncoding) return undefined;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -23,7 +31,7 @@ export function negotiateEncoding(acceptEncoding: string | undefined): ContentEn
       .find((value) => value !== undefined);
     weights.set(name, q === undefined ? 1 : Number(q));
   }
-  let best: ContentEncoding | undefined;
+  let best: E | undefined;
   let bestWeight = 0;
   for (const encoding of supported) {
     const weight = weights.get(encoding) ?? weights.get('*') ?? 0;

@@ -1,13 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { generateCookie, getCookie } from 'hono/cookie';
+import {
+  CSRF_COOKIE,
+  CSRF_FORM_FIELD,
+  CSRF_HEADER,
+  CSRF_TOKEN_PATH,
+} from '../../shared/contracts/csrf.ts';
 import { randomToken } from './random-token.ts';
 import type { AppEnv } from './types.ts';
 
-export const CSRF_COOKIE = 'XSRF-TOKEN';
-export const CSRF_HEADER = 'X-XSRF-TOKEN';
-/** Hidden field name for the server-rendered HTML forms of the local payment pages. */
-export const CSRF_FORM_FIELD = '_csrf';
+export { CSRF_COOKIE, CSRF_FORM_FIELD, CSRF_HEADER };
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -24,46 +27,59 @@ function tokensMatch(a: string, b: string): boolean {
 }
 
 /**
- * Double-submit cookie: the server issues a random `XSRF-TOKEN` cookie (readable by the page's
- * script, SameSite=Strict); unsafe requests must echo it in `X-XSRF-TOKEN` (or `_csrf` in a form).
+ * The visitor's CSRF token: the cookie's when it has one, else a fresh one set as the cookie on
+ * this response. Only responses that are never shared call it (the token endpoint, the local
+ * payment pages), so page HTML stays cacheable (decision 101).
+ */
+export function issueCsrfToken(c: Context<AppEnv>, secureCookie: boolean): string {
+  const existing = getCookie(c, CSRF_COOKIE);
+  if (existing) return existing;
+  const token = randomToken(24, 'base64url');
+  c.header(
+    'Set-Cookie',
+    generateCookie(CSRF_COOKIE, token, {
+      path: '/',
+      sameSite: 'Strict',
+      secure: secureCookie,
+      httpOnly: false,
+    }),
+    { append: true },
+  );
+  return token;
+}
+
+/**
+ * Double-submit check: unsafe requests must echo the `XSRF-TOKEN` cookie in `X-XSRF-TOKEN` (or
+ * `_csrf` in a form); a missing or different token is refused with 403 JSON.
  */
 export function csrf(options: CsrfOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const path = c.req.path;
+    if (safeMethods.has(c.req.method) || options.isExempt(c.req.path)) return next();
     const cookieToken = getCookie(c, CSRF_COOKIE);
-    if (!safeMethods.has(c.req.method) && !options.isExempt(path)) {
-      let sent = c.req.header(CSRF_HEADER);
-      const contentType = c.req.header('content-type') ?? '';
-      if (!sent && contentType.startsWith('application/x-www-form-urlencoded')) {
-        const field = (await c.req.parseBody())[CSRF_FORM_FIELD];
-        sent = typeof field === 'string' ? field : undefined;
-      }
-      if (!cookieToken || !sent || !tokensMatch(cookieToken, sent)) {
-        return c.json(
-          {
-            Error: 'CsrfTokenInvalid',
-            message: `Missing or invalid ${CSRF_HEADER} header. Reload the page and try again.`,
-          },
-          403,
-        );
-      }
+    let sent = c.req.header(CSRF_HEADER);
+    const contentType = c.req.header('content-type') ?? '';
+    if (!sent && contentType.startsWith('application/x-www-form-urlencoded')) {
+      const field = (await c.req.parseBody())[CSRF_FORM_FIELD];
+      sent = typeof field === 'string' ? field : undefined;
     }
-    // A first visit gets its token. Set before the route runs, so Hono builds the response with
-    // it (no work on the finished response, decision 081); a Response the route constructs on its
-    // own (React Router's documents) gets it afterwards.
-    const issued =
-      !cookieToken && !path.startsWith('/assets/')
-        ? generateCookie(CSRF_COOKIE, randomToken(24, 'base64url'), {
-            path: '/',
-            sameSite: 'Strict',
-            secure: options.secureCookie,
-            httpOnly: false,
-          })
-        : undefined;
-    if (issued) c.header('Set-Cookie', issued, { append: true });
-    await next();
-    if (issued && !c.res.headers.getSetCookie().includes(issued)) {
-      c.res.headers.append('Set-Cookie', issued);
+    if (!cookieToken || !sent || !tokensMatch(cookieToken, sent)) {
+      return c.json(
+        {
+          Error: 'CsrfTokenInvalid',
+          message: `Missing or invalid ${CSRF_HEADER} header. Reload the page and try again.`,
+        },
+        403,
+      );
     }
+    return next();
   };
+}
+
+/** `GET /api/csrf-token`: the browser's token before its first unsafe request. */
+export function csrfTokenRoutes(options: { secureCookie: boolean }): Hono<AppEnv> {
+  return new Hono<AppEnv>().get(CSRF_TOKEN_PATH, (c) => {
+    const token = issueCsrfToken(c, options.secureCookie);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ token });
+  });
 }

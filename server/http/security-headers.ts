@@ -1,5 +1,4 @@
 import type { MiddlewareHandler } from 'hono';
-import { randomToken } from './random-token.ts';
 import type { AppEnv } from './types.ts';
 
 export interface SecurityHeaderOptions {
@@ -21,8 +20,24 @@ const analyticsConnect = [
 /** The site's referrer policy; a route that hands out bearer links sets its own (decision 082). */
 export const DEFAULT_REFERRER_POLICY = 'strict-origin-when-cross-origin';
 
-export function contentSecurityPolicy(nonce: string, options: SecurityHeaderOptions): string {
-  const script = ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'"];
+/** Hashes (`'sha256-…'`) of a document's inline scripts and `<style>` elements. */
+export interface InlineHashes {
+  scripts: readonly string[];
+  styles: readonly string[];
+}
+
+const noInlineCode: InlineHashes = { scripts: [], styles: [] };
+
+/**
+ * The CSP of a response. Inline code runs only when its hash is listed, so a page's policy is a
+ * function of its HTML and both can be cached and shared (decision 100); no `'unsafe-inline'`.
+ */
+export function contentSecurityPolicy(
+  options: SecurityHeaderOptions,
+  inline: InlineHashes = noInlineCode,
+): string {
+  const script = ["'self'", ...inline.scripts];
+  const style = ["'self'", ...inline.styles];
   const connect = ["'self'", ...options.connectOrigins];
   const img = ["'self'", 'data:'];
   if (options.analytics) {
@@ -33,7 +48,7 @@ export function contentSecurityPolicy(nonce: string, options: SecurityHeaderOpti
   return [
     "default-src 'self'",
     `script-src ${script.join(' ')}`,
-    "style-src 'self' 'unsafe-inline'",
+    `style-src ${style.join(' ')}`,
     `img-src ${img.join(' ')}`,
     "font-src 'self'",
     `connect-src ${connect.join(' ')}`,
@@ -55,27 +70,39 @@ const fixedHeaders: ReadonlyArray<readonly [string, string]> = [
   ['Cross-Origin-Opener-Policy', 'same-origin'],
 ];
 
-function isHttps(url: string, forwardedProto: string | undefined): boolean {
+export function isHttps(url: string, forwardedProto: string | undefined): boolean {
   return forwardedProto ? forwardedProto === 'https' : url.startsWith('https:');
 }
 
+export const HSTS_HEADER = [
+  'Strict-Transport-Security',
+  'max-age=63072000; includeSubDomains',
+] as const;
+
+/** Every security header of a response whose inline code has the given hashes, HSTS aside. */
+export function securityHeaderList(
+  options: SecurityHeaderOptions,
+  inline: InlineHashes = noInlineCode,
+): Array<readonly [string, string]> {
+  const headers: Array<readonly [string, string]> = [...fixedHeaders];
+  if (!options.development) {
+    headers.push(['Content-Security-Policy', contentSecurityPolicy(options, inline)]);
+  }
+  return headers;
+}
+
 /**
- * Sets a fresh CSP nonce on the context and the security headers on every response. They are set
- * before the route runs, so Hono builds the response with them (no work on the finished response,
- * decision 081) and a header the route sets itself wins. A Response the route constructs on its
- * own (React Router's documents) gets the ones it lacks afterwards.
+ * Sets the security headers on every response. They are set before the route runs, so Hono builds
+ * the response with them (no work on the finished response, decision 081) and a header the route
+ * sets itself wins — documents set their own CSP with their inline hashes. A Response the route
+ * constructs on its own gets the ones it lacks afterwards.
  */
 export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler<AppEnv> {
+  const always = securityHeaderList(options);
   return async (c, next) => {
-    const nonce = randomToken(16, 'base64');
-    c.set('nonce', nonce);
-    const headers: Array<readonly [string, string]> = [...fixedHeaders];
-    if (!options.development) {
-      headers.push(['Content-Security-Policy', contentSecurityPolicy(nonce, options)]);
-    }
-    if (isHttps(c.req.url, c.req.header('x-forwarded-proto'))) {
-      headers.push(['Strict-Transport-Security', 'max-age=63072000; includeSubDomains']);
-    }
+    const headers = isHttps(c.req.url, c.req.header('x-forwarded-proto'))
+      ? [...always, HSTS_HEADER]
+      : always;
     for (const [name, value] of headers) c.header(name, value);
     await next();
     const sent = c.res.headers;

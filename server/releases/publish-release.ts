@@ -63,6 +63,7 @@ export async function publishRelease(
   const repository = createReleaseRepository(db);
   return db.transaction(async (tx) => {
     if (await repository.insert(release, tx)) {
+      await repository.announceChange(release.version, tx);
       return { outcome: 'published', version: release.version };
     }
     const current = await repository.findByVersion(release.version, tx);

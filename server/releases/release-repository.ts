@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
 import { releaseArtifacts, releases } from '../db/schema.ts';
 import type {
@@ -24,6 +24,9 @@ export interface NewRelease {
   notes: string[];
   artifacts: StoredArtifact[];
 }
+
+/** The `NOTIFY` channel a publish announces itself on; caches of pages that show releases listen. */
+export const RELEASE_CATALOG_CHANNEL = 'release_catalog';
 
 export interface StoredRelease extends NewRelease {
   publishedAt: Date;
@@ -114,6 +117,11 @@ export function createReleaseRepository(db: Database) {
           .values(release.artifacts.map((artifact) => ({ releaseId: row.id, ...artifact })));
       }
       return true;
+    },
+
+    /** Tells every instance the catalog changed, when (and only if) the transaction commits. */
+    async announceChange(version: string, tx: Executor = db): Promise<void> {
+      await tx.execute(sql`select pg_notify(${RELEASE_CATALOG_CHANNEL}, ${version})`);
     },
   };
 }

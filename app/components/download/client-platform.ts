@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { detectPlatform, type DetectedPlatform } from '../../../shared/downloads/platform.ts';
 
 /** The part of `navigator.userAgentData` (User-Agent Client Hints) the suggestion reads. */
@@ -18,11 +18,29 @@ function isUserAgentData(value: unknown): value is UserAgentData {
   );
 }
 
+/** What the server renders for every visitor: no user agent, so the spec's default (Windows). */
+const everyVisitor: DetectedPlatform = detectPlatform(null);
+
+let fromUserAgent: DetectedPlatform | undefined;
+/** The browser's system from its user agent (and the low-entropy platform hint), read once. */
+function browserPlatform(): DetectedPlatform {
+  if (!fromUserAgent) {
+    const data: unknown = Reflect.get(navigator, 'userAgentData');
+    const platform = isUserAgentData(data) ? data.platform : undefined;
+    fromUserAgent = detectPlatform(navigator.userAgent, { platform });
+  }
+  return fromUserAgent;
+}
+
+const neverChanges = () => () => undefined;
+
 /**
- * The server's detection, refined once in the browser from the high-entropy client hints
- * (CPU architecture and bitness) where the browser offers them; `null` until then.
+ * The visitor's system, decided in the browser so the page's HTML stays the same for everyone
+ * (decision 100): the default while hydrating, then the user agent's, then refined from the
+ * high-entropy client hints (CPU architecture and bitness) where the browser offers them.
  */
-export function useRefinedPlatform(): DetectedPlatform | null {
+export function useVisitorPlatform(): DetectedPlatform {
+  const platform = useSyncExternalStore(neverChanges, browserPlatform, () => everyVisitor);
   const [refined, setRefined] = useState<DetectedPlatform | null>(null);
   useEffect(() => {
     const data: unknown = Reflect.get(navigator, 'userAgentData');
@@ -45,5 +63,5 @@ export function useRefinedPlatform(): DetectedPlatform | null {
       active = false;
     };
   }, []);
-  return refined;
+  return refined ?? platform;
 }

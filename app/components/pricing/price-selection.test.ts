@@ -1,7 +1,9 @@
+import { PAGE_STATE_PARAMS } from '../../../shared/contracts/page-url.ts';
 import { describe, expect, it } from 'vitest';
 import {
   defaultSelection,
   parsePriceSelection,
+  selectionParams,
   quotePath,
   searchParamsWithSelection,
 } from './price-selection.ts';
@@ -60,5 +62,12 @@ describe('searchParamsWithSelection', () => {
       parsePriceSelection(searchParamsWithSelection(new URLSearchParams(), selection)),
     ).toEqual(selection);
     expect(quotePath(selection)).toBe('/pricing?size=17&period=yearly&currency=EUR');
+  });
+});
+
+describe('the quote parameters', () => {
+  it('are page state, so the server renders and caches one page per quote', () => {
+    for (const name of Object.values(selectionParams)) expect(PAGE_STATE_PARAMS).toContain(name);
+    expect(PAGE_STATE_PARAMS).toContain('modal');
   });
 });

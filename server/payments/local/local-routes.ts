@@ -5,7 +5,7 @@ import { EMAIL_ADDRESS_PATTERN } from '../../../shared/contracts/fields.ts';
 import { billingErrorMessage, validationMessages } from '../../../shared/contracts/messages.ts';
 import { priceConfig } from '../../../shared/pricing/index.ts';
 import type { AppDeps } from '../../deps.ts';
-import { CSRF_COOKIE } from '../../http/csrf.ts';
+import { CSRF_COOKIE, issueCsrfToken } from '../../http/csrf.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { syncDepsOf, handlePaymentEvent } from '../sync-subscription.ts';
 import type { PaymentEvent } from '../payment-types.ts';
@@ -145,6 +145,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
       );
     }
     url.searchParams.set('cookie', '1');
+    issueCsrfToken(c, deps.env.PUBLIC_BASE_URL.startsWith('https:'));
     return c.html(cookieInterstitialPage(`${url.pathname}${url.search}`));
   }
 

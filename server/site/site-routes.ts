@@ -1,0 +1,102 @@
+import type { MiddlewareHandler } from 'hono';
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
+import type { SiteRequestContext, SiteServices } from '../../app/context.ts';
+import { readCheckoutStatus } from '../checkout/read-checkout-status.ts';
+import type { AppDeps } from '../deps.ts';
+import {
+  isHttps,
+  securityHeaderList,
+  type SecurityHeaderOptions,
+} from '../http/security-headers.ts';
+import type { AppEnv } from '../http/types.ts';
+import { releaseCatalogReaderFor } from '../releases/release-catalog.ts';
+import { RELEASE_CATALOG_CHANNEL } from '../releases/release-repository.ts';
+import { syncDepsOf } from '../payments/sync-subscription.ts';
+import { createPageCache, type PageCache, type PageRequest } from './page-cache.ts';
+import { siteContextOf } from './site-context.ts';
+
+export interface SiteRoutes {
+  /** Serves stored pages before any other middleware runs (the fast path); else passes on. */
+  cachedPages: MiddlewareHandler<AppEnv>;
+  /** Renders every request no other route took: pages, route data, route manifests. */
+  render: MiddlewareHandler<AppEnv>;
+  /** The page store (production builds only; development renders every request). */
+  cache: PageCache | undefined;
+}
+
+function pageRequestOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): PageRequest {
+  const url = c.req.url;
+  const queryStart = url.indexOf('?');
+  return {
+    method: c.req.method,
+    path: c.req.path,
+    query: queryStart === -1 ? '' : url.slice(queryStart + 1),
+    acceptEncoding: c.req.header('accept-encoding'),
+    ifNoneMatch: c.req.header('if-none-match'),
+    https: isHttps(url, c.req.header('x-forwarded-proto')),
+  };
+}
+
+/**
+ * The website: React Router renders the pages, and in production each shareable page is rendered
+ * once and served from memory (decision 100). Publishing a release clears the store on every
+ * instance (`NOTIFY release_catalog`), so /download and the home page's structured data change at
+ * once.
+ */
+export function siteRoutes(
+  deps: AppDeps,
+  serverBuild: ServerBuild | (() => Promise<ServerBuild>),
+  security: SecurityHeaderOptions,
+): SiteRoutes {
+  const { env } = deps;
+  const handleDocument = createRequestHandler(serverBuild, env.NODE_ENV);
+  const services: SiteServices = {
+    releases: releaseCatalogReaderFor(deps),
+    checkout: { readStatus: (sessionId) => readCheckoutStatus(syncDepsOf(deps), sessionId) },
+  };
+
+  async function render(request: Request): Promise<Response> {
+    const build = typeof serverBuild === 'function' ? await serverBuild() : serverBuild;
+    const site: SiteRequestContext = {
+      publicBaseUrl: env.PUBLIC_BASE_URL,
+      accountApiUrl: env.ACCOUNT_API_URL ?? '',
+      gaMeasurementId: env.GA_MEASUREMENT_ID,
+      now: deps.clock(),
+      services,
+    };
+    const context = new RouterContextProvider();
+    context.set(siteContextOf(build), site);
+    return handleDocument(request, context);
+  }
+
+  // Development reloads the build per request: nothing to keep.
+  const cache =
+    typeof serverBuild === 'function'
+      ? undefined
+      : createPageCache({
+          render,
+          origin: env.PUBLIC_BASE_URL,
+          securityHeaders: (inline) => securityHeaderList(security, inline),
+        });
+
+  if (cache) {
+    deps.database
+      .listen(RELEASE_CATALOG_CHANNEL, () => cache.clear())
+      .catch((error: unknown) =>
+        deps.logger.error({ err: error }, 'cannot listen for release catalog changes'),
+      );
+  }
+
+  return {
+    cache,
+    cachedPages: async (c, next) => {
+      const hit = cache?.lookup(pageRequestOf(c));
+      if (hit) return hit;
+      await next();
+    },
+    render: async (c) => {
+      // Development has no CSP (Vite injects its own scripts), so nothing to hash either.
+      return cache ? cache.respond(pageRequestOf(c), c.req.raw) : render(c.req.raw);
+    },
+  };
+}
