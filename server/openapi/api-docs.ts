@@ -3,6 +3,7 @@ import { accessTokenApiDocs } from '../access-tokens/access-token-routes.ts';
 import { billingPortalApiDocs } from '../billing-portal/billing-portal-api-docs.ts';
 import { checkoutApiDocs } from '../checkout/checkout-api-docs.ts';
 import { contactApiDocs } from '../contact/contact-api-docs.ts';
+import { csrfApiDocs } from '../http/csrf-api-docs.ts';
 import { licenceCertificateApiDocs } from '../licence-certificates/routes.ts';
 import { licenceRecoveryApiDocs } from '../licence-recovery/licence-recovery-routes.ts';
 import { licenceValidationApiDocs } from '../licence-validation/validation-routes.ts';
@@ -35,6 +36,7 @@ const openApiDocs = defineApiDocs([
  */
 export const apiDocs: readonly ApiOperationDoc[] = [
   ...contactApiDocs,
+  ...csrfApiDocs,
   ...trialApiDocs,
   ...billingPortalApiDocs,
   ...checkoutApiDocs,

@@ -88,7 +88,10 @@ test.describe('publishing a release', () => {
   });
 
   let server: ChildProcess | undefined;
+  /** A second instance on the same database: its page cache must drop the old catalog too. */
+  let other: ChildProcess | undefined;
   let baseUrl = '';
+  let otherUrl = '';
   let databaseUrl = '';
   let dbName = '';
   let dir = '';
@@ -107,30 +110,36 @@ test.describe('publishing a release', () => {
     url.pathname = `/${dbName}`;
     databaseUrl = url.toString();
     dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-publish-'));
-    const port = await freePort();
-    baseUrl = `http://localhost:${port}`;
-    server = spawn(process.execPath, ['server/main.ts'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        PUBLIC_BASE_URL: baseUrl,
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: dir,
-        LOG_LEVEL: 'warn',
-      },
-    });
-    await expect
-      .poll(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status, {
-        timeout: 60_000,
-      })
-      .toBe(200);
+    const start = async () => {
+      const port = await freePort();
+      const url = `http://localhost:${port}`;
+      const child = spawn(process.execPath, ['server/main.ts'], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          PORT: String(port),
+          PUBLIC_BASE_URL: url,
+          DATABASE_URL: databaseUrl,
+          DATA_DIR: dir,
+          LOG_LEVEL: 'warn',
+        },
+      });
+      await expect
+        .poll(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.status, {
+          timeout: 60_000,
+        })
+        .toBe(200);
+      return { child, url };
+    };
+    ({ child: server, url: baseUrl } = await start());
+    ({ child: other, url: otherUrl } = await start());
   });
 
   test.afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server?.once('exit', resolve));
-      server.kill('SIGTERM');
+    for (const child of [server, other]) {
+      if (!child || child.exitCode !== null) continue;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
       await exited;
     }
     if (dbName) {
@@ -153,6 +162,13 @@ test.describe('publishing a release', () => {
     await expect(page.getByTestId('current-version')).toHaveText(
       'Version 3.2.2, released 2025-06-07',
     );
+    // Both instances have rendered and stored the pages that show the catalog.
+    const text = async (url: string) => (await request.get(url)).text();
+    for (const origin of [baseUrl, otherUrl]) {
+      expect(await text(`${origin}/download`)).toContain('Version 3.2.2, released 2025-06-07');
+      expect(await text(`${origin}/`)).toContain('"softwareVersion":"3.2.2"');
+      expect(await text(`${origin}/download/feed.atom`)).not.toContain('3.3.0');
+    }
 
     const file = path.join(dir, 'manifest.json');
     await writeFile(file, JSON.stringify(manifest));
@@ -165,6 +181,14 @@ test.describe('publishing a release', () => {
     expect(published.stdout).toContain('3.3.0 is now the latest release');
 
     expect(await latest()).toBe('3.3.0');
+    // At once on every instance: the publish is announced to all of them (NOTIFY).
+    for (const origin of [baseUrl, otherUrl]) {
+      await expect
+        .poll(() => text(`${origin}/download`), { timeout: 2_000 })
+        .toContain('Version 3.3.0, released 2025-07-15');
+      expect(await text(`${origin}/`)).toContain('"softwareVersion":"3.3.0"');
+      expect(await text(`${origin}/download/feed.atom`)).toContain('3.3.0');
+    }
     await page.reload();
     await expect(page.getByTestId('current-version')).toHaveText(
       'Version 3.3.0, released 2025-07-15',

@@ -25,8 +25,12 @@ test('a wrong token is refused; the cookie token in the header passes the check'
   page,
   context,
 }) => {
-  await page.goto('/');
+  const document = await page.goto('/');
   await waitForHydration(page);
+  // Pages set no cookie (their HTML is shared); the site asks for the token before a POST.
+  expect(await document?.headerValue('set-cookie')).toBeNull();
+  expect(await context.cookies()).toEqual([]);
+  await page.evaluate(() => fetch('/api/csrf-token'));
   const token = (await context.cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN');
   expect(token).toBeDefined();
   expect(token?.sameSite).toBe('Strict');
