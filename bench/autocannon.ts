@@ -1,29 +1,36 @@
 /**
- * Throughput of the production server: builds, starts it on a free port, and runs autocannon for
- * 10 s each against a server-rendered page, the health check and a static file, printing requests
- * per second and latency percentiles. A bare node:http server answering the health check's very
- * bytes runs first as the reference: on a shared machine the ratio to it says more than req/s.
- * Results also go to bench/results/.
+ * Page throughput against a file server: builds, starts the production server as a user would
+ * (default log level, embedded database), saves the very bytes of each page to disk and serves
+ * them with Debian's nginx on its own port as the reference. Server and nginx each run pinned to
+ * the first core, autocannon to the second, no compression asked for; per page it prints the
+ * requests per second of both, the ratio Orgsmith/nginx and the latency percentiles, plus the load
+ * average before and after. Results also go to bench/results/.
  *
- *   node bench/autocannon.ts [--skip-build] [--connections 50] [--duration 10] [/path ...]
+ *   node bench/autocannon.ts [--skip-build] [--connections 10] [--duration 10] [--warmup 3] [/path ...]
+ *
+ * nginx comes from Debian (`apt-get install -y nginx`); the script installs it when it may.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { z } from 'zod';
-import { buildSite, startProductionServer } from './support/server.ts';
+import { buildSite, freePort, startProductionServer, waitForOk } from './support/server.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     'skip-build': { type: 'boolean', default: false },
-    connections: { type: 'string', default: '50' },
+    connections: { type: 'string', default: '10' },
     duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
   },
 });
-const targets = positionals.length > 0 ? positionals : ['/imprint', '/healthz', '/favicon.svg'];
+const targets =
+  positionals.length > 0
+    ? positionals
+    : ['/', '/pricing', '/download', '/imprint', '/features/toolbox-commands', '/healthz'];
 
 /** The part of autocannon's `--json` report that we print. */
 const report = z.object({
@@ -36,101 +43,188 @@ const report = z.object({
 });
 type Report = z.infer<typeof report>;
 
-/** Runs in a child process (asynchronously: the bare server below shares this event loop). */
-async function runAutocannon(url: string): Promise<Report> {
-  // Run autocannon's CLI on our Node 24; its shebang would pick the system's older Node.
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [
-      'node_modules/autocannon/autocannon.js',
-      '--json',
-      '--connections',
-      values.connections,
-      '--duration',
-      values.duration,
-      // As a browser would ask for it: compressed.
-      '--headers',
-      'accept-encoding=gzip',
-      url,
-    ],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
+const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
+const pinned = hasTaskset && availableParallelism() >= 2;
+/** `command args` on one core when the machine has two or more and taskset is there. */
+function onCore(core: number, command: string, args: string[]): [string, string[]] {
+  return pinned ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+}
+
+async function runAutocannon(url: string, seconds: string): Promise<Report> {
+  // autocannon's CLI on our Node 24 (its shebang would pick the system's older Node), on core 1.
+  const [command, args] = onCore(1, process.execPath, [
+    'node_modules/autocannon/autocannon.js',
+    '--json',
+    '--connections',
+    values.connections,
+    '--duration',
+    seconds,
+    url,
+  ]);
+  const { stdout } = await promisify(execFile)(command, args, {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return report.parse(JSON.parse(stdout));
 }
 
-/** node:http answering a constant body: what the machine can do with no framework at all. */
-async function startBareServer(body: Buffer, contentType: string) {
-  const bare = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const address = bare.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/healthz`,
-    close: () => new Promise<void>((resolve) => bare.close(() => resolve())),
-  };
-}
-
 async function measure(label: string, url: string): Promise<Report> {
-  process.stdout.write(
-    `autocannon ${label} (${values.duration} s, ${values.connections} connections) … `,
-  );
-  const result = await runAutocannon(url);
-  console.log(`${Math.round(result.requests.average)} req/s`);
+  process.stdout.write(`${label} … `);
+  if (Number(values.warmup) > 0) await runAutocannon(url, values.warmup);
+  const result = await runAutocannon(url, values.duration);
+  console.log(`${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms`);
   return result;
 }
 
-if (!values['skip-build']) buildSite();
-const server = await startProductionServer();
-const rows: Array<{ path: string } & Report> = [];
-try {
-  const health = await fetch(`${server.baseUrl}/healthz`);
-  const bare = await startBareServer(
-    Buffer.from(await health.arrayBuffer()),
-    health.headers.get('content-type') ?? 'application/json',
-  );
-  try {
-    rows.push({ path: 'bare node:http', ...(await measure('bare node:http /healthz', bare.url)) });
-  } finally {
-    await bare.close();
+function findNginx(): string | undefined {
+  for (const candidate of ['/usr/sbin/nginx', 'nginx']) {
+    if (spawnSync(candidate, ['-v']).status === 0) return candidate;
   }
-  for (const target of targets) {
-    rows.push({ path: target, ...(await measure(target, `${server.baseUrl}${target}`)) });
+  if (process.getuid?.() === 0) {
+    console.log('nginx is missing: apt-get install -y nginx …');
+    spawnSync('apt-get', ['install', '-y', 'nginx'], { stdio: 'ignore' });
+    if (spawnSync('/usr/sbin/nginx', ['-v']).status === 0) return '/usr/sbin/nginx';
   }
-} finally {
-  await server.stop();
+  return undefined;
 }
 
-const bareRate = rows[0]?.requests.average ?? 0;
+interface Reference {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** nginx with one worker serving `root`, as a default install would (access log on, sendfile). */
+async function startNginx(binary: string, root: string): Promise<Reference> {
+  const port = await freePort();
+  const prefix = mkdtempSync(path.join(tmpdir(), 'orgsmith-bench-nginx-'));
+  const config = path.join(prefix, 'nginx.conf');
+  writeFileSync(
+    config,
+    `worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log;
+events { worker_connections 1024; }
+http {
+  access_log ${prefix}/access.log;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  default_type text/html;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+    location / { try_files $uri $uri/index.html =404; }
+  }
+}
+`,
+  );
+  const [command, args] = onCore(0, binary, ['-p', prefix, '-c', config, '-g', 'daemon off;']);
+  const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForOk(`${baseUrl}/index.html`, 10_000);
+  return {
+    baseUrl,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGQUIT');
+      await exited;
+      rmSync(prefix, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Where nginx finds the bytes of `target`: `/` → `index.html`, `/imprint` → `imprint/index.html`. */
+function fileOf(target: string): string {
+  return target === '/' ? 'index.html' : path.join(target.slice(1), 'index.html');
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+if (!values['skip-build']) buildSite();
+console.log(`Load average before: ${load()}`);
+if (!pinned) console.log('Not pinned to cores (needs taskset and two cores): ratios are rougher.');
+
+const server = await startProductionServer({ logLevel: 'info', core: pinned ? 0 : undefined });
+const pages = mkdtempSync(path.join(tmpdir(), 'orgsmith-bench-pages-'));
+interface Row {
+  path: string;
+  orgsmith: Report;
+  nginx: Report | undefined;
+}
+const rows: Row[] = [];
+let reference: Reference | undefined;
+try {
+  for (const target of targets) {
+    // The very bytes a visitor gets without compression (the first request also renders it).
+    const body = Buffer.from(await (await fetch(`${server.baseUrl}${target}`)).arrayBuffer());
+    const file = path.join(pages, fileOf(target));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, body);
+  }
+  const nginx = findNginx();
+  if (nginx) reference = await startNginx(nginx, pages);
+  else console.log('nginx not found: install it with apt-get install -y nginx for the reference.');
+
+  for (const target of targets) {
+    const nginxReport = reference
+      ? await measure(`nginx    ${target}`, `${reference.baseUrl}/${fileOf(target)}`)
+      : undefined;
+    const orgsmith = await measure(`Orgsmith ${target}`, `${server.baseUrl}${target}`);
+    rows.push({ path: target, orgsmith, nginx: nginxReport });
+  }
+} finally {
+  await reference?.stop();
+  await server.stop();
+  rmSync(pages, { recursive: true, force: true });
+}
+
 console.log('');
+console.log(
+  `${values.connections} connections, ${values.duration} s per run after ${values.warmup} s of warm-up, no compression; ` +
+    (pinned ? 'servers on core 0, autocannon on core 1.' : 'not pinned.'),
+);
 console.table(
   rows.map((row) => ({
     path: row.path,
-    'req/s': Math.round(row.requests.average),
-    'vs bare': bareRate > 0 ? (row.requests.average / bareRate).toFixed(2) : '–',
-    'p50 ms': row.latency.p50,
-    'p99 ms': row.latency.p99,
-    'avg ms': row.latency.average,
-    'MB/s': (row.throughput.average / 1024 / 1024).toFixed(1),
-    'non-2xx': row.non2xx,
-    errors: row.errors + row.timeouts,
+    'Orgsmith req/s': Math.round(row.orgsmith.requests.average),
+    'nginx req/s': row.nginx ? Math.round(row.nginx.requests.average) : '–',
+    ratio: row.nginx
+      ? (row.orgsmith.requests.average / row.nginx.requests.average).toFixed(2)
+      : '–',
+    'Orgsmith p99 ms': row.orgsmith.latency.p99,
+    'nginx p99 ms': row.nginx ? row.nginx.latency.p99 : '–',
+    'Orgsmith p50 ms': row.orgsmith.latency.p50,
+    'non-2xx': row.orgsmith.non2xx,
+    errors: row.orgsmith.errors + row.orgsmith.timeouts,
   })),
 );
+console.log(`Load average after: ${load()}`);
 const directory = path.resolve('bench/results');
 mkdirSync(directory, { recursive: true });
-const file = path.join(
+const resultFile = path.join(
   directory,
   `autocannon-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
 );
 writeFileSync(
-  file,
+  resultFile,
   JSON.stringify(
-    { date: new Date().toISOString(), connections: Number(values.connections), rows },
+    {
+      date: new Date().toISOString(),
+      connections: Number(values.connections),
+      pinned,
+      loadAverage: loadavg(),
+      rows,
+    },
     null,
     2,
   ),
 );
-console.log(`Wrote ${path.relative(process.cwd(), file)}`);
+console.log(`Wrote ${path.relative(process.cwd(), resultFile)}`);

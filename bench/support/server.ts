@@ -45,12 +45,25 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+export interface ProductionServerOptions {
+  /** The server's LOG_LEVEL (default `warn`; `info` is what `npm start` runs with). */
+  logLevel?: string;
+  /** Pins the server to this CPU core with taskset. */
+  core?: number | undefined;
+}
+
 /** Starts the production server (`server/main.ts`) on a free port with a throwaway data directory. */
-export async function startProductionServer(): Promise<RunningServer> {
+export async function startProductionServer(
+  options: ProductionServerOptions = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'orgsmith-bench-'));
   const baseUrl = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
+  const [command, args] =
+    options.core === undefined
+      ? [process.execPath, ['server/main.ts']]
+      : ['taskset', ['-c', String(options.core), process.execPath, 'server/main.ts']];
+  const child: ChildProcess = spawn(command, args, {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
@@ -59,7 +72,7 @@ export async function startProductionServer(): Promise<RunningServer> {
       DATA_DIR: dataDir,
       PUBLIC_BASE_URL: baseUrl,
       DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: options.logLevel ?? 'warn',
     },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { waitForHydration } from './support/shell.ts';
 
 /**
  * The download page as visitors on different systems see it: the preselected tab, the suggested
@@ -284,6 +285,7 @@ test.describe('page content', () => {
   test('copies a checksum to the clipboard', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('/download');
+    await waitForHydration(page);
     const row = page.getByRole('tabpanel').locator('li[data-suggested]');
     const sha = await row.locator('pre').textContent();
     await row.getByRole('button', { name: /^Copy SHA-256/ }).click();

@@ -18,8 +18,11 @@ function isUserAgentData(value: unknown): value is UserAgentData {
   );
 }
 
-/** What the server renders for every visitor: no user agent, so the spec's default (Windows). */
-const everyVisitor: DetectedPlatform = detectPlatform(null);
+/**
+ * What the server renders for every visitor: the spec's default system, Windows, on the CPU most
+ * Windows PCs have (x64); the browser corrects both where they are wrong.
+ */
+const everyVisitor: DetectedPlatform = { os: 'Windows', cpu: 'amd64' };
 
 let fromUserAgent: DetectedPlatform | undefined;
 /** The browser's system from its user agent (and the low-entropy platform hint), read once. */
