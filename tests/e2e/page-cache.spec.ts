@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequest, type APIRequestContext } from '@playwright/test';
 import { pages } from '../../app/pages.ts';
 
 /**
