@@ -11,7 +11,7 @@ const shared = Object.values(pages)
   .filter((path) => !perVisit.has(path));
 
 async function visitor(
-  playwright: (typeof import('@playwright/test'))['request'],
+  playwright: APIRequest,
   baseURL: string | undefined,
   headers: Record<string, string>,
 ): Promise<APIRequestContext> {
