@@ -11,7 +11,7 @@
  * nginx comes from Debian (`apt-get install -y nginx`); the script installs it when it may.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -154,6 +154,8 @@ if (!pinned) console.log('Not pinned to cores (needs taskset and two cores): rat
 
 const server = await startProductionServer({ logLevel: 'info', core: pinned ? 0 : undefined });
 const pages = mkdtempSync(path.join(tmpdir(), 'orgsmith-bench-pages-'));
+// nginx's worker runs as an unprivileged user: it must be able to read the pages.
+chmodSync(pages, 0o755);
 interface Row {
   path: string;
   orgsmith: Report;
