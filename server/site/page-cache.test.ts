@@ -199,8 +199,18 @@ describe('createPageCache', () => {
     const running = get(state.cache, '/');
     state.cache.clear();
     await running;
-    expect(state.cache.size).toBe(0);
     expect(state.cache.lookup(request('/'))).toBeUndefined();
+  });
+
+  it('renders the pages it dropped again in the background, and warms pages on request', async () => {
+    const state = pages();
+    await state.cache.warm(['/', '/pricing?size=10', '/checkout-success']);
+    expect(state.cache.size).toBe(2);
+    state.publish('3.3.0');
+    state.cache.clear();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await state.cache.lookup(request('/pricing?size=10'))?.text()).toContain('3.3.0');
+    expect(state.rendered.filter((url) => url === '/')).toHaveLength(2);
   });
 
   it('keeps at most maxEntries pages, dropping the oldest', async () => {

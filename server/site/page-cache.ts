@@ -76,8 +76,13 @@ export interface PageCache {
    * Pages that are not shareable are rendered from the full request every time, with their CSP.
    */
   respond(request: PageRequest, raw: Request): Promise<Response>;
-  /** Drops every stored page (the release catalog changed); renders already running are discarded. */
+  /**
+   * Drops every stored page (the release catalog changed); renders already running are discarded.
+   * The pages that were stored are rendered again in the background, one at a time.
+   */
   clear(): void;
+  /** Renders these pages (keys: path and page-state query) in the background, one at a time. */
+  warm(keys: readonly string[]): Promise<void>;
   readonly size: number;
 }
 
@@ -272,6 +277,16 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return task;
   }
 
+  async function warm(keys: readonly string[]): Promise<void> {
+    const startedIn = generation;
+    for (const key of keys) {
+      // A newer clear warms its own list.
+      if (generation !== startedIn) return;
+      if (pages.has(key) || perRequestPaths.has(key.split('?')[0] ?? key)) continue;
+      await renderShared(key).catch(() => undefined);
+    }
+  }
+
   /** A document that is not shared: rendered for this request, with its own CSP. */
   async function renderPerRequest(raw: Request, request: PageRequest): Promise<Response> {
     const response = await options.render(raw);
@@ -315,9 +330,13 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     },
 
     clear() {
+      const stored = [...pages.keys()];
       generation += 1;
       pages.clear();
+      void warm(stored);
     },
+
+    warm,
 
     get size() {
       return pages.size;

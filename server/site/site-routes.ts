@@ -24,6 +24,15 @@ export interface SiteRoutes {
   cache: PageCache | undefined;
 }
 
+/** The paths of a sitemap's `<loc>` entries on our own origin. */
+export function pathsInSitemap(xml: string, origin: string): string[] {
+  const base = new URL(origin);
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].flatMap(([, loc = '']) => {
+    const url = new URL(loc.trim(), base);
+    return url.origin === base.origin ? [url.pathname] : [];
+  });
+}
+
 function pageRequestOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): PageRequest {
   const url = c.req.url;
   const queryStart = url.indexOf('?');
@@ -80,6 +89,13 @@ export function siteRoutes(
         });
 
   if (cache) {
+    // Every page the sitemap lists is rendered before its first visitor asks for it.
+    setTimeout(() => {
+      void render(new Request(new URL('/sitemap.xml', env.PUBLIC_BASE_URL)))
+        .then((sitemap) => sitemap.text())
+        .then((xml) => cache.warm(pathsInSitemap(xml, env.PUBLIC_BASE_URL)))
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'warming the pages failed'));
+    }, 0).unref();
     deps.database
       .listen(RELEASE_CATALOG_CHANNEL, () => cache.clear())
       .catch((error: unknown) =>
