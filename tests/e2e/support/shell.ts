@@ -48,8 +48,11 @@ export async function navigateInApp(page: Page, to: string) {
 
 /** Makes every page taller than the viewport (and anchors reachable), whatever the content. */
 export async function makePagesTall(page: Page) {
-  await page.addStyleTag({
-    content: 'main { min-height: 3000px; } body { padding-bottom: 1500px; }',
+  // Through the CSSOM: the CSP (rightly) refuses an injected <style> element.
+  await page.evaluate(() => {
+    const main = document.querySelector('main');
+    if (main) main.style.minHeight = '3000px';
+    document.body.style.paddingBottom = '1500px';
   });
 }
 
