@@ -195,9 +195,6 @@ export function TerminalDemo({ session }: { session: TerminalSession }) {
           </div>
         )}
       </div>
-      <figcaption id={captionId} className="visually-hidden">
-        {session.description}
-      </figcaption>
       <div className="visually-hidden" data-testid="terminal-transcript">
         <p>Transcript of the terminal session:</p>
         <ol>
@@ -213,6 +210,10 @@ export function TerminalDemo({ session }: { session: TerminalSession }) {
           ))}
         </ol>
       </div>
+      {/* A figure's caption is its first or last child. */}
+      <figcaption id={captionId} className="visually-hidden">
+        {session.description}
+      </figcaption>
     </figure>
   );
 }

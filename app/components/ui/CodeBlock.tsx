@@ -28,7 +28,14 @@ export function CodeBlock({ code, label, language }: CodeBlockProps) {
 
   return (
     <div className={styles.block}>
-      <pre className={styles.pre} data-language={language} tabIndex={0} aria-label={label}>
+      {/* Scrolls sideways when long, so it is focusable; a named region, as ARIA allows on <pre>. */}
+      <pre
+        className={styles.pre}
+        data-language={language}
+        tabIndex={0}
+        role="region"
+        aria-label={label}
+      >
         <code>{code}</code>
       </pre>
       <button

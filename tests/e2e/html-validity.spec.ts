@@ -1,0 +1,149 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { z } from 'zod';
+import { pages } from '../../app/pages.ts';
+import { waitForHydration } from './support/shell.ts';
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+
+/**
+ * Every page, the 404 page and every dialog state pass the W3C Nu HTML checker (`vnu-jar`) with
+ * no error. Pages are checked as the server sends them; dialog states as the browser shows them
+ * (the live DOM, serialized). One JVM checks all documents at the end.
+ */
+const vnuJar = path.resolve('node_modules/vnu-jar/build/dist/vnu.jar');
+
+const vnuReport = z.object({
+  messages: z.array(
+    z.object({
+      type: z.string(),
+      subType: z.string().optional(),
+      url: z.string().optional(),
+      message: z.string(),
+      extract: z.string().optional(),
+    }),
+  ),
+});
+
+let sink: SmtpSink;
+let dir = '';
+const documents = new Map<string, string>();
+
+test.beforeAll(async () => {
+  sink = await startSmtpSink();
+  dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-vnu-'));
+});
+test.afterAll(async () => {
+  await sink.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function liveDocument(page: Page): Promise<string> {
+  return page.evaluate(() => `<!DOCTYPE html>\n${document.documentElement.outerHTML}`);
+}
+
+async function openDialog(page: Page, modal: string): Promise<Locator> {
+  await page.goto(`/?modal=${modal}`);
+  await waitForHydration(page);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('collects every page as the server sends it', async ({ request }) => {
+  const paths = [
+    ...Object.values(pages).map((page) => page.path),
+    '/pricing?size=25&period=yearly&currency=EUR',
+    '/no-such-page',
+  ];
+  for (const pagePath of paths) {
+    const response = await request.get(pagePath);
+    expect(response.status(), pagePath).toBe(pagePath === '/no-such-page' ? 404 : 200);
+    documents.set(`page ${pagePath}`, await response.text());
+  }
+});
+
+test('collects every dialog state as the browser shows it', async ({ page }) => {
+  test.setTimeout(60_000);
+  const run = Date.now();
+
+  // Contact: open, touched with errors, sent.
+  let dialog = await openDialog(page, 'contact');
+  documents.set('contact dialog open', await liveDocument(page));
+  const name = dialog.getByLabel('Name', { exact: true });
+  await name.fill('J');
+  await name.fill('');
+  await dialog.getByLabel('Email address', { exact: true }).fill('jane@');
+  await expect(dialog.getByText('You must enter your name.')).toBeVisible();
+  documents.set('contact dialog with errors', await liveDocument(page));
+  await name.fill('Jane Doe');
+  await dialog.getByLabel('Email address', { exact: true }).fill(`jane.${run}@example.com`);
+  await dialog.getByLabel('Message', { exact: true }).fill('Checking the markup.');
+  await dialog.locator('button[type=submit]').click();
+  await expect(dialog.getByRole('alert').or(dialog.getByRole('status'))).not.toHaveCount(0);
+  documents.set('contact dialog sent', await liveDocument(page));
+
+  // Manage your subscription: open, invalid, sent.
+  dialog = await openDialog(page, 'portal-access');
+  documents.set('portal dialog open', await liveDocument(page));
+  const portalEmail = dialog.getByLabel('Email address', { exact: true });
+  await portalEmail.fill('nobody@');
+  await expect(portalEmail).toHaveAttribute('aria-invalid', 'true');
+  documents.set('portal dialog with an error', await liveDocument(page));
+  await portalEmail.fill(`buyer.${run}@example.com`);
+  await dialog.locator('button[type=submit]').click();
+  await expect(dialog.getByRole('alert').or(dialog.getByRole('status'))).not.toHaveCount(0);
+  documents.set('portal dialog sent', await liveDocument(page));
+
+  // Trial: open, invalid, issued.
+  dialog = await openDialog(page, 'trial');
+  documents.set('trial dialog open', await liveDocument(page));
+  const trialEmail = dialog.getByLabel('Email address', { exact: true });
+  await trialEmail.fill('trial@');
+  await expect(trialEmail).toHaveAttribute('aria-invalid', 'true');
+  documents.set('trial dialog with an error', await liveDocument(page));
+  await trialEmail.fill(`trial.${run}@example.com`);
+  await dialog.locator('button[type=submit]').click();
+  await expect(dialog.getByRole('alert').or(dialog.getByRole('status'))).not.toHaveCount(0);
+  documents.set('trial dialog issued', await liveDocument(page));
+});
+
+test('the Nu HTML checker finds no error in any of them', async () => {
+  test.setTimeout(120_000);
+  expect(documents.size).toBeGreaterThan(Object.keys(pages).length);
+  const files = new Map<string, string>();
+  let index = 0;
+  for (const [label, html] of documents) {
+    const file = path.join(dir, `${String(index++).padStart(2, '0')}.html`);
+    await writeFile(file, html);
+    files.set(`file:${file}`, label);
+  }
+  // vnu exits non-zero when it finds errors; the JSON report on stderr says which.
+  const result = await promisify(execFile)(
+    'java',
+    [
+      '-jar',
+      vnuJar,
+      '--errors-only',
+      '--format',
+      'json',
+      ...[...files.keys()].map((f) => f.slice(5)),
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  ).catch((error: unknown) => {
+    if (typeof error === 'object' && error !== null && 'stderr' in error) {
+      return { stdout: '', stderr: String(error.stderr) };
+    }
+    throw error;
+  });
+  const report = vnuReport.parse(JSON.parse(result.stderr || '{"messages":[]}'));
+  const errors = report.messages
+    .filter((message) => message.type === 'error' || message.subType === 'fatal')
+    .map((message) => `${files.get(message.url ?? '') ?? message.url}: ${message.message}`);
+  expect(errors).toEqual([]);
+});
