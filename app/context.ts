@@ -1,6 +1,6 @@
 import { createContext as createRouterContext } from 'react-router';
-import type { CheckoutStatus } from '../server/checkout/read-checkout-status.ts';
-import type { ReleaseCatalogReader } from '../server/releases/release-catalog.ts';
+import type { CheckoutStatus } from '../shared/contracts/checkout.ts';
+import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
 
 /**
  * What the server hands to every loader through React Router's context. Domain issues add the

@@ -2,7 +2,7 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type EntryContext } from 'react-router';
 import { siteContext } from './context.ts';
-import { lowerModulePreloadPriority } from './ssr/preload-priority.ts';
+import { hydrateAfterFirstPaint } from './ssr/hydrate-after-paint.ts';
 
 export { siteContext };
 
@@ -25,7 +25,7 @@ export default function handleRequest(
       <ServerRouter context={routerContext} url={request.url} />,
       {
         onAllReady() {
-          const body = lowerModulePreloadPriority();
+          const body = hydrateAfterFirstPaint();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           resolve(
             new Response(createReadableStreamFromReadable(body), {

@@ -12,6 +12,8 @@ import { licenceRecoveryRoutes } from './licence-recovery/licence-recovery-route
 import { licenceValidationRoutes } from './licence-validation/validation-routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { requestLog } from './http/request-log.ts';
+import { healthRoutes } from './health/health-routes.ts';
+import { isDatabaseUnavailable } from './db/database-unavailable.ts';
 import { securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts';
 import { staticAssets } from './http/static-assets.ts';
 import type { AppEnv } from './http/types.ts';
@@ -62,7 +64,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.use(csrf({ isExempt: isCsrfExempt, secureCookie }));
   app.route('/', csrfTokenRoutes({ secureCookie }));
 
-  app.get('/healthz', (c) => c.json({ status: 'ok', database: deps.database.kind }));
+  app.route('/', healthRoutes(deps));
   app.route('/', contactRoutes(deps));
   app.route('/', trialRoutes(deps));
   app.route('/', billingPortalRoutes(deps));
@@ -78,6 +80,19 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   if (options.clientDir) app.use(staticAssets(options.clientDir));
 
   app.onError((error, c) => {
+    if (isDatabaseUnavailable(error)) {
+      // The database is restarting or unreachable: say so, and when to try again (decision 112).
+      c.get('log').warn({ err: error }, 'database unavailable');
+      c.header('Retry-After', '5');
+      c.header('Cache-Control', 'no-store');
+      return c.json(
+        {
+          Error: 'ServiceUnavailable',
+          message: 'The service is briefly unavailable. Please try again in a few seconds.',
+        },
+        503,
+      );
+    }
     c.get('log').error({ err: error }, 'unhandled error');
     return c.json({ Error: 'InternalError', message: 'An unexpected error occurred.' }, 500);
   });

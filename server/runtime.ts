@@ -50,7 +50,13 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     deps,
     startWorkers() {
       const stoppers: Array<() => Promise<void>> = [];
-      const worker = startEmailWorker({ db: database.db, env, clock: deps.clock, logger });
+      const worker = startEmailWorker({
+        db: database.db,
+        exclusive: database.kind === 'pglite',
+        env,
+        clock: deps.clock,
+        logger,
+      });
       outboxWorker = worker;
       stoppers.push(() => worker.stop());
       stoppers.push(startRateLimitFlusher(deps.rateLimiter, logger));

@@ -1,20 +1,10 @@
-import type { Edition } from '../../shared/pricing/index.ts';
+import type { CheckoutStatus } from '../../shared/contracts/checkout.ts';
 import { createLicenceRepository } from '../licences/licence-repository.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
 import { syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
 
-/** What the checkout-success page says about the licence of a checkout session. */
-export type CheckoutStatus =
-  /** The licence exists and its e-mail is queued: "on its way". */
-  | { state: 'issued'; edition: Edition; quantity: number; email: string; converted: boolean }
-  /** Paid, but the licence is not there yet (payment still processing). */
-  | { state: 'processing' }
-  /** The buyer left the checkout without paying; nothing was charged. */
-  | { state: 'open' }
-  | { state: 'expired' }
-  /** No session, or not one of ours. */
-  | { state: 'unknown' };
+export type { CheckoutStatus };
 
 /** Provider session ids: Stripe's `cs_…` and the local `lcs_…` (URL-safe base64). */
 const SESSION_ID = /^[A-Za-z0-9_-]{8,255}$/;

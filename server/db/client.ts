@@ -44,7 +44,13 @@ export interface OpenDatabaseOptions {
 /** Opens the database and applies every pending migration before returning. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A request waits at most 3 s for a connection: while the server is down it gets a 503
+    // (decision 112), never a hang.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 3_000,
+    });
     // An idle client whose server connection dies (restart, dropped test database) must not crash
     // the process; the pool discards it and the next query opens a fresh connection.
     pool.on('error', () => undefined);

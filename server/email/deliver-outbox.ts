@@ -11,7 +11,10 @@ export interface OutboxDeliveryOptions {
   logger: Logger;
   /** Messages claimed per round trip. */
   batchSize?: number;
-  /** How long a claimed message is reserved for the worker sending it. */
+  /**
+   * How long a claim holds without word from its worker; the worker renews it every third of
+   * that while it sends, so only a dead worker's claims run out (decision 111).
+   */
   leaseMs?: number;
   /** Attempts before a message is given up and marked failed. */
   maxAttempts?: number;
@@ -24,6 +27,8 @@ export interface DeliveryReport {
 }
 
 const FIRST_RETRY_MS = 10_000;
+/** A claim not renewed for this long belongs to a dead worker and is offered again. */
+export const OUTBOX_LEASE_MS = 30_000;
 const MAX_RETRY_MS = 60 * 60_000;
 
 /** Exponential backoff: 10 s, 20 s, 40 s … capped at one hour (decision 052). */
@@ -49,7 +54,7 @@ function describe(error: unknown): string {
 export function createOutboxDelivery(options: OutboxDeliveryOptions) {
   const { db, transport, from, clock, logger } = options;
   const batchSize = options.batchSize ?? 10;
-  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const leaseMs = options.leaseMs ?? OUTBOX_LEASE_MS;
   const maxAttempts = options.maxAttempts ?? 20;
   const outbox = createOutboxRepository(db);
 
@@ -91,15 +96,48 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
     logger.info({ outboxId: row.id, kind: row.kind, transport: transport.name }, 'e-mail sent');
   }
 
+  /** Renews the leases of the claimed rows not yet done, every third of the lease. */
+  function keepLeases(held: Set<OutboxRow>): () => void {
+    const timer = setInterval(() => {
+      const until = new Date(clock().getTime() + leaseMs);
+      outbox
+        .extendLeases([...held], until)
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not extend outbox leases'));
+    }, leaseMs / 3);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   return {
-    /** Sends everything due now, batch after batch, and reports what happened. */
-    async deliverDue(): Promise<DeliveryReport> {
+    /**
+     * Sends everything due now, batch after batch, and reports what happened. When `stopping()`
+     * turns true, the message being sent is finished and the rest of the batch is released.
+     */
+    async deliverDue(stopping: () => boolean = () => false): Promise<DeliveryReport> {
       const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
-      for (;;) {
+      while (!stopping()) {
         const claimed = await outbox.claimDue(clock(), batchSize, leaseMs);
-        for (const row of claimed) await deliverOne(row, report);
-        if (claimed.length < batchSize) return report;
+        const held = new Set(claimed);
+        const untouched = [...claimed];
+        const stopKeeping = keepLeases(held);
+        try {
+          while (untouched.length > 0 && !stopping()) {
+            const row = untouched.shift() as OutboxRow;
+            await deliverOne(row, report);
+            held.delete(row);
+          }
+        } finally {
+          stopKeeping();
+          // Given back unattempted; a row whose send was cut short keeps its lease until it runs out.
+          for (const row of untouched) {
+            await outbox
+              .release(row)
+              .catch((error: unknown) => logger.warn({ err: error }, 'could not release a claim'));
+          }
+        }
+        if (claimed.length < batchSize) break;
       }
+      return report;
     },
   };
 }
@@ -109,6 +147,7 @@ export type OutboxDelivery = ReturnType<typeof createOutboxDelivery>;
 export interface OutboxWorker {
   /** Runs a delivery round soon (after an e-mail was queued) instead of at the next poll. */
   nudge(): void;
+  /** Stops polling; finishes the message being sent and releases the rest of its batch. */
   stop(): Promise<void>;
 }
 
@@ -117,6 +156,8 @@ export function startOutboxWorker(
   delivery: OutboxDelivery,
   logger: Logger,
   intervalMs = 1000,
+  /** Settles when the worker may start (leases released); the first round follows at once. */
+  ready: Promise<unknown> = Promise.resolve(),
 ): OutboxWorker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -139,7 +180,7 @@ export function startOutboxWorker(
     running = (async () => {
       do {
         again = false;
-        await delivery.deliverDue();
+        await delivery.deliverDue(() => stopped);
       } while (again && !stopped);
     })()
       .catch((error: unknown) => logger.error({ err: error }, 'outbox round failed'))
@@ -149,9 +190,17 @@ export function startOutboxWorker(
       });
   }
 
-  schedule();
+  let started = false;
+  void ready
+    .catch(() => undefined)
+    .then(() => {
+      started = true;
+      run();
+    });
   return {
-    nudge: () => setImmediate(run),
+    nudge: () => {
+      if (started) setImmediate(run);
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { emailOutbox, type OutboxStatus } from '../db/schema.ts';
 import type { RenderedEmail } from './templates/render-email.ts';
@@ -37,46 +37,108 @@ export function createOutboxRepository(db: Executor) {
 
     /**
      * Claims up to `limit` due messages for one delivery attempt: rows locked by another worker are
-     * skipped, and each claimed row is pushed `leaseMs` into the future, so no other worker takes
-     * it while it is being sent (and a crashed worker's rows come back after the lease).
+     * skipped, and each claimed row gets a lease of `leaseMs`, so no other worker takes it while it
+     * is being sent. The sender extends the lease while it works ({@link extendLeases}); a dead
+     * sender's rows come back when it runs out, or at once when the embedded database is opened
+     * again ({@link releaseAllLeases}).
      */
-    claimDue(now: Date, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+    async claimDue(now: Date, limit: number, leaseMs: number): Promise<OutboxRow[]> {
       const due = db
         .select({ id: emailOutbox.id })
         .from(emailOutbox)
-        .where(and(eq(emailOutbox.status, 'pending'), lte(emailOutbox.nextAttemptAt, now)))
+        .where(
+          and(
+            eq(emailOutbox.status, 'pending'),
+            lte(emailOutbox.nextAttemptAt, now),
+            or(isNull(emailOutbox.leasedUntil), lte(emailOutbox.leasedUntil, now)),
+          ),
+        )
         .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id))
         .limit(limit)
         .for('update', { skipLocked: true });
-      return db
+      const claimed = await db
         .update(emailOutbox)
         .set({
           attempts: sql`${emailOutbox.attempts} + 1`,
-          nextAttemptAt: new Date(now.getTime() + leaseMs),
+          leasedUntil: new Date(now.getTime() + leaseMs),
         })
         .where(inArray(emailOutbox.id, due))
         .returning();
+      // RETURNING keeps no order: send the oldest first.
+      return claimed.sort(
+        (a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id,
+      );
+    },
+
+    /** Extends this worker's leases on messages it still holds; returns how many it holds. */
+    async extendLeases(claimed: readonly OutboxRow[], until: Date): Promise<number> {
+      if (claimed.length === 0) return 0;
+      const rows = await db
+        .update(emailOutbox)
+        .set({ leasedUntil: until })
+        .where(or(...claimed.map(ownClaim)))
+        .returning({ id: emailOutbox.id });
+      return rows.length;
+    },
+
+    /** Gives back a claim that was not attempted (shutdown): due again, the attempt not counted. */
+    async release(claimed: OutboxRow): Promise<void> {
+      await db
+        .update(emailOutbox)
+        .set({ leasedUntil: null, attempts: sql`${emailOutbox.attempts} - 1` })
+        .where(ownClaim(claimed));
+    },
+
+    /**
+     * Releases every lease: only for a database that no other process can use (the embedded one,
+     * behind its data-dir lock), where any lease left is a dead process's. Returns how many.
+     */
+    async releaseAllLeases(): Promise<number> {
+      const rows = await db
+        .update(emailOutbox)
+        .set({ leasedUntil: null })
+        .where(and(eq(emailOutbox.status, 'pending'), isNotNull(emailOutbox.leasedUntil)))
+        .returning({ id: emailOutbox.id });
+      return rows.length;
+    },
+
+    /** The oldest due message that is still unsent: how far behind delivery is (`/readyz`). */
+    async oldestDue(now: Date): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ nextAttemptAt: emailOutbox.nextAttemptAt, createdAt: emailOutbox.createdAt })
+        .from(emailOutbox)
+        .where(and(eq(emailOutbox.status, 'pending'), lte(emailOutbox.nextAttemptAt, now)))
+        .orderBy(asc(emailOutbox.createdAt))
+        .limit(1);
+      return row?.createdAt;
     },
 
     /** Marks a claimed message sent and drops its bodies (they may hold a licence key). */
     async markSent(claimed: OutboxRow, now: Date): Promise<void> {
       await db
         .update(emailOutbox)
-        .set({ status: 'sent', sentAt: now, textBody: null, htmlBody: null, lastError: null })
+        .set({
+          status: 'sent',
+          sentAt: now,
+          leasedUntil: null,
+          textBody: null,
+          htmlBody: null,
+          lastError: null,
+        })
         .where(ownClaim(claimed));
     },
 
     async markForRetry(claimed: OutboxRow, nextAttemptAt: Date, error: string): Promise<void> {
       await db
         .update(emailOutbox)
-        .set({ nextAttemptAt, lastError: error })
+        .set({ nextAttemptAt, leasedUntil: null, lastError: error })
         .where(ownClaim(claimed));
     },
 
     async markFailed(claimed: OutboxRow, error: string): Promise<void> {
       await db
         .update(emailOutbox)
-        .set({ status: 'failed', lastError: error })
+        .set({ status: 'failed', leasedUntil: null, lastError: error })
         .where(ownClaim(claimed));
     },
 
@@ -94,7 +156,7 @@ export function createOutboxRepository(db: Executor) {
     async requeue(id: number, now: Date): Promise<boolean> {
       const rows = await db
         .update(emailOutbox)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now })
+        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
         .where(and(eq(emailOutbox.id, id), ne(emailOutbox.status, 'sent')))
         .returning({ id: emailOutbox.id });
       return rows.length === 1;
@@ -104,7 +166,7 @@ export function createOutboxRepository(db: Executor) {
     async requeueFailed(now: Date): Promise<number> {
       const rows = await db
         .update(emailOutbox)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now })
+        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
         .where(eq(emailOutbox.status, 'failed'))
         .returning({ id: emailOutbox.id });
       return rows.length;

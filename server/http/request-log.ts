@@ -13,7 +13,7 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     c.set('log', log);
     await next();
     const path = c.req.path;
-    const quiet = path.startsWith('/assets/') || path === '/healthz';
+    const quiet = path.startsWith('/assets/') || path === '/healthz' || path === '/readyz';
     const entry = {
       method: c.req.method,
       path,

@@ -1,17 +1,10 @@
-import type { Release } from '../../shared/downloads/catalog.ts';
-import type { LatestReleaseQuery } from '../../shared/downloads/versions.ts';
+import type { ReleaseCatalogReader } from '../../shared/downloads/versions.ts';
 import { findLatestRelease } from './find-latest-release.ts';
 import { listReleases } from './list-releases.ts';
 import type { AppDeps } from '../deps.ts';
 import { createReleaseRepository, type ReleaseRepository } from './release-repository.ts';
 
-/** The read side of the release catalog, as the site's loaders get it (`SiteServices.releases`). */
-export interface ReleaseCatalogReader {
-  /** Every release, newest version first, with download links. */
-  listReleases(): Promise<Release[]>;
-  /** The newest stable release unless the query says otherwise. */
-  findLatestRelease(query?: LatestReleaseQuery): Promise<Release | undefined>;
-}
+export type { ReleaseCatalogReader };
 
 export function createReleaseCatalogReader(
   repository: ReleaseRepository,

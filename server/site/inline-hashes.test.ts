@@ -25,4 +25,11 @@ describe('inlineHashes', () => {
       '<script async="" src="/x.js"></script>';
     expect(inlineHashes(html)).toEqual({ scripts: [], styles: [] });
   });
+
+  it('hashes the held hydration block, whose text the loader runs as a module', () => {
+    const html =
+      '<script type="text/x-hydrate-after-paint" id="hydrate">import("/assets/e.js");</script>' +
+      '<script type="application/json">{"a":1}</script>';
+    expect(inlineHashes(html).scripts).toEqual([hash('import("/assets/e.js");')]);
+  });
 });

@@ -3,8 +3,11 @@ import type { InlineHashes } from '../http/security-headers.ts';
 
 const inlineScript = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 const inlineStyle = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi;
-/** Script types the browser runs; JSON-LD and other data blocks are not code. */
-const executableType = /^\s*(?:module|(?:text|application)\/(?:java|ecma)script)?\s*$/i;
+/**
+ * Data blocks (JSON-LD, JSON) are never run. Every other inline script is hashed, the inert
+ * hydration block included: the loader runs its text as a module (decision 110).
+ */
+const dataType = /^\s*application\/(?:[\w.+-]+\+)?json\s*$/i;
 
 const sha256 = (text: string) =>
   `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -22,7 +25,7 @@ function typeOf(attributes: string): string {
 export function inlineHashes(html: string): InlineHashes {
   const scripts = new Set<string>();
   for (const [, attributes = '', body = ''] of html.matchAll(inlineScript)) {
-    if (/\bsrc\s*=/i.test(attributes) || !executableType.test(typeOf(attributes))) continue;
+    if (/\bsrc\s*=/i.test(attributes) || dataType.test(typeOf(attributes))) continue;
     scripts.add(sha256(body));
   }
   const styles = new Set<string>();

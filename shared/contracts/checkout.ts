@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { quantityIsValidForEdition } from '../pricing/index.ts';
+import { quantityIsValidForEdition, type Edition } from '../pricing/index.ts';
 
 /** The longest URL or licence key the checkout accepts (far above any real one). */
 const URL_MAX_LENGTH = 2048;
@@ -57,3 +57,15 @@ export interface CheckoutResponse {
   sessionId: string;
   url: string;
 }
+
+/** What the checkout-success page says about the licence of a checkout session. */
+export type CheckoutStatus =
+  /** The licence exists and its e-mail is queued: "on its way". */
+  | { state: 'issued'; edition: Edition; quantity: number; email: string; converted: boolean }
+  /** Paid, but the licence is not there yet (payment still processing). */
+  | { state: 'processing' }
+  /** The buyer left the checkout without paying; nothing was charged. */
+  | { state: 'open' }
+  | { state: 'expired' }
+  /** No session, or not one of ours. */
+  | { state: 'unknown' };

@@ -1,3 +1,5 @@
+import type { Release } from './catalog.ts';
+
 /**
  * Semantic versions (semver.org 2.0) as the release catalog uses them: ordering, and the version
  * filters scripts pass to `/api/releases/latest` (`3`, `3.2`, `3.2.x`, `3.2.2`, `3.3.0-beta.1`).
@@ -145,4 +147,12 @@ export function pickLatestRelease<R extends { version: string; prerelease: boole
 /** Newest first, by semver precedence. */
 export function sortNewestFirst<R extends { version: string }>(releases: readonly R[]): R[] {
   return [...releases].sort((a, b) => compareVersionStrings(b.version, a.version));
+}
+
+/** The read side of the release catalog, as the site's loaders get it (`SiteServices.releases`). */
+export interface ReleaseCatalogReader {
+  /** Every release, newest version first, with download links. */
+  listReleases(): Promise<Release[]>;
+  /** The newest stable release unless the query says otherwise. */
+  findLatestRelease(query?: LatestReleaseQuery): Promise<Release | undefined>;
 }

@@ -187,6 +187,54 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     });
   });
 
+  it('keeps a claim its worker renews, and gives a dead worker’s claims back at a restart', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    await outbox.enqueue(email(6), now);
+    await outbox.enqueue(email(7), now);
+    const claimed = await outbox.claimDue(now, 10, 30_000);
+    expect(claimed).toHaveLength(2);
+    // A live worker renews its lease: 29 s later nobody else may take the messages.
+    now = new Date(now.getTime() + 20_000);
+    expect(await outbox.extendLeases(claimed, new Date(now.getTime() + 30_000))).toBe(2);
+    now = new Date(now.getTime() + 29_000);
+    expect(await outbox.claimDue(now, 10, 30_000)).toHaveLength(0);
+    // The embedded database at start: whoever held a lease is gone (the data-dir lock says so).
+    expect(await outbox.releaseAllLeases()).toBe(2);
+    const again = await outbox.claimDue(now, 10, 30_000);
+    expect(again.map((row) => row.attempts)).toEqual([2, 2]);
+    // The old claims are void: their late renewals hold nothing.
+    expect(await outbox.extendLeases(claimed, new Date(now.getTime() + 60_000))).toBe(0);
+  });
+
+  it('on stop, finishes the message being sent and gives back the rest of its batch', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    for (let n = 0; n < 5; n++) await outbox.enqueue(email(200 + n, { kind: 'stop' }), now);
+    let stopping = false;
+    const sent: string[] = [];
+    const transport: MailTransport = {
+      name: 'slow',
+      async send(mail) {
+        stopping = true; // The stop arrives while the first message is on the wire.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        sent.push(mail.to);
+      },
+      close: () => undefined,
+    };
+    const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
+    expect(await delivery.deliverDue(() => stopping)).toEqual({
+      sent: 1,
+      retrying: 0,
+      failed: 0,
+    });
+    expect(sent).toEqual(['person200@example.com']);
+    const rows = await handle.db.select().from(emailOutbox);
+    const pending = rows.filter((row) => row.status === 'pending');
+    expect(pending).toHaveLength(4);
+    // Released, not counted as an attempt: due again at once.
+    expect(pending.every((row) => row.attempts === 0 && row.leasedUntil === null)).toBe(true);
+    expect(await outbox.claimDue(now, 10, 30_000)).toHaveLength(4);
+  });
+
   it('delivers every message exactly once when two workers race', async () => {
     const outbox = createOutboxRepository(handle.db);
     const count = 40;

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { waitForHydration } from './support/shell.ts';
 import { expectedPrices } from '../../shared/pricing/expected-prices.fixture.ts';
 
 const amount = (page: Page) => page.getByTestId('price-amount');
@@ -108,6 +109,8 @@ test.describe('pricing selector', () => {
 
   test('plus and minus step Pro and are disabled for fixed plans', async ({ page }) => {
     await page.goto('/pricing');
+    // The steppers need JavaScript (they have no meaning as a plain form): wait for it.
+    await waitForHydration(page);
     await plus(page).click();
     await expect(slider(page)).toHaveValue('5');
     await expect(amount(page)).toHaveText('$630');

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from 'react-router';
-import type { CheckoutStatus } from '../../../server/checkout/read-checkout-status.ts';
+import type { CheckoutStatus } from '../../../shared/contracts/checkout.ts';
 import { siteContext } from '../../context.ts';
 
 export type { CheckoutStatus };

@@ -8,6 +8,7 @@ import {
 } from '../../../shared/pricing/index.ts';
 import { planRangeLabel, planTaglines } from '../../content/pricing-plans.ts';
 import { periodLabel } from './period-label.ts';
+import { planParam } from './price-selection.ts';
 import styles from './PlanCard.module.css';
 
 interface PlanCardProps {
@@ -25,8 +26,11 @@ export function PlanCard({ edition, selection, isSelected, onSelect, action }: P
   return (
     <article className={`${styles.card} ${isSelected ? styles.selected : ''}`}>
       <h3 className={styles.name}>
+        {/* A submit button: clicked before hydration, the form asks the server for this plan. */}
         <button
-          type="button"
+          type="submit"
+          name={planParam}
+          value={edition}
           className={styles.choose}
           aria-pressed={isSelected}
           onClick={() => onSelect(edition)}

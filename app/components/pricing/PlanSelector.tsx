@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import { useEffect, useRef, type FormEvent, type ReactNode } from 'react';
 import {
   currencies,
   defaultSizeForEdition,
@@ -14,7 +14,7 @@ import { quantityForEdition } from './plan-quantity.ts';
 import { PriceSummary, priceAnnouncement } from './PriceSummary.tsx';
 import { SegmentedToggle, type ToggleOption } from './SegmentedToggle.tsx';
 import { SizeSlider } from './SizeSlider.tsx';
-import { selectionParams } from './price-selection.ts';
+import { parsePriceSelection, selectionParams } from './price-selection.ts';
 import { usePriceSelection } from './use-price-selection.ts';
 import styles from './PlanSelector.module.css';
 
@@ -53,9 +53,27 @@ export function PlanSelector({ renderAction = PlanCallToAction }: PlanSelectorPr
   const selectEdition = (edition: Edition) => update({ size: defaultSizeForEdition(edition) });
   // With JavaScript the URL is updated on every change; the form only submits without it.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => event.preventDefault();
+  const formRef = useRef<HTMLFormElement>(null);
+  const initial = useRef(update);
+  useEffect(() => {
+    // A slider moved or a toggle chosen before the page hydrated lives only in the DOM (hydration
+    // leaves user input alone, decision 110): adopt all of it in one update.
+    if (!formRef.current) return;
+    const fields = new FormData(formRef.current);
+    const inDom = parsePriceSelection(
+      new URLSearchParams([...fields].map(([key, value]) => [key, String(value)])),
+    );
+    initial.current(inDom);
+  }, []);
 
   return (
-    <form method="get" action="/pricing" className={styles.selector} onSubmit={onSubmit}>
+    <form
+      ref={formRef}
+      method="get"
+      action="/pricing"
+      className={styles.selector}
+      onSubmit={onSubmit}
+    >
       <div className={styles.toggles}>
         <SegmentedToggle
           legend="Billing period"

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { priceConfig, sliderRange, type PriceInfo } from '../../../shared/pricing/index.ts';
 import { orgsLabel, stacksLabel } from '../../content/pricing-plans.ts';
 import styles from './SizeSlider.module.css';
@@ -19,13 +19,6 @@ const clamp = (size: number) => Math.min(sliderRange.max, Math.max(sliderRange.m
 export function SizeSlider({ info, onChange }: SizeSliderProps) {
   const id = useId();
   const hintId = `${id}-hint`;
-  const rangeRef = useRef<HTMLInputElement>(null);
-  const initial = useRef({ size: info.size, onChange });
-  useEffect(() => {
-    // A slider moved before the page hydrated holds its value only in the DOM: adopt it.
-    const moved = Number(rangeRef.current?.value);
-    if (Number.isInteger(moved) && moved !== initial.current.size) initial.current.onChange(moved);
-  }, []);
   const step = (delta: number) => {
     if (!info.isFixed) onChange(clamp(info.size + delta));
   };
@@ -57,7 +50,6 @@ export function SizeSlider({ info, onChange }: SizeSliderProps) {
         {stepButton(-sliderRange.step, 'One org fewer', '−')}
         <input
           id={id}
-          ref={rangeRef}
           type="range"
           name="size"
           className={styles.range}

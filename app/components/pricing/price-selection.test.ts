@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   defaultSelection,
   parsePriceSelection,
+  planParam,
   selectionParams,
   quotePath,
   searchParamsWithSelection,
@@ -69,5 +70,19 @@ describe('the quote parameters', () => {
   it('are page state, so the server renders and caches one page per quote', () => {
     for (const name of Object.values(selectionParams)) expect(PAGE_STATE_PARAMS).toContain(name);
     expect(PAGE_STATE_PARAMS).toContain('modal');
+    expect(PAGE_STATE_PARAMS).toContain(planParam);
+  });
+
+  it('take a plan card sent as a form button as that plan’s default size, and drop it again', () => {
+    const sent = new URLSearchParams('size=10&period=yearly&currency=EUR&plan=Enterprise');
+    expect(parsePriceSelection(sent)).toEqual({
+      size: 25,
+      billingPeriod: 'yearly',
+      currency: 'EUR',
+    });
+    expect(parsePriceSelection(new URLSearchParams('size=10&plan=Starter')).size).toBe(3);
+    expect(parsePriceSelection(new URLSearchParams('size=10&plan=Gold')).size).toBe(10);
+    const written = searchParamsWithSelection(sent, parsePriceSelection(sent));
+    expect(written.toString()).toBe('size=25&period=yearly&currency=EUR');
   });
 });

@@ -1,4 +1,6 @@
 import {
+  defaultSizeForEdition,
+  editions,
   isBillingPeriod,
   isCurrency,
   isValidSize,
@@ -8,6 +10,11 @@ import {
 
 /** The URL parameters that carry a quote: `?size=10&period=yearly&currency=EUR`. */
 export const selectionParams = { size: 'size', period: 'period', currency: 'currency' } as const;
+/**
+ * A plan card sent as a form button (`?plan=Enterprise`): the plan's default size. Only a click
+ * before the page hydrates (or without JavaScript) sends it; the browser then writes `size`.
+ */
+export const planParam = 'plan';
 
 export const defaultSelection: PriceSelection = {
   size: sliderRange.defaultSize,
@@ -26,8 +33,12 @@ function parseSize(raw: string | null): number | undefined {
 export function parsePriceSelection(params: URLSearchParams): PriceSelection {
   const period = params.get(selectionParams.period)?.toLowerCase();
   const currency = params.get(selectionParams.currency)?.toUpperCase();
+  const plan = editions.find((edition) => edition === params.get(planParam));
   return {
-    size: parseSize(params.get(selectionParams.size)) ?? defaultSelection.size,
+    size:
+      (plan && defaultSizeForEdition(plan)) ??
+      parseSize(params.get(selectionParams.size)) ??
+      defaultSelection.size,
     billingPeriod: isBillingPeriod(period) ? period : defaultSelection.billingPeriod,
     currency: isCurrency(currency) ? currency : defaultSelection.currency,
   };
@@ -39,6 +50,7 @@ export function searchParamsWithSelection(
   selection: PriceSelection,
 ): URLSearchParams {
   const next = new URLSearchParams(current);
+  next.delete(planParam);
   next.set(selectionParams.size, String(selection.size));
   next.set(selectionParams.period, selection.billingPeriod);
   next.set(selectionParams.currency, selection.currency);

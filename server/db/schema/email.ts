@@ -20,8 +20,10 @@ export const emailOutbox = pgTable('email_outbox', {
   htmlBody: text('html_body'),
   status: text('status', { enum: outboxStatuses }).notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
-  /** When the message is next due; a claimed message is pushed out by the lease. */
+  /** When the message is next due (first send or retry). */
   nextAttemptAt: timestamptz('next_attempt_at').notNull(),
+  /** Set while a worker holds the message; it extends the lease while it sends (decision 111). */
+  leasedUntil: timestamptz('leased_until'),
   lastError: text('last_error'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   sentAt: timestamptz('sent_at'),

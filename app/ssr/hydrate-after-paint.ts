@@ -1,0 +1,54 @@
+import { Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+
+/** React Router's module script: the route modules' imports and the call that hydrates. */
+const hydrationScript = '<script type="module" async="">';
+/** The same script, inert until the loader below starts it. */
+const heldScript = '<script type="text/x-hydrate-after-paint" id="hydrate">';
+const modulePreload = /<link rel="modulepreload"[^>]*>/g;
+
+/**
+ * Starts the held module once the browser has painted the server-rendered page (its first
+ * contentful paint), or after 3 s where paint timing is missing or the tab is hidden. A module
+ * script built from the held text runs with the same CSP hash as the text itself (decision 110).
+ */
+export const hydrationLoader =
+  '(function(){var started=false;function start(){if(started)return;started=true;' +
+  'var held=document.getElementById("hydrate");if(!held)return;' +
+  'var script=document.createElement("script");script.type="module";' +
+  'script.textContent=held.textContent;document.body.appendChild(script)}' +
+  'try{new PerformanceObserver(function(list){' +
+  'if(list.getEntriesByName("first-contentful-paint").length)start()})' +
+  '.observe({type:"paint",buffered:true})}catch(e){}' +
+  'setTimeout(start,3000)})();';
+
+/** The document with hydration held until first paint: see {@link hydrateAfterFirstPaint}. */
+export function holdHydration(html: string): string {
+  if (!html.includes(hydrationScript)) return html;
+  const held = html.replace(modulePreload, '').replace(hydrationScript, heldScript);
+  const bodyEnd = held.lastIndexOf('</body>');
+  const loader = `<script>${hydrationLoader}</script>`;
+  return bodyEnd === -1 ? held + loader : held.slice(0, bodyEnd) + loader + held.slice(bodyEnd);
+}
+
+/**
+ * Holds React Router's hydration until the page has painted (decision 110): the server-rendered
+ * HTML is the page, and on a slow phone the framework's JavaScript (download, parse, hydrate)
+ * otherwise competes with the first paint. The module preloads go, the module script becomes an
+ * inert block, and a small inline loader starts it after the first contentful paint. The whole
+ * document passes through (the server waits for it anyway, to hash and cache it).
+ */
+export function hydrateAfterFirstPaint(): Transform {
+  const decoder = new StringDecoder('utf8');
+  let html = '';
+  return new Transform({
+    transform(chunk: Buffer | string, _encoding, callback) {
+      html += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      callback();
+    },
+    flush(callback) {
+      html += decoder.end();
+      callback(null, holdHydration(html));
+    },
+  });
+}
