@@ -16,6 +16,8 @@ export interface OutboxDeliveryOptions {
    * that while it sends, so only a dead worker's claims run out (decision 111).
    */
   leaseMs?: number;
+  /** Messages of a batch sent at the same time (separate SMTP connections). */
+  concurrency?: number;
   /** Attempts before a message is given up and marked failed. */
   maxAttempts?: number;
 }
@@ -28,7 +30,7 @@ export interface DeliveryReport {
 
 const FIRST_RETRY_MS = 10_000;
 /** A claim not renewed for this long belongs to a dead worker and is offered again. */
-export const OUTBOX_LEASE_MS = 30_000;
+export const OUTBOX_LEASE_MS = 15_000;
 const MAX_RETRY_MS = 60 * 60_000;
 
 /** Exponential backoff: 10 s, 20 s, 40 s … capped at one hour (decision 052). */
@@ -56,6 +58,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
   const batchSize = options.batchSize ?? 10;
   const leaseMs = options.leaseMs ?? OUTBOX_LEASE_MS;
   const maxAttempts = options.maxAttempts ?? 20;
+  const concurrency = options.concurrency ?? 4;
   const outbox = createOutboxRepository(db);
 
   async function deliverOne(row: OutboxRow, report: DeliveryReport): Promise<void> {
@@ -111,7 +114,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
   return {
     /**
      * Sends everything due now, batch after batch, and reports what happened. When `stopping()`
-     * turns true, the message being sent is finished and the rest of the batch is released.
+     * turns true, the messages being sent are finished and the rest of the batch is released.
      */
     async deliverDue(stopping: () => boolean = () => false): Promise<DeliveryReport> {
       const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
@@ -121,11 +124,15 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         const untouched = [...claimed];
         const stopKeeping = keepLeases(held);
         try {
-          while (untouched.length > 0 && !stopping()) {
-            const row = untouched.shift() as OutboxRow;
-            await deliverOne(row, report);
-            held.delete(row);
-          }
+          // A few SMTP conversations at once: a relay takes tens of milliseconds per message.
+          const lane = async () => {
+            while (untouched.length > 0 && !stopping()) {
+              const row = untouched.shift() as OutboxRow;
+              await deliverOne(row, report);
+              held.delete(row);
+            }
+          };
+          await Promise.all(Array.from({ length: concurrency }, lane));
         } finally {
           stopKeeping();
           // Given back unattempted; a row whose send was cut short keeps its lease until it runs out.
@@ -147,7 +154,7 @@ export type OutboxDelivery = ReturnType<typeof createOutboxDelivery>;
 export interface OutboxWorker {
   /** Runs a delivery round soon (after an e-mail was queued) instead of at the next poll. */
   nudge(): void;
-  /** Stops polling; finishes the message being sent and releases the rest of its batch. */
+  /** Stops polling; finishes the messages being sent and releases the rest of their batch. */
   stop(): Promise<void>;
 }
 

@@ -48,7 +48,8 @@ function matches(mail: ReceivedMail, match: MailMatch): boolean {
 }
 
 export async function startSmtpSink(
-  options: { port?: number; host?: string } = {},
+  /** `delayMs`: how long each DATA takes to be accepted (a slow relay). */
+  options: { port?: number; host?: string; delayMs?: number } = {},
 ): Promise<SmtpSink> {
   const port = options.port ?? smtpSinkPort;
   const host = options.host ?? '127.0.0.1';
@@ -68,9 +69,13 @@ export async function startSmtpSink(
           const raw = Buffer.concat(chunks).toString('utf8');
           const to = session.envelope.rcptTo.map((rcpt) => rcpt.address);
           const mail = parseMail(raw, to);
-          messages.push(mail);
-          for (const waiter of waiters) waiter(mail);
-          callback();
+          const accept = () => {
+            messages.push(mail);
+            for (const waiter of waiters) waiter(mail);
+            callback();
+          };
+          if (options.delayMs) setTimeout(accept, options.delayMs);
+          else accept();
         });
       },
     });

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** One server process (`node server/main.ts` on the production build), as an operator runs it. */
+export interface Instance {
+  port: number;
+  url: string;
+  process: ChildProcess;
+  /** Everything it logged (JSON lines), for a failing test's message. */
+  log: string[];
+  /** kill -9: no shutdown, no goodbye. */
+  kill(): Promise<void>;
+  /** SIGTERM, then waits for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startInstance(options: {
+  port: number;
+  env: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<Instance> {
+  const { port } = options;
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://localhost:${port}`,
+      SECRET_KEY: 'fault-test-secret-key-0123456789abcdef',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => log.push(chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString('utf8')));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`instance exited early:\n${log.join('')}`);
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`instance not up within the time limit:\n${log.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const exited = once(child, 'exit');
+  return {
+    port,
+    url,
+    process: child,
+    log,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
+
+/** A fresh PostgreSQL database for one test; `drop()` removes it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `orgsmith_faults_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Runs a query against a database URL on a short-lived connection. */
+export async function queryPostgres<T>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
