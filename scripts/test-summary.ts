@@ -38,4 +38,21 @@ if (e2e.success) {
   failed += 1;
   console.log('end-to-end: no report (the run did not finish)');
 }
+// The suites CI runs after `npm test` (issue 13): a missing report means the run did not get there.
+for (const [label, file] of [
+  ['faults', 'reports/vitest-faults.json'],
+  ['deployment', 'reports/vitest-deploy.json'],
+] as const) {
+  const report = vitestReport.safeParse(await readJson(file));
+  if (!report.success) {
+    failed += 1;
+    console.log(`${label}: no report (the run did not finish)`);
+    continue;
+  }
+  passed += report.data.numPassedTests;
+  failed += report.data.numFailedTests;
+  console.log(
+    `${label}: ${report.data.numPassedTests} passed, ${report.data.numFailedTests} failed`,
+  );
+}
 console.log(`tests: ${passed} passed, ${failed} failed`);
