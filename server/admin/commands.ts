@@ -1,4 +1,5 @@
 import type { AdminCommand } from './command.ts';
+import { backupAdminCommands } from '../backup/backup-admin-commands.ts';
 import { releaseAdminCommands } from '../releases/release-admin-commands.ts';
 import { accessTokenAdminCommands } from './commands/access-token-commands.ts';
 import { contactMessageAdminCommands } from './commands/contact-message-commands.ts';
@@ -14,4 +15,5 @@ export const adminCommands: readonly AdminCommand[] = [
   ...referralCodeAdminCommands,
   ...contactMessageAdminCommands,
   ...outboxAdminCommands,
+  ...backupAdminCommands,
 ];

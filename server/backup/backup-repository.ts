@@ -1,0 +1,141 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database, Executor } from '../db/client.ts';
+
+/** A table of the schema, with the columns a backup carries and the identity column to reset. */
+export interface TableInfo {
+  name: string;
+  columns: string[];
+  /** `generated … as identity` or serial columns, whose sequences follow the restored rows. */
+  identityColumns: string[];
+}
+
+const tableRows = z.array(z.object({ name: z.string() }));
+const columnRows = z.array(
+  z.object({ table: z.string(), column: z.string(), identity: z.boolean() }),
+);
+const edgeRows = z.array(z.object({ child: z.string(), parent: z.string() }));
+
+function rowsOf(result: unknown): unknown {
+  return typeof result === 'object' && result !== null && 'rows' in result ? result.rows : [];
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Reads and replaces the whole database as JSON rows, table by table (decision 113). Tables are
+ * found in the catalog, so a new migration needs no change here; PostgreSQL converts every value
+ * to JSON and back with the column's own type (`row_to_json`, `json_populate_recordset`).
+ */
+export function createBackupRepository(db: Executor) {
+  return {
+    /** Every table of the public schema, parents before the tables that reference them. */
+    async tables(): Promise<TableInfo[]> {
+      const names = tableRows
+        .parse(
+          rowsOf(
+            await db.execute(
+              sql`select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
+            ),
+          ),
+        )
+        .map((row) => row.name);
+      const columns = columnRows.parse(
+        rowsOf(
+          await db.execute(sql`
+            select table_name as "table", column_name as "column",
+              (is_identity = 'YES' or coalesce(column_default, '') like 'nextval(%') as identity
+            from information_schema.columns
+            where table_schema = 'public'
+            order by table_name, ordinal_position`),
+        ),
+      );
+      const edges = edgeRows.parse(
+        rowsOf(
+          await db.execute(sql`
+            select child.relname as child, parent.relname as parent
+            from pg_constraint c
+            join pg_class child on child.oid = c.conrelid
+            join pg_class parent on parent.oid = c.confrelid
+            join pg_namespace n on n.oid = child.relnamespace
+            where c.contype = 'f' and n.nspname = 'public' and child.oid <> parent.oid`),
+        ),
+      );
+      const ordered: string[] = [];
+      const visiting = new Set<string>();
+      const visit = (name: string) => {
+        if (ordered.includes(name) || visiting.has(name)) return;
+        visiting.add(name);
+        for (const edge of edges) if (edge.child === name) visit(edge.parent);
+        ordered.push(name);
+      };
+      for (const name of names) visit(name);
+      return ordered.map((name) => ({
+        name,
+        columns: columns.filter((c) => c.table === name).map((c) => c.column),
+        identityColumns: columns.filter((c) => c.table === name && c.identity).map((c) => c.column),
+      }));
+    },
+
+    /** One page of a table's rows as JSON objects, in a stable order (by its first column). */
+    async readRows(table: TableInfo, offset: number, limit: number): Promise<unknown[]> {
+      const order = table.columns.map(quote).join(', ');
+      const result = await db.execute(
+        sql.raw(
+          `select row_to_json(t) as row from (select * from ${quote(table.name)} order by ${order} offset ${offset} limit ${limit}) t`,
+        ),
+      );
+      return z
+        .array(z.object({ row: z.unknown() }))
+        .parse(rowsOf(result))
+        .map((r) => r.row);
+    },
+
+    /** Empties every table (identity sequences restart); for a restore in the same transaction. */
+    async truncateAll(tables: readonly TableInfo[]): Promise<void> {
+      if (tables.length === 0) return;
+      await db.execute(
+        sql.raw(`truncate ${tables.map((t) => quote(t.name)).join(', ')} restart identity cascade`),
+      );
+    },
+
+    /** Inserts rows given as JSON objects; columns missing from them take their defaults. */
+    async insertRows(table: TableInfo, columns: readonly string[], rows: unknown[]): Promise<void> {
+      if (rows.length === 0) return;
+      const list = columns.map(quote).join(', ');
+      const overriding = table.identityColumns.length > 0 ? 'overriding system value' : '';
+      await db.execute(
+        sql`${sql.raw(`insert into ${quote(table.name)} (${list}) ${overriding} select ${list} from json_populate_recordset(null::${quote(table.name)}, `)}${JSON.stringify(rows)}::json)`,
+      );
+    },
+
+    /** Moves each identity sequence past the largest restored value. */
+    async resetIdentities(table: TableInfo): Promise<void> {
+      for (const column of table.identityColumns) {
+        await db.execute(
+          sql`select setval(pg_get_serial_sequence(${quote(table.name)}, ${column}), coalesce((select max(${sql.raw(quote(column))}) from ${sql.raw(quote(table.name))}), 0) + 1, false)`,
+        );
+      }
+    },
+
+    /** How many rows each table holds, and a digest of its content (to compare two databases). */
+    async fingerprint(table: TableInfo): Promise<{ rows: number; digest: string }> {
+      const result = await db.execute(
+        sql.raw(
+          `select count(*)::int as rows, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as digest from ${quote(table.name)} t`,
+        ),
+      );
+      const [row] = z
+        .array(z.object({ rows: z.number(), digest: z.string() }))
+        .parse(rowsOf(result));
+      return row ?? { rows: 0, digest: '' };
+    },
+  };
+}
+
+export type BackupRepository = ReturnType<typeof createBackupRepository>;
+
+/** Runs `work` in one transaction that sees one snapshot of the whole database. */
+export function inSnapshot<T>(db: Database, work: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.transaction(work, { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}
