@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
-import { createPostgresDatabase, startInstance, type Instance } from './support/instance.ts';
+import { createPostgresDatabase, startInstance } from './support/instance.ts';
 import {
   acknowledged,
   report,
