@@ -22,9 +22,12 @@ export async function startInstance(options: {
   port: number;
   env: Record<string, string>;
   timeoutMs?: number;
+  /** The app's directory (default: this checkout); the deploy test runs a pruned copy. */
+  cwd?: string;
 }): Promise<Instance> {
   const { port } = options;
   const child = spawn(process.execPath, ['server/main.ts'], {
+    cwd: options.cwd ?? process.cwd(),
     env: {
       ...process.env,
       NODE_ENV: 'production',
