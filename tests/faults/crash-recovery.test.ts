@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
-import { createPostgresDatabase, startInstance, type Instance } from './support/instance.ts';
+import {
+  createPostgresDatabase,
+  queryPostgres,
+  startInstance,
+  type Instance,
+} from './support/instance.ts';
 import {
   acknowledged,
   report,
@@ -92,4 +97,58 @@ describe('kill -9 under load, then restart', () => {
       }
     });
   }
+
+  it('SIGTERM under load: open requests finish, the outbox batch is finished or given back', async () => {
+    const postgres = await createPostgresDatabase();
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-faults-'));
+    const env = { SMTP_URL: sink.url, DATA_DIR: dataDir, DATABASE_URL: postgres.url };
+    let instance: Instance | undefined = await startInstance({ port: PORT, env });
+    try {
+      const run = `term-${Date.now()}`;
+      let stopping: Promise<number | null> | undefined;
+      const outcomes = await runLoad({
+        submissions: submissions(run, 80),
+        concurrency: 10,
+        target: () => `http://127.0.0.1:${PORT}`,
+        onOutcome: (_o, done) => {
+          if (!stopping && acknowledged(done).length >= 40) stopping = instance?.stop();
+        },
+      });
+      const code = await stopping;
+      const log = instance.log.join('');
+      instance = undefined;
+      const acked = acknowledged(outcomes).map((o) => o.submission);
+      // Requests already on the server when the signal came were answered, not cut off.
+      const cut = outcomes.filter((o) => o.status !== 204 && o.status !== 0);
+      const leased = await queryPostgres<{ n: number }>(
+        postgres.url,
+        "select count(*)::int as n from email_outbox where status = 'pending' and leased_until is not null",
+      );
+      const pending = await queryPostgres<{ n: number }>(
+        postgres.url,
+        "select count(*)::int as n from email_outbox where status = 'pending'",
+      );
+      expect(code).toBe(0);
+      expect(log).toContain('"msg":"stopped"');
+      expect(cut.map((o) => `${o.status} ${o.body}`)).toEqual([]);
+      expect(leased[0]?.n).toBe(0);
+      // What was left is sent by the next start at once.
+      const restarted = Date.now();
+      instance = await startInstance({ port: PORT, env });
+      const { missing, seconds } = await waitForMail(sink, acked, 30_000);
+      report('SIGTERM under load', {
+        acknowledged: acked.length,
+        refusedAfterSignal: outcomes.filter((o) => o.status === 0).length,
+        leftPending: pending[0]?.n ?? 0,
+        leasesLeft: leased[0]?.n ?? 0,
+        mailedSecondsAfterRestart: ((Date.now() - restarted) / 1000).toFixed(1),
+        waited: seconds.toFixed(1),
+      });
+      expect(missing).toEqual([]);
+    } finally {
+      await instance?.kill();
+      await rm(dataDir, { recursive: true, force: true });
+      await postgres.drop();
+    }
+  });
 });
