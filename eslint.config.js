@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { boundaryRules } from './scripts/lint/boundaries.js';
 
 export default tseslint.config(
   {
@@ -28,4 +29,6 @@ export default tseslint.config(
       'react-hooks/refs': 'off',
     },
   },
+  // The layers and vendor boundaries (decision 114): see scripts/lint/boundaries.js.
+  ...boundaryRules,
 );

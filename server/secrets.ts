@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { createAppStateRepository } from './app-state-repository.ts';
 import type { Database } from './db/client.ts';
-import { appState } from './db/schema.ts';
 
 /**
  * Returns the configured secret, or one generated on first start and kept in the database so that
@@ -14,8 +13,9 @@ export async function loadOrCreateSecret(
   generate: () => string = () => randomBytes(32).toString('base64url'),
 ): Promise<string> {
   if (configured) return configured;
-  await db.insert(appState).values({ key: name, value: generate() }).onConflictDoNothing();
-  const [row] = await db.select().from(appState).where(eq(appState.key, name));
-  if (!row) throw new Error(`Secret ${name} could not be stored`);
-  return row.value;
+  const state = createAppStateRepository(db);
+  await state.insertIfMissing(name, generate());
+  const value = await state.find(name);
+  if (value === undefined) throw new Error(`Secret ${name} could not be stored`);
+  return value;
 }

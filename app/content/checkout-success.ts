@@ -1,4 +1,4 @@
-import { siteConfig } from '../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 /** Spec §2, §9: what a buyer sees after checkout; the licence e-mail may take up to 10 minutes. */
 export const licenceEmailWaitMinutes = 10;

@@ -1,4 +1,4 @@
-import { siteConfig } from '../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 const { ci, links, cliName } = siteConfig;
 

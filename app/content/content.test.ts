@@ -1,7 +1,7 @@
-import { structuredDataPrice } from '../../shared/pricing/index.ts';
+import { structuredDataPrice } from '#shared/pricing/index.ts';
 import { describe, expect, it } from 'vitest';
-import { siteConfig } from '../../shared/site-config.ts';
-import { encodeWinAnsi } from '../../scripts/pdf/font-metrics.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { encodeWinAnsi } from '#scripts/pdf/font-metrics.ts';
 import { featurePages } from '../pages.ts';
 import { commandGroups, commandOptions, toolboxCommands } from './commands.ts';
 import { githubActionsWorkflow } from './ci-examples.ts';

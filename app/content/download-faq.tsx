@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { ModalLink } from '../components/dialogs/ModalLink.tsx';
 import type { FaqItem } from '../components/ui/Faq.tsx';
 import { CodeBlock } from '../components/ui/CodeBlock.tsx';
-import { siteConfig } from '../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { EULA_ACCEPT_VARIABLE } from './download-snippets.ts';
 
 export interface DownloadFaqFacts {

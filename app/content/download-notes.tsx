@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { OperatingSystem } from '../../shared/downloads/catalog.ts';
+import type { OperatingSystem } from '#shared/downloads/catalog.ts';
 
 /** The notes above each operating system's downloads (spec §2). */
 export const platformNotes: Record<OperatingSystem, { title: string; body: ReactNode }> = {

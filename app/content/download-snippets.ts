@@ -1,4 +1,4 @@
-import { siteConfig } from '../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 /** Names of the unattended-run settings, from the site config (also used by the CI feature page). */
 export const {

@@ -1,4 +1,4 @@
-import { siteConfig } from '../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { pages } from '../pages.ts';
 import type { PageInfo } from '../pages.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPrice, priceInfo, unitPrices } from '../../shared/pricing/index.ts';
+import { formatPrice, priceInfo, unitPrices } from '#shared/pricing/index.ts';
 import { pages } from '../pages.ts';
 import { pricingFaqItems } from './pricing-faq.tsx';
 import { planRangeLabel } from './pricing-plans.ts';

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import type { FaqItem } from '../components/ui/Faq.tsx';
 import { ModalLink } from '../components/dialogs/ModalLink.tsx';
-import { formatPrice, priceConfig, priceInfo, unitPrices } from '../../shared/pricing/index.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import { formatPrice, priceConfig, priceInfo, unitPrices } from '#shared/pricing/index.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 const pro = unitPrices('Pro', 'USD').monthly;
 const proBase = formatPrice(pro.base, 'USD');

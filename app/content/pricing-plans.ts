@@ -3,7 +3,7 @@ import {
   priceInfo,
   type Edition,
   type PriceInfo,
-} from '../../shared/pricing/index.ts';
+} from '#shared/pricing/index.ts';
 
 /** The one-line pitch of each plan card. */
 export const planTaglines: Record<Edition, string> = {

@@ -1,4 +1,4 @@
-import { siteConfig } from '../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 /**
  * Product details the site names that the spec leaves open (decision 030). One place, so feature

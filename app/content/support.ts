@@ -1,5 +1,5 @@
-import { siteConfig } from '../../shared/site-config.ts';
-import { priceConfig } from '../../shared/pricing/index.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { priceConfig } from '#shared/pricing/index.ts';
 
 const { cliName, productName, supportEmail, company } = siteConfig;
 

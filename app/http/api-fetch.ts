@@ -1,4 +1,4 @@
-import { CSRF_COOKIE, CSRF_HEADER, CSRF_TOKEN_PATH } from '../../shared/contracts/csrf.ts';
+import { CSRF_COOKIE, CSRF_HEADER, CSRF_TOKEN_PATH } from '#shared/contracts/csrf.ts';
 
 /**
  * The site's one way to call its own server and the account service. Non-GET/HEAD requests to

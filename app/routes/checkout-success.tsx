@@ -7,7 +7,7 @@ import { checkoutSuccessContent } from '../content/checkout-success.ts';
 import { pages } from '../pages.ts';
 import { metaFor } from '../root-data.ts';
 import { perVisitHeaders } from '../http/per-visit-headers.ts';
-import { siteConfig, supportMailto } from '../../shared/site-config.ts';
+import { siteConfig, supportMailto } from '#shared/site-config.ts';
 import styles from './checkout-success.module.css';
 
 export const meta = metaFor(pages.checkoutSuccess);

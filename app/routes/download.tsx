@@ -7,15 +7,15 @@ import {
   findArtifact,
   type DownloadSelection,
   type OperatingSystem,
-} from '../../shared/downloads/catalog.ts';
-import { artifactFileName } from '../../shared/downloads/file-names.ts';
-import { RELEASE_FEED_PATH } from '../../shared/downloads/paths.ts';
+} from '#shared/downloads/catalog.ts';
+import { artifactFileName } from '#shared/downloads/file-names.ts';
+import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
 import {
   downloadOperatingSystem,
   suggestForOperatingSystem,
-} from '../../shared/downloads/suggest-download.ts';
-import { pickLatestRelease } from '../../shared/downloads/versions.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+} from '#shared/downloads/suggest-download.ts';
+import { pickLatestRelease } from '#shared/downloads/versions.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { downloadFaq } from '../content/download-faq.tsx';
 import { ChangeLog } from '../components/download/ChangeLog.tsx';
 import { useVisitorPlatform } from '../components/download/client-platform.ts';

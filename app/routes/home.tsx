@@ -9,7 +9,7 @@ import { TerminalDemo } from '../components/terminal/TerminalDemo.tsx';
 import { HowItWorksDiagram } from '../content/diagrams/HowItWorksDiagram.tsx';
 import { homeContent } from '../content/home.ts';
 import { homeStructuredData, type StructuredDataOffer } from '../content/structured-data.ts';
-import { structuredDataPrice } from '../../shared/pricing/index.ts';
+import { structuredDataPrice } from '#shared/pricing/index.ts';
 import { terminalSession } from '../content/terminal-session.ts';
 import { pages } from '../pages.ts';
 import { metaFor, rootDataFromMatches } from '../root-data.ts';

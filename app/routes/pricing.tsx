@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { formatPrice, priceConfig, unitPrices } from '../../shared/pricing/index.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import { formatPrice, priceConfig, unitPrices } from '#shared/pricing/index.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { ModalLink } from '../components/dialogs/ModalLink.tsx';
 import { NeedHelp } from '../components/pricing/NeedHelp.tsx';
 import { PlanComparison } from '../components/pricing/PlanComparison.tsx';

@@ -8,7 +8,7 @@ import { supportContent } from '../content/support.ts';
 import { pages } from '../pages.ts';
 import { loadLatestVersion } from '../releases/latest-version.ts';
 import { metaFor } from '../root-data.ts';
-import { siteConfig, supportMailto } from '../../shared/site-config.ts';
+import { siteConfig, supportMailto } from '#shared/site-config.ts';
 import styles from './support.module.css';
 
 export const meta = metaFor(pages.support);

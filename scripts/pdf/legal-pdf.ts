@@ -2,7 +2,7 @@ import {
   numberedHeading,
   versionLine,
   type LegalDocument,
-} from '../../app/content/legal/legal-document.ts';
+} from '#app/content/legal/legal-document.ts';
 import {
   a4,
   createPageLayout,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eula } from '../../app/content/legal/eula.ts';
-import { versionLine } from '../../app/content/legal/legal-document.ts';
+import { eula } from '#app/content/legal/eula.ts';
+import { versionLine } from '#app/content/legal/legal-document.ts';
 import { encodeWinAnsi, glyphWidth, textWidth } from './font-metrics.ts';
 import { renderLegalPdf } from './legal-pdf.ts';
 import { pdfString, serializePdf, wrapText } from './pdf-writer.ts';

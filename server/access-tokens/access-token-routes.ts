@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { errorCodes } from '../../shared/contracts/error-codes.ts';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
 import type { AppDeps } from '../deps.ts';
 import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { billingPortalRequestSchema } from '../../shared/contracts/billing-portal.ts';
+import { billingPortalRequestSchema } from '#shared/contracts/billing-portal.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
 import { BILLING_PORTAL_LINK_PATH, MAX_PORTAL_LINKS } from './build-portal-links.ts';
 import {

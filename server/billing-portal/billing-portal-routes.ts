@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { billingPortalRequestSchema } from '../../shared/contracts/billing-portal.ts';
+import { billingPortalRequestSchema } from '#shared/contracts/billing-portal.ts';
 import type { AppDeps } from '../deps.ts';
 import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';

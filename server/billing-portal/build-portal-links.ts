@@ -1,4 +1,4 @@
-import type { BillingPeriod, Currency, Edition } from '../../shared/pricing/index.ts';
+import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
 import type { LicenceStatus, LicenceType } from '../db/schema.ts';
 import { createPortalToken, portalTokenExpiry } from './portal-token.ts';
 

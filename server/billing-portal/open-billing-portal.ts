@@ -1,6 +1,5 @@
-import { and, eq, lt } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { billingPortalTokenUses } from '../db/schema.ts';
+import { createBillingPortalTokenRepository } from './billing-portal-token-repository.ts';
 import { createLicenceRepository } from '../licences/licence-repository.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentProvider } from '../payments/payment-provider.ts';
@@ -53,13 +52,9 @@ export async function openBillingPortal(
   }
 
   // Use records are only needed until their token would have expired anyway.
-  await deps.db.delete(billingPortalTokenUses).where(lt(billingPortalTokenUses.expiresAt, now));
-  const used = await deps.db
-    .insert(billingPortalTokenUses)
-    .values({ tokenId: verified.tokenId, usedAt: now, expiresAt: verified.expiresAt })
-    .onConflictDoNothing()
-    .returning({ tokenId: billingPortalTokenUses.tokenId });
-  if (used.length === 0) {
+  const tokenUses = createBillingPortalTokenRepository(deps.db);
+  await tokenUses.deleteExpired(now);
+  if (!(await tokenUses.recordUse(verified.tokenId, now, verified.expiresAt))) {
     deps.logger.info('billing-portal link refused: already used');
     return { ok: false, reason: 'LinkExpired' };
   }
@@ -73,14 +68,7 @@ export async function openBillingPortal(
   } catch (error) {
     deps.logger.error({ err: error, licenceId: licence.id }, 'billing-portal session failed');
     // Give the link back: the visitor did nothing wrong.
-    await deps.db
-      .delete(billingPortalTokenUses)
-      .where(
-        and(
-          eq(billingPortalTokenUses.tokenId, verified.tokenId),
-          eq(billingPortalTokenUses.usedAt, now),
-        ),
-      );
+    await tokenUses.forgetUse(verified.tokenId, now);
     return { ok: false, reason: 'ProviderUnavailable' };
   }
 }

@@ -1,4 +1,4 @@
-import type { BillingPortalRequest } from '../../shared/contracts/billing-portal.ts';
+import type { BillingPortalRequest } from '#shared/contracts/billing-portal.ts';
 import type { Database } from '../db/client.ts';
 import { createOutboxRepository, type QueuedEmail } from '../email/outbox-repository.ts';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkoutRequestSchema, type CheckoutResponse } from '../../shared/contracts/checkout.ts';
+import { checkoutRequestSchema, type CheckoutResponse } from '#shared/contracts/checkout.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
 import {
   errorBodySchema,

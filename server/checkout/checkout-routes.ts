@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { checkoutRequestSchema } from '../../shared/contracts/checkout.ts';
-import { errorCodes } from '../../shared/contracts/error-codes.ts';
-import { billingErrorMessage } from '../../shared/contracts/messages.ts';
+import { checkoutRequestSchema } from '#shared/contracts/checkout.ts';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
+import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { AppDeps } from '../deps.ts';
 import { invalidRequest, readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';

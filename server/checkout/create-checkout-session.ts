@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CheckoutRequest, CheckoutResponse } from '../../shared/contracts/checkout.ts';
+import type { CheckoutRequest, CheckoutResponse } from '#shared/contracts/checkout.ts';
 import type { Database } from '../db/client.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';

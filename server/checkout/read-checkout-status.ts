@@ -1,4 +1,4 @@
-import type { CheckoutStatus } from '../../shared/contracts/checkout.ts';
+import type { CheckoutStatus } from '#shared/contracts/checkout.ts';
 import { createLicenceRepository } from '../licences/licence-repository.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { createSubscriptionRepository } from '../payments/subscription-repository.ts';

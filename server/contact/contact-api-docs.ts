@@ -1,4 +1,4 @@
-import { contactMessageSchema } from '../../shared/contracts/contact.ts';
+import { contactMessageSchema } from '#shared/contracts/contact.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
 import {
   invalidRequestErrorSchema,

@@ -1,4 +1,4 @@
-import { CONTACT_HONEYPOT_FIELD, type ContactMessage } from '../../shared/contracts/contact.ts';
+import { CONTACT_HONEYPOT_FIELD, type ContactMessage } from '#shared/contracts/contact.ts';
 import type { Database } from '../db/client.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { contactMessageEmail } from '../email/templates/contact-message.ts';

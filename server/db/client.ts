@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -39,6 +40,11 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   /** Directory for PGlite's files; `undefined` with no databaseUrl means in-memory (tests). */
   dataDir?: string | undefined;
+}
+
+/** One round trip to the database (readiness checks). */
+export async function pingDatabase(db: Database): Promise<void> {
+  await db.execute(sql`select 1`);
 }
 
 /** Opens the database and applies every pending migration before returning. */

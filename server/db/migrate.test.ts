@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../tests/helpers/databases.ts';
+import { databaseTargets } from '#tests/helpers/databases.ts';
 import { migrate, splitStatements } from './migrate.ts';
 import { schemaMigrations } from './schema.ts';
 

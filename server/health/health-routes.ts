@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { pingDatabase } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import type { AppEnv } from '../http/types.ts';
@@ -32,7 +32,7 @@ export async function checkReadiness(deps: AppDeps): Promise<Readiness> {
   try {
     const oldest = await within(
       (async () => {
-        await database.db.execute(sql`select 1`);
+        await pingDatabase(database.db);
         return createOutboxRepository(database.db).oldestDue(now);
       })(),
       DATABASE_CHECK_TIMEOUT_MS,

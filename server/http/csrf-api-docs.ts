@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CSRF_TOKEN_PATH } from '../../shared/contracts/csrf.ts';
+import { CSRF_TOKEN_PATH } from '#shared/contracts/csrf.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
 
 export const csrfApiDocs = defineApiDocs([

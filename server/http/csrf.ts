@@ -6,7 +6,7 @@ import {
   CSRF_FORM_FIELD,
   CSRF_HEADER,
   CSRF_TOKEN_PATH,
-} from '../../shared/contracts/csrf.ts';
+} from '#shared/contracts/csrf.ts';
 import { randomToken } from './random-token.ts';
 import type { AppEnv } from './types.ts';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
-import { errorCodes } from '../../shared/contracts/error-codes.ts';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
 
 /** Bodies above this size are refused before they are read any further. */
 export const MAX_JSON_BODY_BYTES = 16 * 1024;

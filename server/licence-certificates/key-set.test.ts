@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../tests/helpers/databases.ts';
+import { databaseTargets } from '#tests/helpers/databases.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { licenceSigningKeys } from '../db/schema.ts';
 import { createLogger } from '../logger.ts';

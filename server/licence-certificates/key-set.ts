@@ -1,6 +1,5 @@
-import { desc, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { licenceSigningKeys } from '../db/schema.ts';
+import { createSigningKeyRepository } from './signing-key-repository.ts';
 import type { Logger } from '../logger.ts';
 import { CERTIFICATE_LIFETIME_DAYS, type LicenceKeySet } from './certificate-contract.ts';
 import type { LicenceSigningKey, LicencePublicJwk } from './signing-key.ts';
@@ -26,13 +25,7 @@ export async function recordSigningKeyUse(
   key: LicenceSigningKey,
   now: Date,
 ): Promise<void> {
-  await db
-    .insert(licenceSigningKeys)
-    .values({ keyId: key.keyId, publicX: key.publicJwk.x, firstUsedAt: now, lastUsedAt: now })
-    .onConflictDoUpdate({
-      target: licenceSigningKeys.keyId,
-      set: { lastUsedAt: sql`greatest(${licenceSigningKeys.lastUsedAt}, excluded.last_used_at)` },
-    });
+  await createSigningKeyRepository(db).recordUse(key.keyId, key.publicJwk.x, now);
 }
 
 /**
@@ -44,11 +37,9 @@ export async function publishedKeySet(
   activeKey: LicenceSigningKey,
   now: Date,
 ): Promise<LicenceKeySet> {
-  const rows = await db
-    .select({ keyId: licenceSigningKeys.keyId, publicX: licenceSigningKeys.publicX })
-    .from(licenceSigningKeys)
-    .where(gt(licenceSigningKeys.lastUsedAt, new Date(now.getTime() - RETIRED_KEY_PUBLISHED_MS)))
-    .orderBy(desc(licenceSigningKeys.lastUsedAt), licenceSigningKeys.keyId);
+  const rows = await createSigningKeyRepository(db).usedSince(
+    new Date(now.getTime() - RETIRED_KEY_PUBLISHED_MS),
+  );
   const others = rows
     .filter((row) => row.keyId !== activeKey.keyId)
     .map((row) => jwkOf(row.keyId, row.publicX));

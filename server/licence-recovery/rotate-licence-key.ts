@@ -1,8 +1,10 @@
-import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
-import { licences } from '../db/schema.ts';
-import { generateLicenceKey, hashLicenceKey, licenceKeyHint } from '../licences/licence-key.ts';
-import type { Licence } from '../licences/licence-repository.ts';
+import type { Executor } from '#server/db/client.ts';
+import {
+  generateLicenceKey,
+  hashLicenceKey,
+  licenceKeyHint,
+} from '#server/licences/licence-key.ts';
+import { createLicenceRepository, type Licence } from '#server/licences/licence-repository.ts';
 
 /**
  * Gives a licence a new key inside the caller's transaction and returns it (its only
@@ -16,10 +18,11 @@ export async function rotateLicenceKey(
   now: Date,
 ): Promise<{ key: string; licence: Licence } | undefined> {
   const key = generateLicenceKey();
-  const [updated] = await tx
-    .update(licences)
-    .set({ keyHash: hashLicenceKey(secretKey, key), keyHint: licenceKeyHint(key), updatedAt: now })
-    .where(and(eq(licences.id, licence.id), eq(licences.keyHash, licence.keyHash)))
-    .returning();
+  const updated = await createLicenceRepository(tx).replaceKeyHash(
+    licence.id,
+    licence.keyHash,
+    { keyHash: hashLicenceKey(secretKey, key), keyHint: licenceKeyHint(key) },
+    now,
+  );
   return updated && { key, licence: updated };
 }

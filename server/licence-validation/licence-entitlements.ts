@@ -6,7 +6,7 @@ import {
   type Edition,
   type Limit,
   type PriceInfo,
-} from '../../shared/pricing/index.ts';
+} from '#shared/pricing/index.ts';
 
 export interface LicenceEntitlements {
   /** Salesforce orgs the licence may be used in. */

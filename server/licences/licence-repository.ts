@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { licences, trialClaims, type LicenceType } from '../db/schema.ts';
 
@@ -8,6 +8,59 @@ export type NewLicence = typeof licences.$inferInsert;
 /** Licences and the per-address claims that make "one trial per address" hold. */
 export function createLicenceRepository(db: Executor) {
   return {
+    /** Moves a trial's end date; undefined when the licence is not a trial. */
+    async setTrialExpiry(
+      licenceId: string,
+      expiresAt: Date,
+      now: Date,
+    ): Promise<Licence | undefined> {
+      const [row] = await db
+        .update(licences)
+        .set({ expiresAt, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), eq(licences.type, 'Trial')))
+        .returning();
+      return row;
+    },
+
+    /** Replaces the key hash if it is still `currentHash` (of two racing rotations one wins). */
+    async replaceKeyHash(
+      licenceId: string,
+      currentHash: string,
+      next: { keyHash: string; keyHint: string },
+      now: Date,
+    ): Promise<Licence | undefined> {
+      const [row] = await db
+        .update(licences)
+        .set({ ...next, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), eq(licences.keyHash, currentHash)))
+        .returning();
+      return row;
+    },
+
+    /** Marks a licence revoked; undefined when it was revoked already. */
+    async revoke(
+      licenceId: string,
+      now: Date,
+      reason: string | null,
+    ): Promise<Licence | undefined> {
+      const [row] = await db
+        .update(licences)
+        .set({ revokedAt: now, revocationReason: reason, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), isNull(licences.revokedAt)))
+        .returning();
+      return row;
+    },
+
+    /** Lifts a revocation; undefined when the licence was not revoked. */
+    async reinstate(licenceId: string, now: Date): Promise<Licence | undefined> {
+      const [row] = await db
+        .update(licences)
+        .set({ revokedAt: null, revocationReason: null, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), isNotNull(licences.revokedAt)))
+        .returning();
+      return row;
+    },
+
     async insert(values: NewLicence, tx: Executor = db): Promise<Licence> {
       const [row] = await tx.insert(licences).values(values).returning();
       if (!row) throw new Error('licence insert returned no row');

@@ -1,6 +1,6 @@
-import { planName, type Edition } from '../../shared/pricing/index.ts';
+import { planName, type Edition } from '#shared/pricing/index.ts';
 import { accessTokenEmailBlocks } from '../access-tokens/access-token-email-blocks.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import {
   formatEmailDate,
   renderEmail,

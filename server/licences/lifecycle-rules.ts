@@ -1,4 +1,4 @@
-import type { Edition } from '../../shared/pricing/index.ts';
+import type { Edition } from '#shared/pricing/index.ts';
 import type { SubscriptionStatus } from '../payments/payment-types.ts';
 import { addMonths } from './licence-expiry.ts';
 

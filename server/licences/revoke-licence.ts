@@ -1,7 +1,5 @@
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
-import { licences } from '../db/schema.ts';
-import type { Licence } from './licence-repository.ts';
+import type { Executor } from '#server/db/client.ts';
+import { createLicenceRepository, type Licence } from './licence-repository.ts';
 
 /** Longest reason an operator may record with a revocation. */
 export const MAX_REVOCATION_REASON_LENGTH = 500;
@@ -19,12 +17,7 @@ export async function revokeLicence(
   now: Date,
   reason: string | null = null,
 ): Promise<Licence | undefined> {
-  const [row] = await db
-    .update(licences)
-    .set({ revokedAt: now, revocationReason: reason, updatedAt: now })
-    .where(and(eq(licences.id, licenceId), isNull(licences.revokedAt)))
-    .returning();
-  return row;
+  return createLicenceRepository(db).revoke(licenceId, now, reason);
 }
 
 /** Lifts a revocation; undefined when the licence was not revoked. */
@@ -33,10 +26,5 @@ export async function reinstateLicence(
   licenceId: string,
   now: Date,
 ): Promise<Licence | undefined> {
-  const [row] = await db
-    .update(licences)
-    .set({ revokedAt: null, revocationReason: null, updatedAt: now })
-    .where(and(eq(licences.id, licenceId), isNotNull(licences.revokedAt)))
-    .returning();
-  return row;
+  return createLicenceRepository(db).reinstate(licenceId, now);
 }

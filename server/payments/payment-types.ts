@@ -1,4 +1,4 @@
-import type { BillingPeriod, Currency, Edition } from '../../shared/pricing/index.ts';
+import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
 
 /**
  * The provider-neutral words of the payment boundary: Stripe and the local provider both answer

@@ -1,4 +1,4 @@
-import { siteConfig } from '../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository, type QueuedEmail } from '../email/outbox-repository.ts';

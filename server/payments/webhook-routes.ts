@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { errorCodes } from '../../shared/contracts/error-codes.ts';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
 import type { AppDeps } from '../deps.ts';
 import type { AppEnv } from '../http/types.ts';
 import { isPaymentError } from './payment-errors.ts';

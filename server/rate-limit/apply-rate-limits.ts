@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { errorCodes } from '../../shared/contracts/error-codes.ts';
-import { rateLimitMessage } from '../../shared/contracts/messages.ts';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
+import { rateLimitMessage } from '#shared/contracts/messages.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitRule } from './rate-limiter.ts';
 
 /** The decision with the least room left: the one clients should pace themselves by. */

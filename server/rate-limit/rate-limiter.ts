@@ -1,9 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { lt } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { rateLimitCounters } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { counterKey, writeCounterIncrements } from './counter-store.ts';
+import {
+  counterKey,
+  deleteExpiredCounters,
+  writeCounterIncrements,
+} from './rate-limit-repository.ts';
 
 export interface RateLimitRule {
   /** Counter family, e.g. `trial:ip`. */
@@ -263,12 +265,8 @@ export function startRateLimitFlusher(
 }
 
 /** Deletes counters of windows that have ended. */
-export async function sweepRateLimitCounters(db: Database, now: Date): Promise<number> {
-  const deleted = await db
-    .delete(rateLimitCounters)
-    .where(lt(rateLimitCounters.expiresAt, now))
-    .returning({ bucket: rateLimitCounters.bucket });
-  return deleted.length;
+export function sweepRateLimitCounters(db: Database, now: Date): Promise<number> {
+  return deleteExpiredCounters(db, now);
 }
 
 /** Sweeps expired counters every ten minutes; returns a stopper. */

@@ -1,5 +1,5 @@
-import type { Release } from '../../shared/downloads/catalog.ts';
-import { pickLatestRelease, type LatestReleaseQuery } from '../../shared/downloads/versions.ts';
+import type { Release } from '#shared/downloads/catalog.ts';
+import { pickLatestRelease, type LatestReleaseQuery } from '#shared/downloads/versions.ts';
 import { listReleases } from './list-releases.ts';
 import type { ReleaseRepository } from './release-repository.ts';
 

@@ -1,6 +1,6 @@
-import { compareSelections, type Release } from '../../shared/downloads/catalog.ts';
-import { downloadUri } from '../../shared/downloads/file-names.ts';
-import { sortNewestFirst } from '../../shared/downloads/versions.ts';
+import { compareSelections, type Release } from '#shared/downloads/catalog.ts';
+import { downloadUri } from '#shared/downloads/file-names.ts';
+import { sortNewestFirst } from '#shared/downloads/versions.ts';
 import type { ReleaseRepository, StoredRelease } from './release-repository.ts';
 
 /** A stored release as the API and the page see it: links built from today's file host. */

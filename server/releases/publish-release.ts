@@ -1,4 +1,4 @@
-import { selectionLabel } from '../../shared/downloads/catalog.ts';
+import { selectionLabel } from '#shared/downloads/catalog.ts';
 import type { Database } from '../db/client.ts';
 import {
   createReleaseRepository,

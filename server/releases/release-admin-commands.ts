@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { AdminError, EXIT_OK, type AdminCommand } from '../admin/command.ts';
-import { pickLatestRelease } from '../../shared/downloads/versions.ts';
+import { pickLatestRelease } from '#shared/downloads/versions.ts';
 import { listReleases } from './list-releases.ts';
 import { parseReleaseManifest } from './release-manifest.ts';
 import { publishRelease, releaseDifferences } from './publish-release.ts';

@@ -5,13 +5,13 @@ import {
   operatingSystems,
   type DownloadArtifact,
   type Release,
-} from '../../shared/downloads/catalog.ts';
-import { RELEASE_FEED_PATH } from '../../shared/downloads/paths.ts';
+} from '#shared/downloads/catalog.ts';
+import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
 import {
   cpuArchitectures,
   detectedOperatingSystems,
   type DetectedPlatform,
-} from '../../shared/downloads/platform.ts';
+} from '#shared/downloads/platform.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
 import { errorBodySchema, invalidRequestErrorSchema } from '../openapi/common-errors.ts';
 import type { SameType } from '../openapi/same-type.ts';

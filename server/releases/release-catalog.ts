@@ -1,4 +1,4 @@
-import type { ReleaseCatalogReader } from '../../shared/downloads/versions.ts';
+import type { ReleaseCatalogReader } from '#shared/downloads/versions.ts';
 import { findLatestRelease } from './find-latest-release.ts';
 import { listReleases } from './list-releases.ts';
 import type { AppDeps } from '../deps.ts';

@@ -1,7 +1,7 @@
-import type { Release } from '../../shared/downloads/catalog.ts';
-import { RELEASE_FEED_PATH } from '../../shared/downloads/paths.ts';
-import { noteSegments, releaseAnchor } from '../../shared/downloads/release-notes.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import type { Release } from '#shared/downloads/catalog.ts';
+import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
+import { noteSegments, releaseAnchor } from '#shared/downloads/release-notes.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 function escapeXml(text: string): string {
   return text

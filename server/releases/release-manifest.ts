@@ -6,9 +6,9 @@ import {
   isPossibleSelection,
   operatingSystems,
   selectionLabel,
-} from '../../shared/downloads/catalog.ts';
-import { artifactFileName } from '../../shared/downloads/file-names.ts';
-import { isPrereleaseVersion, isVersion } from '../../shared/downloads/versions.ts';
+} from '#shared/downloads/catalog.ts';
+import { artifactFileName } from '#shared/downloads/file-names.ts';
+import { isPrereleaseVersion, isVersion } from '#shared/downloads/versions.ts';
 import type { NewRelease } from './release-repository.ts';
 
 const artifactSchema = z.strictObject({

@@ -5,7 +5,7 @@ import type {
   ArtifactArchitecture,
   ArtifactFormat,
   OperatingSystem,
-} from '../../shared/downloads/catalog.ts';
+} from '#shared/downloads/catalog.ts';
 
 export interface StoredArtifact {
   operatingSystem: OperatingSystem;

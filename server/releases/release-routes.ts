@@ -6,15 +6,15 @@ import {
   findArtifact,
   operatingSystemNames,
   parseOperatingSystem,
-} from '../../shared/downloads/catalog.ts';
+} from '#shared/downloads/catalog.ts';
 import {
   cpuArchitectureNames,
   detectPlatform,
   parseCpuArchitecture,
   type DetectedPlatform,
-} from '../../shared/downloads/platform.ts';
-import { RELEASE_FEED_PATH } from '../../shared/downloads/paths.ts';
-import { parseVersionFilter, type LatestReleaseQuery } from '../../shared/downloads/versions.ts';
+} from '#shared/downloads/platform.ts';
+import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
+import { parseVersionFilter, type LatestReleaseQuery } from '#shared/downloads/versions.ts';
 import type { AppDeps } from '../deps.ts';
 import type { AppEnv } from '../http/types.ts';
 import { findLatestRelease } from './find-latest-release.ts';

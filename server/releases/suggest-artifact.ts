@@ -3,9 +3,9 @@ import {
   toDownloadArtifact,
   type DownloadArtifact,
   type DownloadSelection,
-} from '../../shared/downloads/catalog.ts';
-import type { DetectedPlatform } from '../../shared/downloads/platform.ts';
-import { suggestDownload } from '../../shared/downloads/suggest-download.ts';
+} from '#shared/downloads/catalog.ts';
+import type { DetectedPlatform } from '#shared/downloads/platform.ts';
+import { suggestDownload } from '#shared/downloads/suggest-download.ts';
 import { findLatestRelease } from './find-latest-release.ts';
 import type { ReleaseRepository } from './release-repository.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { PAGE_STATE_PARAMS } from '../../shared/contracts/page-url.ts';
+import { PAGE_STATE_PARAMS } from '#shared/contracts/page-url.ts';
 import { pickEncoding } from '../http/compression.ts';
 import { HSTS_HEADER, type InlineHashes } from '../http/security-headers.ts';
 import { inlineHashes } from './inline-hashes.ts';

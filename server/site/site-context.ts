@@ -1,5 +1,5 @@
 import type { RouterContext, ServerBuild } from 'react-router';
-import type { SiteRequestContext } from '../../app/context.ts';
+import type { SiteRequestContext } from '#app/context.ts';
 
 function isRouterContext(value: unknown): value is RouterContext<SiteRequestContext> {
   return typeof value === 'object' && value !== null && 'defaultValue' in value;

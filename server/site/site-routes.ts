@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
-import type { SiteRequestContext, SiteServices } from '../../app/context.ts';
+import type { SiteRequestContext, SiteServices } from '#app/context.ts';
 import { readCheckoutStatus } from '../checkout/read-checkout-status.ts';
 import type { AppDeps } from '../deps.ts';
 import {

@@ -1,5 +1,5 @@
-import { siteConfig } from '../../shared/site-config.ts';
-import type { TrialRequestQuery } from '../../shared/contracts/trial.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import type { TrialRequestQuery } from '#shared/contracts/trial.ts';
 import type { Database } from '../db/client.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { trialLicenceEmail } from '../email/templates/trial-licence.ts';

@@ -1,4 +1,4 @@
-import { trialRequestQuerySchema } from '../../shared/contracts/trial.ts';
+import { trialRequestQuerySchema } from '#shared/contracts/trial.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
 import { errorBodySchema, tooManyRequestsErrorSchema } from '../openapi/common-errors.ts';
 

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { errorCodes } from '../../shared/contracts/error-codes.ts';
-import { trialErrorMessage } from '../../shared/contracts/messages.ts';
-import { trialRequestQuerySchema } from '../../shared/contracts/trial.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
+import { trialErrorMessage } from '#shared/contracts/messages.ts';
+import { trialRequestQuerySchema } from '#shared/contracts/trial.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import type { AppDeps } from '../deps.ts';
 import { readQuery, refuseBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';

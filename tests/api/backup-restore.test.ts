@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBackupRepository } from '../../server/backup/backup-repository.ts';
-import { databaseFingerprint } from '../../server/backup/backup-file.ts';
-import { createOutboxRepository } from '../../server/email/outbox-repository.ts';
+import { createBackupRepository } from '#server/backup/backup-repository.ts';
+import { databaseFingerprint } from '#server/backup/backup-file.ts';
+import { createOutboxRepository } from '#server/email/outbox-repository.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, runAdminOn } from '../helpers/licensing.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -132,7 +132,7 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
 describe('backup of the embedded database while a server holds it', () => {
   it('says why not, and writes nothing', async () => {
     const { spawnSync } = await import('node:child_process');
-    const { openDatabase } = await import('../../server/db/client.ts');
+    const { openDatabase } = await import('#server/db/client.ts');
     const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-backup-lock-'));
     const held = await openDatabase({ dataDir });
     try {

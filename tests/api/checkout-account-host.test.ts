@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckoutRequestInput } from '../../shared/contracts/checkout.ts';
+import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { requestTrial } from './account-support.ts';

@@ -6,9 +6,9 @@ import {
   localSubscriptions,
   paymentEvents,
   subscriptions,
-} from '../../server/db/schema.ts';
-import { normalizeEmailAddress } from '../../server/licences/normalize-email-address.ts';
-import type { CheckoutRequestInput } from '../../shared/contracts/checkout.ts';
+} from '#server/db/schema.ts';
+import { normalizeEmailAddress } from '#server/licences/normalize-email-address.ts';
+import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import {

@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
-import { emailOutbox, licences } from '../../server/db/schema.ts';
-import { issueLicence } from '../../server/licences/issue-licence.ts';
-import { siteConfig } from '../../shared/site-config.ts';
-import type { CheckoutRequestInput } from '../../shared/contracts/checkout.ts';
+import { emailOutbox, licences } from '#server/db/schema.ts';
+import { issueLicence } from '#server/licences/issue-licence.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { csrfHeaders, type TestApp } from '../helpers/test-app.ts';
 
 /** Shared by the checkout API tests: requests as the site and the buyer's browser send them. */

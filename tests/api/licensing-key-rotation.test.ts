@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../server/db/client.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
 import {
   licenceCertificateSchema,
   licenceKeySetSchema,
-} from '../../server/licence-certificates/certificate-contract.ts';
-import { generateEd25519PrivateKeyPem } from '../../server/licence-certificates/signing-key.ts';
-import { verifyLicenceCertificate } from '../../server/licence-certificates/verify-licence-certificate.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+} from '#server/licence-certificates/certificate-contract.ts';
+import { generateEd25519PrivateKeyPem } from '#server/licence-certificates/signing-key.ts';
+import { verifyLicenceCertificate } from '#server/licence-certificates/verify-licence-certificate.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets, type TestDatabaseTarget } from '../helpers/databases.ts';
 import { createLicence, postJson } from '../helpers/licensing.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import {
   licenceCertificateSchema,
   licenceKeySetSchema,
-} from '../../server/licence-certificates/certificate-contract.ts';
-import { verifyLicenceCertificate } from '../../server/licence-certificates/verify-licence-certificate.ts';
-import { normalizeSalesforceOrgId } from '../../server/licence-validation/salesforce-org-id.ts';
-import { generateLicenceKey } from '../../server/licences/licence-key.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+} from '#server/licence-certificates/certificate-contract.ts';
+import { verifyLicenceCertificate } from '#server/licence-certificates/verify-licence-certificate.ts';
+import { normalizeSalesforceOrgId } from '#server/licence-validation/salesforce-org-id.ts';
+import { generateLicenceKey } from '#server/licences/licence-key.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, orgId, postJson, updateLicence } from '../helpers/licensing.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.ts';
-import { rateLimitCounters } from '../../server/db/schema.ts';
-import { parseEnv } from '../../server/env.ts';
-import { createLogger } from '../../server/logger.ts';
-import { createRuntime, type Runtime } from '../../server/runtime.ts';
+import { buildApp } from '#server/app.ts';
+import { rateLimitCounters } from '#server/db/schema.ts';
+import { parseEnv } from '#server/env.ts';
+import { createLogger } from '#server/logger.ts';
+import { createRuntime, type Runtime } from '#server/runtime.ts';
 
 /** The runtime as `server/main.ts` runs it: stopping the workers writes the counted hits. */
 describe('rate-limit counts at shutdown', () => {

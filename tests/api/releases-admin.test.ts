@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Release } from '../../shared/downloads/catalog.ts';
-import { runAdmin } from '../../server/admin/run-admin.ts';
+import type { Release } from '#shared/downloads/catalog.ts';
+import { runAdmin } from '#server/admin/run-admin.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 

@@ -1,11 +1,11 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/client.ts';
-import * as schema from '../../server/db/schema.ts';
-import { emailOutbox } from '../../server/db/schema.ts';
-import { createOutboxRepository } from '../../server/email/outbox-repository.ts';
-import { buildApp } from '../../server/app.ts';
+import type { Database } from '#server/db/client.ts';
+import * as schema from '#server/db/schema.ts';
+import { emailOutbox } from '#server/db/schema.ts';
+import { createOutboxRepository } from '#server/email/outbox-repository.ts';
+import { buildApp } from '#server/app.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { postJson } from './account-support.ts';

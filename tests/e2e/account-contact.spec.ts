@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { failureMessages, successMessages } from '../../shared/contracts/messages.ts';
+import { failureMessages, successMessages } from '#shared/contracts/messages.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { parseLicenceKey } from '../../server/licences/licence-key.ts';
-import { failureMessages } from '../../shared/contracts/messages.ts';
+import { parseLicenceKey } from '#server/licences/licence-key.ts';
+import { failureMessages } from '#shared/contracts/messages.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;

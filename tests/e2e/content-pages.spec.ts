@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { featurePages, pages, servicePages } from '../../app/pages.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import { featurePages, pages, servicePages } from '#app/pages.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 const contentPages = [
   pages.home,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { z } from 'zod';
-import { pages } from '../../app/pages.ts';
+import { pages } from '#app/pages.ts';
 import { waitForHydration } from './support/shell.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 

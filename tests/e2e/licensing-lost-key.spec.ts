@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { lostKeyMessages } from '../../shared/licence-recovery/contract.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import { lostKeyMessages } from '#shared/licence-recovery/contract.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { openDatabase } from '../../server/db/client.ts';
-import { rateLimitCounters } from '../../server/db/schema.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { rateLimitCounters } from '#server/db/schema.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 /**
  * The production server as operators run it (`node server/main.ts`): rate-limit hits counted in

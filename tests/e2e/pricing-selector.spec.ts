@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { waitForHydration } from './support/shell.ts';
-import { expectedPrices } from '../../shared/pricing/expected-prices.fixture.ts';
+import { expectedPrices } from '#shared/pricing/expected-prices.fixture.ts';
 
 const amount = (page: Page) => page.getByTestId('price-amount');
 const period = (page: Page) => page.getByTestId('price-period');

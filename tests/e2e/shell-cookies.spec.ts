@@ -3,7 +3,7 @@ import {
   CONSENT_COOKIE,
   CONSENT_COOKIE_DAYS,
   DISMISSED_COOKIE,
-} from '../../app/analytics/consent-cookies.ts';
+} from '#app/analytics/consent-cookies.ts';
 import { waitForHydration } from './support/shell.ts';
 
 const day = 24 * 60 * 60;

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { featureNav } from '../../app/components/shell/navigation.ts';
-import { pages } from '../../app/pages.ts';
+import { featureNav } from '#app/components/shell/navigation.ts';
+import { pages } from '#app/pages.ts';
 import {
   clickInPlace,
   dismissCookieBanner,

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { runAdmin } from '../../server/admin/run-admin.ts';
-import type { DatabaseHandle } from '../../server/db/client.ts';
-import { licences } from '../../server/db/schema.ts';
-import { issueLicence, type IssueLicenceInput } from '../../server/licences/issue-licence.ts';
-import type { Licence } from '../../server/licences/licence-repository.ts';
-import { siteConfig } from '../../shared/site-config.ts';
+import { runAdmin } from '#server/admin/run-admin.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { licences } from '#server/db/schema.ts';
+import { issueLicence, type IssueLicenceInput } from '#server/licences/issue-licence.ts';
+import type { Licence } from '#server/licences/licence-repository.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
 let counter = 0;

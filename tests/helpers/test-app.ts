@@ -1,10 +1,10 @@
-import { parseEnv, type Env } from '../../server/env.ts';
-import { buildApp, type BuildAppOptions } from '../../server/app.ts';
-import type { AppDeps } from '../../server/deps.ts';
-import { loadLicenceSigningKey } from '../../server/licence-certificates/signing-key.ts';
-import { createLogger } from '../../server/logger.ts';
-import { createPaymentProvider } from '../../server/payments/create-payment-provider.ts';
-import { createRateLimiter } from '../../server/rate-limit/rate-limiter.ts';
+import { parseEnv, type Env } from '#server/env.ts';
+import { buildApp, type BuildAppOptions } from '#server/app.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { loadLicenceSigningKey } from '#server/licence-certificates/signing-key.ts';
+import { createLogger } from '#server/logger.ts';
+import { createPaymentProvider } from '#server/payments/create-payment-provider.ts';
+import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts';
 import type { TestDatabaseTarget } from './databases.ts';
 
 export interface TestApp {

@@ -1,10 +1,10 @@
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { useRouteLoaderData } from 'react-router';
-import type { CheckoutRequestInput, CheckoutResponse } from '../../../shared/contracts/checkout.ts';
-import { billingErrorMessage } from '../../../shared/contracts/messages.ts';
-import type { Edition, PriceSelection } from '../../../shared/pricing/index.ts';
-import { apiFetch, readErrorCode } from '../../http/api-fetch.ts';
-import type { RootData } from '../../root-data.ts';
+import type { CheckoutRequestInput, CheckoutResponse } from '#shared/contracts/checkout.ts';
+import { billingErrorMessage } from '#shared/contracts/messages.ts';
+import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
+import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
+import type { RootData } from '#app/root-data.ts';
 import { quotePath } from '../pricing/price-selection.ts';
 import { Alert } from '../ui/Alert.tsx';
 import styles from './CheckoutButton.module.css';

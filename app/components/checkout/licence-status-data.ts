@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from 'react-router';
-import type { CheckoutStatus } from '../../../shared/contracts/checkout.ts';
-import { siteContext } from '../../context.ts';
+import type { CheckoutStatus } from '#shared/contracts/checkout.ts';
+import { siteContext } from '#app/context.ts';
 
 export type { CheckoutStatus };
 

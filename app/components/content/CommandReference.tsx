@@ -1,10 +1,10 @@
-import { siteConfig } from '../../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import {
   commandGroups,
   commandOptions,
   toolboxCommands,
   type ToolboxCommand,
-} from '../../content/commands.ts';
+} from '#app/content/commands.ts';
 import { EditionBadge } from './EditionBadge.tsx';
 import styles from './CommandReference.module.css';
 

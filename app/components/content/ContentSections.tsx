@@ -1,5 +1,5 @@
 import { CodeBlock } from '../ui/CodeBlock.tsx';
-import type { ContentSection, SectionExample } from '../../content/types.ts';
+import type { ContentSection, SectionExample } from '#app/content/types.ts';
 import styles from './ContentSections.module.css';
 
 /** Page sections that alternate text and an example (command, config or diagram) on wide screens. */

@@ -1,4 +1,4 @@
-import type { Edition } from '../../content/commands.ts';
+import type { Edition } from '#app/content/commands.ts';
 import styles from './EditionBadge.module.css';
 
 const labels: Record<Edition, string> = {

@@ -1,4 +1,4 @@
-import type { FeatureCard } from '../../content/home.ts';
+import type { FeatureCard } from '#app/content/home.ts';
 
 const paths: Record<FeatureCard['icon'], string> = {
   flows: 'M4 7h12m0 0-3-3m3 3-3 3M20 17H8m0 0 3-3m-3 3 3 3',

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
-import { featurePages, pages, type PageInfo } from '../../pages.ts';
-import type { FeaturePageContent } from '../../content/types.ts';
+import { featurePages, pages, type PageInfo } from '#app/pages.ts';
+import type { FeaturePageContent } from '#app/content/types.ts';
 import { ContentSections } from './ContentSections.tsx';
 import { CtaBand } from './CtaBand.tsx';
 import { PageHero } from './PageHero.tsx';

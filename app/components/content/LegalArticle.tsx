@@ -3,7 +3,7 @@ import {
   numberedHeading,
   type LegalBlock,
   type LegalDocument,
-} from '../../content/legal/legal-document.ts';
+} from '#app/content/legal/legal-document.ts';
 import styles from './LegalArticle.module.css';
 
 const emailPattern = /([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/;

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
 import { Faq } from '../ui/Faq.tsx';
-import { pages, type PageInfo } from '../../pages.ts';
-import type { ServicePageContent } from '../../content/types.ts';
+import { pages, type PageInfo } from '#app/pages.ts';
+import type { ServicePageContent } from '#app/content/types.ts';
 import { CtaBand } from './CtaBand.tsx';
 import { PageHero } from './PageHero.tsx';
 import contentHero from './ContentHero.module.css';

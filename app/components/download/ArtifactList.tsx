@@ -2,7 +2,7 @@ import {
   sameSelection,
   type DownloadSelection,
   type ReleaseArtifact,
-} from '../../../shared/downloads/catalog.ts';
+} from '#shared/downloads/catalog.ts';
 import { CodeBlock } from '../ui/CodeBlock.tsx';
 import { DownloadLink } from './DownloadLink.tsx';
 import { formatSize } from './format-size.ts';

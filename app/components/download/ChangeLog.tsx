@@ -1,9 +1,9 @@
-import type { Release } from '../../../shared/downloads/catalog.ts';
+import type { Release } from '#shared/downloads/catalog.ts';
 import {
   noteSegments,
   RELEASE_NOTES_ANCHOR,
   releaseAnchor,
-} from '../../../shared/downloads/release-notes.ts';
+} from '#shared/downloads/release-notes.ts';
 import styles from './ChangeLog.module.css';
 
 export type ChangeLogEntry = Pick<Release, 'version' | 'releaseDate' | 'prerelease' | 'notes'>;

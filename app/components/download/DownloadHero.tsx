@@ -1,6 +1,6 @@
-import type { Release, ReleaseArtifact } from '../../../shared/downloads/catalog.ts';
-import { RELEASE_NOTES_ANCHOR } from '../../../shared/downloads/release-notes.ts';
-import { siteConfig } from '../../../shared/site-config.ts';
+import type { Release, ReleaseArtifact } from '#shared/downloads/catalog.ts';
+import { RELEASE_NOTES_ANCHOR } from '#shared/downloads/release-notes.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { DownloadLink } from './DownloadLink.tsx';
 import { formatSize } from './format-size.ts';
 import styles from './DownloadHero.module.css';

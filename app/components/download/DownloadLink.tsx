@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { trackDownload } from '../../analytics/analytics.ts';
-import type { ReleaseArtifact } from '../../../shared/downloads/catalog.ts';
+import { trackDownload } from '#app/analytics/analytics.ts';
+import type { ReleaseArtifact } from '#shared/downloads/catalog.ts';
 
 interface DownloadLinkProps {
   artifact: ReleaseArtifact;

@@ -1,11 +1,7 @@
-import type {
-  DownloadSelection,
-  OperatingSystem,
-  Release,
-} from '../../../shared/downloads/catalog.ts';
-import { latestDownloadPath } from '../../../shared/downloads/paths.ts';
-import { siteConfig } from '../../../shared/site-config.ts';
-import { platformNotes } from '../../content/download-notes.tsx';
+import type { DownloadSelection, OperatingSystem, Release } from '#shared/downloads/catalog.ts';
+import { latestDownloadPath } from '#shared/downloads/paths.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { platformNotes } from '#app/content/download-notes.tsx';
 import {
   dockerPullCommands,
   dockerRunCommand,
@@ -14,7 +10,7 @@ import {
   LICENSE_KEY_VARIABLE,
   latestDownloadCommand,
   linuxInstallCommands,
-} from '../../content/download-snippets.ts';
+} from '#app/content/download-snippets.ts';
 import { CodeBlock } from '../ui/CodeBlock.tsx';
 import { ArtifactList } from './ArtifactList.tsx';
 import styles from './PlatformPanels.module.css';

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { detectPlatform, type DetectedPlatform } from '../../../shared/downloads/platform.ts';
+import { detectPlatform, type DetectedPlatform } from '#shared/downloads/platform.ts';
 
 /** The part of `navigator.userAgentData` (User-Agent Client Hints) the suggestion reads. */
 interface UserAgentData {

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { trackContact } from '../../analytics/analytics.ts';
-import { apiFetch } from '../../http/api-fetch.ts';
+import { trackContact } from '#app/analytics/analytics.ts';
+import { apiFetch } from '#app/http/api-fetch.ts';
 import {
   CONTACT_HONEYPOT_FIELD,
   contactLimits,
   contactMessageSchema,
-} from '../../../shared/contracts/contact.ts';
-import { fieldErrors } from '../../../shared/contracts/fields.ts';
-import { failureMessages, successMessages } from '../../../shared/contracts/messages.ts';
+} from '#shared/contracts/contact.ts';
+import { fieldErrors } from '#shared/contracts/fields.ts';
+import { failureMessages, successMessages } from '#shared/contracts/messages.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { FormField } from './FormField.tsx';
 import { SendButton } from './SendButton.tsx';

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useRouteLoaderData } from 'react-router';
-import { apiFetch, readErrorCode } from '../../http/api-fetch.ts';
-import type { RootData } from '../../root-data.ts';
-import { billingPortalRequestSchema } from '../../../shared/contracts/billing-portal.ts';
-import { fieldErrors } from '../../../shared/contracts/fields.ts';
+import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
+import type { RootData } from '#app/root-data.ts';
+import { billingPortalRequestSchema } from '#shared/contracts/billing-portal.ts';
+import { fieldErrors } from '#shared/contracts/fields.ts';
 import {
   portalAccessErrorMessage,
   portalLinkNotices,
   successMessages,
-} from '../../../shared/contracts/messages.ts';
+} from '#shared/contracts/messages.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { EmailAddressField, useEmailAddress } from './EmailAddressField.tsx';
 import { SendButton } from './SendButton.tsx';

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useRouteLoaderData } from 'react-router';
-import { apiFetch, readErrorCode } from '../../http/api-fetch.ts';
-import type { RootData } from '../../root-data.ts';
-import { fieldErrors } from '../../../shared/contracts/fields.ts';
-import { trialErrorMessage, trialSuccessMessage } from '../../../shared/contracts/messages.ts';
-import { REFERRAL_CODE_MAX_LENGTH, trialFormSchema } from '../../../shared/contracts/trial.ts';
-import { siteConfig } from '../../../shared/site-config.ts';
+import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
+import type { RootData } from '#app/root-data.ts';
+import { fieldErrors } from '#shared/contracts/fields.ts';
+import { trialErrorMessage, trialSuccessMessage } from '#shared/contracts/messages.ts';
+import { REFERRAL_CODE_MAX_LENGTH, trialFormSchema } from '#shared/contracts/trial.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { FormField } from './FormField.tsx';
 import { SendButton } from './SendButton.tsx';

@@ -1,15 +1,15 @@
 import { useId, type FormEvent } from 'react';
 import { useRouteLoaderData } from 'react-router';
-import { errorCodes } from '../../../shared/contracts/error-codes.ts';
-import { fieldErrors } from '../../../shared/contracts/fields.ts';
-import { failureMessages } from '../../../shared/contracts/messages.ts';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
+import { fieldErrors } from '#shared/contracts/fields.ts';
+import { failureMessages } from '#shared/contracts/messages.ts';
 import {
   LOST_KEY_PATH,
   lostKeyMessages,
   lostKeyRequestSchema,
-} from '../../../shared/licence-recovery/contract.ts';
-import { apiFetch, readErrorCode } from '../../http/api-fetch.ts';
-import type { RootData } from '../../root-data.ts';
+} from '#shared/licence-recovery/contract.ts';
+import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
+import type { RootData } from '#app/root-data.ts';
 import { EmailAddressField, useEmailAddress } from '../forms/EmailAddressField.tsx';
 import formStyles from '../forms/Forms.module.css';
 import { SendButton } from '../forms/SendButton.tsx';

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
-import { failureMessages } from '../../../shared/contracts/messages.ts';
-import { lostKeyMessages, REPLACE_KEY_PATH } from '../../../shared/licence-recovery/contract.ts';
-import { apiFetch } from '../../http/api-fetch.ts';
-import type { RootData } from '../../root-data.ts';
+import { failureMessages } from '#shared/contracts/messages.ts';
+import { lostKeyMessages, REPLACE_KEY_PATH } from '#shared/licence-recovery/contract.ts';
+import { apiFetch } from '#app/http/api-fetch.ts';
+import type { RootData } from '#app/root-data.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { LostKeyForm } from './LostKeyForm.tsx';
 import styles from './ReplaceKeyPanel.module.css';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { Edition, PriceSelection } from '../../../shared/pricing/index.ts';
+import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
 

@@ -5,8 +5,8 @@ import {
   formatPrice,
   type Edition,
   type PriceSelection,
-} from '../../../shared/pricing/index.ts';
-import { planRangeLabel, planTaglines } from '../../content/pricing-plans.ts';
+} from '#shared/pricing/index.ts';
+import { planRangeLabel, planTaglines } from '#app/content/pricing-plans.ts';
 import { periodLabel } from './period-label.ts';
 import { planParam } from './price-selection.ts';
 import styles from './PlanCard.module.css';

@@ -6,8 +6,8 @@ import {
   formatPrice,
   priceInfo,
   type PriceSelection,
-} from '../../../shared/pricing/index.ts';
-import { planFeatures, planIncludes, planRange } from '../../content/pricing-plans.ts';
+} from '#shared/pricing/index.ts';
+import { planFeatures, planIncludes, planRange } from '#app/content/pricing-plans.ts';
 import { FeatureMark } from './FeatureMark.tsx';
 import styles from './PlanComparison.module.css';
 

@@ -7,7 +7,7 @@ import {
   type BillingPeriod,
   type Currency,
   type Edition,
-} from '../../../shared/pricing/index.ts';
+} from '#shared/pricing/index.ts';
 import { PlanCard } from './PlanCard.tsx';
 import { PlanCallToAction, type PlanCallToActionProps } from './PlanCallToAction.tsx';
 import { quantityForEdition } from './plan-quantity.ts';

@@ -3,8 +3,8 @@ import {
   priceConfig,
   unitPrices,
   type PriceCalculation,
-} from '../../../shared/pricing/index.ts';
-import { orgsLabel, planFeatures, planIncludes, stacksLabel } from '../../content/pricing-plans.ts';
+} from '#shared/pricing/index.ts';
+import { orgsLabel, planFeatures, planIncludes, stacksLabel } from '#app/content/pricing-plans.ts';
 import { FeatureMark } from './FeatureMark.tsx';
 import { periodLabel } from './period-label.ts';
 import styles from './PriceSummary.module.css';

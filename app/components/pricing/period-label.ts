@@ -1,4 +1,4 @@
-import type { BillingPeriod } from '../../../shared/pricing/index.ts';
+import type { BillingPeriod } from '#shared/pricing/index.ts';
 
 export const periodLabel = (period: BillingPeriod) =>
   period === 'monthly' ? 'per month' : 'per year';

@@ -1,4 +1,4 @@
-import { PAGE_STATE_PARAMS } from '../../../shared/contracts/page-url.ts';
+import { PAGE_STATE_PARAMS } from '#shared/contracts/page-url.ts';
 import { describe, expect, it } from 'vitest';
 import {
   defaultSelection,

@@ -6,7 +6,7 @@ import {
   isValidSize,
   sliderRange,
   type PriceSelection,
-} from '../../../shared/pricing/index.ts';
+} from '#shared/pricing/index.ts';
 
 /** The URL parameters that carry a quote: `?size=10&period=yearly&currency=EUR`. */
 export const selectionParams = { size: 'size', period: 'period', currency: 'currency' } as const;

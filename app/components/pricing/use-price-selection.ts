@@ -4,7 +4,7 @@ import {
   calculatePrice,
   type PriceCalculation,
   type PriceSelection,
-} from '../../../shared/pricing/index.ts';
+} from '#shared/pricing/index.ts';
 import { parsePriceSelection, searchParamsWithSelection } from './price-selection.ts';
 
 export interface PriceSelectionState {

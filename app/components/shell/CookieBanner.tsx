@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { chooseConsent } from '../../analytics/consent.ts';
-import { pages } from '../../pages.ts';
+import { chooseConsent } from '#app/analytics/consent.ts';
+import { pages } from '#app/pages.ts';
 import styles from './CookieBanner.module.css';
 
 /** The banner itself, with its two choices; LazyCookieBanner decides whether it shows. */

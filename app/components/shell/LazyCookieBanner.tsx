@@ -1,5 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { isBannerDismissed, subscribeConsent } from '../../analytics/consent.ts';
+import { isBannerDismissed, subscribeConsent } from '#app/analytics/consent.ts';
 
 // Returning visitors, who answered it once, never download the banner.
 const CookieBanner = lazy(() =>

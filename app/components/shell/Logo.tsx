@@ -1,4 +1,4 @@
-import { siteConfig } from '../../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import styles from './Logo.module.css';
 
 /** The mark (a prompt chevron joining two nodes: org and Git) and the wordmark, inline. */

@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import { featurePages, pages } from '../../pages.ts';
+import { featurePages, pages } from '#app/pages.ts';
 
 export function NotFoundContent() {
   const { pathname } = useLocation();

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { siteConfig, supportMailto } from '../../../shared/site-config.ts';
-import { pages } from '../../pages.ts';
+import { siteConfig, supportMailto } from '#shared/site-config.ts';
+import { pages } from '#app/pages.ts';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
 import { Logo } from './Logo.tsx';
 import { ScrollUpButton } from './ScrollUpButton.tsx';

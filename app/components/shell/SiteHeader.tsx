@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigation } from 'react-router';
-import { siteConfig } from '../../../shared/site-config.ts';
-import { pages } from '../../pages.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { pages } from '#app/pages.ts';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
 import { Logo } from './Logo.tsx';
 import { NavDropdown, type NavMenuItem } from './NavDropdown.tsx';

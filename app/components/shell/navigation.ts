@@ -1,5 +1,5 @@
-import { siteConfig } from '../../../shared/site-config.ts';
-import { pages } from '../../pages.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { pages } from '#app/pages.ts';
 
 /** A page of the site as it appears in the navigation, with a one-line summary for the menus. */
 export interface NavPage {

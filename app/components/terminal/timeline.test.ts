@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalSession } from '../../content/terminal-session.ts';
+import { terminalSession } from '#app/content/terminal-session.ts';
 import { buildTimeline, keyDelay, screenAt, type TerminalSession } from './timeline.ts';
 
 const session: TerminalSession = {

@@ -1,4 +1,4 @@
-import { siteConfig } from '../../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { includeFilterPath } from '../product-facts.ts';
 import type { FeaturePageContent } from '../types.ts';
 

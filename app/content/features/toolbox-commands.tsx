@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { siteConfig } from '../../../shared/site-config.ts';
-import { pages } from '../../pages.ts';
-import { ToolboxTable } from '../../components/content/CommandReference.tsx';
-import { EditionBadge } from '../../components/content/EditionBadge.tsx';
+import { siteConfig } from '#shared/site-config.ts';
+import { pages } from '#app/pages.ts';
+import { ToolboxTable } from '#app/components/content/CommandReference.tsx';
+import { EditionBadge } from '#app/components/content/EditionBadge.tsx';
 import { toolboxCommands } from '../commands.ts';
 import type { FeaturePageContent } from '../types.ts';
 

@@ -1,5 +1,5 @@
-import { siteConfig } from '../../../shared/site-config.ts';
-import { EditionBadge } from '../../components/content/EditionBadge.tsx';
+import { siteConfig } from '#shared/site-config.ts';
+import { EditionBadge } from '#app/components/content/EditionBadge.tsx';
 import { PromotionDiagram } from '../diagrams/PromotionDiagram.tsx';
 import type { FeaturePageContent } from '../types.ts';
 

@@ -1,5 +1,5 @@
-import { priceConfig } from '../../../shared/pricing/index.ts';
-import { siteConfig } from '../../../shared/site-config.ts';
+import { priceConfig } from '#shared/pricing/index.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { list, paragraph, type LegalDocument } from './legal-document.ts';
 
 const { company, productName, cliName, supportEmail } = siteConfig;

@@ -1,4 +1,4 @@
-import { siteConfig } from '../../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 const { company, salesEmail, supportEmail } = siteConfig;
 

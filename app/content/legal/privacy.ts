@@ -1,4 +1,4 @@
-import { siteConfig } from '../../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { list, paragraph, type LegalDocument } from './legal-document.ts';
 
 const { company, productName, supportEmail } = siteConfig;

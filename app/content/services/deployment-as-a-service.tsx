@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { siteConfig } from '../../../shared/site-config.ts';
-import { pages } from '../../pages.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { pages } from '#app/pages.ts';
 import type { ServicePageContent } from '../types.ts';
 
 const product = siteConfig.productName;

@@ -1,9 +1,9 @@
 import type { Route } from './+types/enterprise-grade-robustness.ts';
-import { FeaturePage } from '../../components/content/FeaturePage.tsx';
-import { robustnessContent } from '../../content/features/enterprise-grade-robustness.tsx';
-import { pages } from '../../pages.ts';
-import { loadLatestVersion } from '../../releases/latest-version.ts';
-import { metaFor } from '../../root-data.ts';
+import { FeaturePage } from '#app/components/content/FeaturePage.tsx';
+import { robustnessContent } from '#app/content/features/enterprise-grade-robustness.tsx';
+import { pages } from '#app/pages.ts';
+import { loadLatestVersion } from '#app/releases/latest-version.ts';
+import { metaFor } from '#app/root-data.ts';
 
 export const meta = metaFor(pages.featureRobustness);
 

@@ -1,7 +1,7 @@
-import { FeaturePage } from '../../components/content/FeaturePage.tsx';
-import { smartMetadataContent } from '../../content/features/smart-metadata-features.tsx';
-import { pages } from '../../pages.ts';
-import { metaFor } from '../../root-data.ts';
+import { FeaturePage } from '#app/components/content/FeaturePage.tsx';
+import { smartMetadataContent } from '#app/content/features/smart-metadata-features.tsx';
+import { pages } from '#app/pages.ts';
+import { metaFor } from '#app/root-data.ts';
 
 export const meta = metaFor(pages.featureSmartMetadata);
 

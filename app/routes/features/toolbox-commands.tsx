@@ -1,9 +1,9 @@
-import { CommandReference } from '../../components/content/CommandReference.tsx';
-import { FeaturePage } from '../../components/content/FeaturePage.tsx';
-import { commandReferenceIntro } from '../../content/commands.ts';
-import { toolboxContent } from '../../content/features/toolbox-commands.tsx';
-import { pages } from '../../pages.ts';
-import { metaFor } from '../../root-data.ts';
+import { CommandReference } from '#app/components/content/CommandReference.tsx';
+import { FeaturePage } from '#app/components/content/FeaturePage.tsx';
+import { commandReferenceIntro } from '#app/content/commands.ts';
+import { toolboxContent } from '#app/content/features/toolbox-commands.tsx';
+import { pages } from '#app/pages.ts';
+import { metaFor } from '#app/root-data.ts';
 
 export const meta = metaFor(pages.featureToolbox);
 

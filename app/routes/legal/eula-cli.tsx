@@ -1,7 +1,7 @@
-import { LegalArticle } from '../../components/content/LegalArticle.tsx';
-import { eula, eulaPdfPath } from '../../content/legal/eula.ts';
-import { pages } from '../../pages.ts';
-import { metaFor } from '../../root-data.ts';
+import { LegalArticle } from '#app/components/content/LegalArticle.tsx';
+import { eula, eulaPdfPath } from '#app/content/legal/eula.ts';
+import { pages } from '#app/pages.ts';
+import { metaFor } from '#app/root-data.ts';
 
 export const meta = metaFor(pages.eula);
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Tabs } from '../../components/ui/Tabs.tsx';
-import { imprint, type ImprintVersion } from '../../content/legal/imprint.ts';
-import { pages } from '../../pages.ts';
-import { metaFor } from '../../root-data.ts';
+import { Tabs } from '#app/components/ui/Tabs.tsx';
+import { imprint, type ImprintVersion } from '#app/content/legal/imprint.ts';
+import { pages } from '#app/pages.ts';
+import { metaFor } from '#app/root-data.ts';
 import styles from './imprint.module.css';
 
 export const meta = metaFor(pages.imprint);

@@ -1,5 +1,5 @@
 import type { Route } from './+types/robots-txt.ts';
-import { siteContext } from '../../context.ts';
+import { siteContext } from '#app/context.ts';
 
 /**
  * Noindex pages (checkout success) are deliberately not disallowed here: a crawler must be able

@@ -1,6 +1,6 @@
 import type { Route } from './+types/sitemap-xml.ts';
-import { siteContext } from '../../context.ts';
-import { pages } from '../../pages.ts';
+import { siteContext } from '#app/context.ts';
+import { pages } from '#app/pages.ts';
 
 /** Every indexable page; noindex pages (checkout success) are left out. */
 export function loader({ context }: Route.LoaderArgs) {

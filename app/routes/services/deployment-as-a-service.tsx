@@ -1,7 +1,7 @@
-import { ServicePage } from '../../components/content/ServicePage.tsx';
-import { deploymentAsAServiceContent } from '../../content/services/deployment-as-a-service.tsx';
-import { pages } from '../../pages.ts';
-import { metaFor } from '../../root-data.ts';
+import { ServicePage } from '#app/components/content/ServicePage.tsx';
+import { deploymentAsAServiceContent } from '#app/content/services/deployment-as-a-service.tsx';
+import { pages } from '#app/pages.ts';
+import { metaFor } from '#app/root-data.ts';
 
 export const meta = metaFor(pages.serviceDeployment);
 

@@ -1,10 +1,10 @@
-import { accessTokenInfo } from '../../access-tokens/access-token-info.ts';
-import { createAccessTokenRepository } from '../../access-tokens/access-token-repository.ts';
+import { accessTokenInfo } from '#server/access-tokens/access-token-info.ts';
+import { createAccessTokenRepository } from '#server/access-tokens/access-token-repository.ts';
 import {
   createAccessToken,
   MAX_ACTIVE_TOKENS_PER_LICENCE,
-} from '../../access-tokens/create-access-token.ts';
-import { revokeAccessToken } from '../../access-tokens/revoke-access-token.ts';
+} from '#server/access-tokens/create-access-token.ts';
+import { revokeAccessToken } from '#server/access-tokens/revoke-access-token.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '../command.ts';
 import { findOneLicence, formatTime, isUuid, printTable, secretKeyOf } from './operator-support.ts';
 

@@ -1,4 +1,4 @@
-import { createContactMessageRepository } from '../../contact/contact-repository.ts';
+import { createContactMessageRepository } from '#server/contact/contact-repository.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '../command.ts';
 import { formatTime, positiveInteger } from './operator-support.ts';
 

@@ -1,17 +1,17 @@
-import { createAccessTokenRepository } from '../../access-tokens/access-token-repository.ts';
-import { checkLicence } from '../../licence-validation/check-licence.ts';
-import { licenceEntitlements } from '../../licence-validation/licence-entitlements.ts';
-import { createLicenceValidationRepository } from '../../licence-validation/licence-validation-repository.ts';
-import { ORG_ACTIVE_DAYS } from '../../licence-validation/validate-licence.ts';
-import { issueReplacementKey } from '../../licence-recovery/replace-licence-key.ts';
-import { sendLostKeyEmail } from '../../licence-recovery/send-lost-key-email.ts';
-import type { Licence } from '../../licences/licence-repository.ts';
+import { createAccessTokenRepository } from '#server/access-tokens/access-token-repository.ts';
+import { checkLicence } from '#server/licence-validation/check-licence.ts';
+import { licenceEntitlements } from '#server/licence-validation/licence-entitlements.ts';
+import { createLicenceValidationRepository } from '#server/licence-validation/licence-validation-repository.ts';
+import { ORG_ACTIVE_DAYS } from '#server/licence-validation/validate-licence.ts';
+import { issueReplacementKey } from '#server/licence-recovery/replace-licence-key.ts';
+import { sendLostKeyEmail } from '#server/licence-recovery/send-lost-key-email.ts';
+import type { Licence } from '#server/licences/licence-repository.ts';
 import { AdminError, EXIT_OK, type AdminCommand, type AdminContext } from '../command.ts';
 import {
   MAX_REVOCATION_REASON_LENGTH,
   reinstateLicence,
   revokeLicence,
-} from '../../licences/revoke-licence.ts';
+} from '#server/licences/revoke-licence.ts';
 import { extendTrial } from './licence-operations.ts';
 import {
   findLicences,

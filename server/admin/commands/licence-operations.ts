@@ -1,7 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { licences } from '../../db/schema.ts';
-import type { Licence } from '../../licences/licence-repository.ts';
+import type { Executor } from '#server/db/client.ts';
+import { createLicenceRepository, type Licence } from '#server/licences/licence-repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -19,11 +17,7 @@ export async function extendTrial(
   now: Date,
 ): Promise<Licence> {
   const expiresAt = extendedTrialExpiry(licence.expiresAt, days, now);
-  const [row] = await db
-    .update(licences)
-    .set({ expiresAt, updatedAt: now })
-    .where(and(eq(licences.id, licence.id), eq(licences.type, 'Trial')))
-    .returning();
+  const row = await createLicenceRepository(db).setTrialExpiry(licence.id, expiresAt, now);
   if (!row) throw new Error(`licence ${licence.id} is not a trial`);
   return row;
 }

@@ -1,8 +1,8 @@
-import type { Database } from '../../db/client.ts';
-import { hashLicenceKey, parseLicenceKey } from '../../licences/licence-key.ts';
-import { createLicenceRepository, type Licence } from '../../licences/licence-repository.ts';
-import { normalizeEmailAddress } from '../../licences/normalize-email-address.ts';
-import { loadOrCreateSecret } from '../../secrets.ts';
+import type { Database } from '#server/db/client.ts';
+import { hashLicenceKey, parseLicenceKey } from '#server/licences/licence-key.ts';
+import { createLicenceRepository, type Licence } from '#server/licences/licence-repository.ts';
+import { normalizeEmailAddress } from '#server/licences/normalize-email-address.ts';
+import { loadOrCreateSecret } from '#server/secrets.ts';
 import { AdminError, type AdminContext } from '../command.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,5 @@
-import { createOutboxRepository } from '../../email/outbox-repository.ts';
-import { outboxStatuses, type OutboxStatus } from '../../db/schema.ts';
+import { createOutboxRepository } from '#server/email/outbox-repository.ts';
+import { outboxStatuses, type OutboxStatus } from '#server/db/schema.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '../command.ts';
 import { formatTime, positiveInteger, printTable } from './operator-support.ts';
 

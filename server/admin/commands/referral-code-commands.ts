@@ -1,7 +1,7 @@
 import {
   canonicalReferralCode,
   createReferralCodeRepository,
-} from '../../trials/referral-code-repository.ts';
+} from '#server/trials/referral-code-repository.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '../command.ts';
 import { formatTime, printTable } from './operator-support.ts';
 

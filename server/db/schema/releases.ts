@@ -12,7 +12,7 @@ import type {
   ArtifactArchitecture,
   ArtifactFormat,
   OperatingSystem,
-} from '../../../shared/downloads/catalog.ts';
+} from '#shared/downloads/catalog.ts';
 
 /** Published CLI versions (migrations 0100, 0101). Versions are immutable once published. */
 export const releases = pgTable('releases', {

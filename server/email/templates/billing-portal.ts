@@ -1,10 +1,10 @@
-import { planName } from '../../../shared/pricing/index.ts';
-import { siteConfig } from '../../../shared/site-config.ts';
+import { planName } from '#shared/pricing/index.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import {
   MAX_PORTAL_LINKS,
   type ManageableSubscription,
   type PortalLinks,
-} from '../../billing-portal/build-portal-links.ts';
+} from '#server/billing-portal/build-portal-links.ts';
 import {
   formatEmailDate,
   renderEmail,

@@ -1,4 +1,4 @@
-import { siteConfig } from '../../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 
 /** The pieces an e-mail is built from; each renders to both the plain-text and the HTML body. */
 export type EmailBlock =

@@ -1,5 +1,5 @@
-import { siteConfig } from '../../../shared/site-config.ts';
-import { accessTokenEmailBlocks } from '../../access-tokens/access-token-email-blocks.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { accessTokenEmailBlocks } from '#server/access-tokens/access-token-email-blocks.ts';
 import { formatEmailDate, renderEmail, type RenderedEmail } from './render-email.ts';
 
 /** The licence e-mail of a new trial: the key (its only appearance), expiry and first steps. */

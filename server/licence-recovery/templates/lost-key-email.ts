@@ -1,10 +1,10 @@
-import { siteConfig } from '../../../shared/site-config.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import {
   formatEmailDate,
   renderEmail,
   type EmailBlock,
   type RenderedEmail,
-} from '../../email/templates/render-email.ts';
+} from '#server/email/templates/render-email.ts';
 import { KEY_REPLACEMENT_TOKEN_HOURS } from '../key-replacement-token.ts';
 
 export interface LostKeyLicence {

@@ -1,10 +1,10 @@
-import { siteConfig } from '../../../shared/site-config.ts';
-import { accessTokenEmailBlocks } from '../../access-tokens/access-token-email-blocks.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { accessTokenEmailBlocks } from '#server/access-tokens/access-token-email-blocks.ts';
 import {
   formatEmailDate,
   renderEmail,
   type RenderedEmail,
-} from '../../email/templates/render-email.ts';
+} from '#server/email/templates/render-email.ts';
 
 /** The new key of a licence whose key was replaced (lost-key link or operator). */
 export function replacementKeyEmail(input: {

@@ -1,5 +1,5 @@
-import type { Database } from '../../db/client.ts';
-import { normalizeEmailAddress } from '../../licences/normalize-email-address.ts';
+import type { Database } from '#server/db/client.ts';
+import { normalizeEmailAddress } from '#server/licences/normalize-email-address.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import type { AcceptedCard } from './local-cards.ts';
 import { periodAmount, periodEndAfter } from './local-billing.ts';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '#server/deps.ts';
 import { handlePaymentEvent, syncDepsOf } from '../sync-subscription.ts';
 import { advanceLocalSubscriptions } from './advance-local-subscriptions.ts';
 

@@ -1,5 +1,5 @@
-import { calculatePrice } from '../../../shared/pricing/index.ts';
-import { addMonths } from '../../licences/licence-expiry.ts';
+import { calculatePrice } from '#shared/pricing/index.ts';
+import { addMonths } from '#server/licences/licence-expiry.ts';
 import type { CheckoutOrder } from '../payment-types.ts';
 
 /**

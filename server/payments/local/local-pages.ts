@@ -8,10 +8,10 @@ import {
   planName,
   priceConfig,
   unitPrices,
-} from '../../../shared/pricing/index.ts';
-import { siteConfig } from '../../../shared/site-config.ts';
-import { formatEmailDate } from '../../email/templates/render-email.ts';
-import { CSRF_FORM_FIELD } from '../../http/csrf.ts';
+} from '#shared/pricing/index.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { formatEmailDate } from '#server/email/templates/render-email.ts';
+import { CSRF_FORM_FIELD } from '#server/http/csrf.ts';
 import { formatMinorAmount, type ProrationPreview } from './local-billing.ts';
 import { groupedCardNumber, localTestCards } from './local-cards.ts';
 import type { PlanChange } from './manage-local-subscription.ts';

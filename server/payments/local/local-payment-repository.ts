@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
-import type { Currency } from '../../../shared/pricing/index.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Currency } from '#shared/pricing/index.ts';
+import type { Executor } from '#server/db/client.ts';
 import {
   localCheckoutSessions,
   localCustomers,
   localInvoices,
   localPortalSessions,
   localSubscriptions,
-} from '../../db/schema.ts';
+} from '#server/db/schema.ts';
 
 export type LocalCustomer = typeof localCustomers.$inferSelect;
 export type LocalCheckoutSession = typeof localCheckoutSessions.$inferSelect;

@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import * as z from 'zod/mini';
-import { EMAIL_ADDRESS_PATTERN } from '../../../shared/contracts/fields.ts';
-import { billingErrorMessage, validationMessages } from '../../../shared/contracts/messages.ts';
-import { priceConfig } from '../../../shared/pricing/index.ts';
-import type { AppDeps } from '../../deps.ts';
-import { CSRF_COOKIE, issueCsrfToken } from '../../http/csrf.ts';
-import type { AppEnv } from '../../http/types.ts';
+import { EMAIL_ADDRESS_PATTERN } from '#shared/contracts/fields.ts';
+import { billingErrorMessage, validationMessages } from '#shared/contracts/messages.ts';
+import { priceConfig } from '#shared/pricing/index.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { CSRF_COOKIE, issueCsrfToken } from '#server/http/csrf.ts';
+import type { AppEnv } from '#server/http/types.ts';
 import { syncDepsOf, handlePaymentEvent } from '../sync-subscription.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import { checkCard, type CardField } from './local-cards.ts';

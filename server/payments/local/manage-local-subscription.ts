@@ -5,8 +5,8 @@ import {
   quantityIsValidForEdition,
   type BillingPeriod,
   type Edition,
-} from '../../../shared/pricing/index.ts';
-import type { Database, Executor } from '../../db/client.ts';
+} from '#shared/pricing/index.ts';
+import type { Database, Executor } from '#server/db/client.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import { cardPays } from './advance-local-subscriptions.ts';
 import type { AcceptedCard } from './local-cards.ts';

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
-import {
-  isBillingPeriod,
-  isCurrency,
-  isEdition,
-  type Currency,
-} from '../../../shared/pricing/index.ts';
+import { isBillingPeriod, isCurrency, isEdition, type Currency } from '#shared/pricing/index.ts';
 import { isSubscriptionStatus } from '../payment-types.ts';
 import type {
   CheckoutSessionRef,

@@ -5,7 +5,7 @@ import {
   currencies,
   editionForSize,
   sliderRange,
-} from '../../../shared/pricing/index.ts';
+} from '#shared/pricing/index.ts';
 import {
   billedAmount,
   checkoutQuantity,

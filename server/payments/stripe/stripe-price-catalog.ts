@@ -11,7 +11,7 @@ import {
   type BillingPeriod,
   type Currency,
   type Edition,
-} from '../../../shared/pricing/index.ts';
+} from '#shared/pricing/index.ts';
 import type { CheckoutOrder } from '../payment-types.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { readConsentState } from '../../../app/analytics/consent-cookies.ts';
+import { readConsentState } from '#app/analytics/consent-cookies.ts';
 
 /**
  * Waits until every CSS animation and transition on the page has finished. Axe computes colour

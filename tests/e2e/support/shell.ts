@@ -1,5 +1,5 @@
 import type { BrowserContext, Locator, Page } from '@playwright/test';
-import { DISMISSED_COOKIE } from '../../../app/analytics/consent-cookies.ts';
+import { DISMISSED_COOKIE } from '#app/analytics/consent-cookies.ts';
 
 declare global {
   interface Window {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { rateLimitCounters } from '../db/schema.ts';
 
@@ -44,4 +44,13 @@ export async function writeCounterIncrements(
     });
   for (const row of returned) totals.set(counterKey(row.bucket, row.windowStart), row.hits);
   return totals;
+}
+
+/** Deletes counters of windows that have ended; returns how many. */
+export async function deleteExpiredCounters(db: Database, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(rateLimitCounters)
+    .where(lt(rateLimitCounters.expiresAt, now))
+    .returning({ bucket: rateLimitCounters.bucket });
+  return deleted.length;
 }

@@ -1,0 +1,63 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+/** The restricted-import messages ESLint gives `code` as if it were the file at `filePath`. */
+async function violations(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport {};\n`, { filePath });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message);
+}
+
+describe('the layers, as lint enforces them (decision 114)', () => {
+  it('keeps the site and the shared packages away from the server', async () => {
+    expect(
+      await violations('app/routes/x.tsx', "import type { AppDeps } from '#server/deps.ts';"),
+    ).toEqual([expect.stringContaining('never import the server')]);
+    expect(
+      await violations('shared/x.ts', "import { siteContext } from '#app/context.ts';"),
+    ).toEqual([expect.stringContaining('imports nothing from app/')]);
+    expect(
+      await violations('shared/x.ts', "import type { Env } from '#server/env.ts';"),
+    ).toHaveLength(1);
+    expect(
+      await violations('app/x.ts', "import { priceConfig } from '#shared/pricing/index.ts';"),
+    ).toEqual([]);
+  });
+
+  it('allows drizzle-orm only in repositories and server/db/', async () => {
+    const code = "import { eq } from 'drizzle-orm';";
+    expect(await violations('server/licences/revoke-licence.ts', code)).toEqual([
+      expect.stringContaining('*-repository.ts'),
+    ]);
+    expect(await violations('server/licences/licence-repository.ts', code)).toEqual([]);
+    expect(await violations('server/db/client.ts', code)).toEqual([]);
+    expect(await violations('app/x.ts', code)).toHaveLength(1);
+  });
+
+  it('keeps Stripe in its adapter and nodemailer in the mail transports', async () => {
+    expect(await violations('server/checkout/x.ts', "import Stripe from 'stripe';")).toEqual([
+      expect.stringContaining('server/payments/stripe/'),
+    ]);
+    expect(await violations('server/payments/stripe/x.ts', "import Stripe from 'stripe';")).toEqual(
+      [],
+    );
+    expect(
+      await violations('server/contact/x.ts', "import nodemailer from 'nodemailer';"),
+    ).toHaveLength(1);
+    expect(
+      await violations('server/email/smtp-transport.ts', "import nodemailer from 'nodemailer';"),
+    ).toEqual([]);
+  });
+
+  it('refuses imports that climb out of a folder', async () => {
+    expect(
+      await violations('server/licences/x.ts', "import { x } from '../../shared/x.ts';"),
+    ).toEqual([expect.stringContaining('subpath import')]);
+    expect(
+      await violations('server/licences/x.ts', "import { x } from '../db/client.ts';"),
+    ).toEqual([]);
+  });
+});
