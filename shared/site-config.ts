@@ -1,4 +1,4 @@
-/** The external addresses of spec §2: documentation, blog, app, registries, social profiles. */
+/** The external addresses of docs/product-rules.md#pages: documentation, blog, app, registries, social profiles. */
 const links = {
   docs: 'https://docs.orgsmith.io',
   blog: 'https://blog.orgsmith.io',

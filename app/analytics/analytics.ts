@@ -1,5 +1,5 @@
 /**
- * Analytics with consent (spec §7, §9): everything is pushed to `window.dataLayer` in gtag's
+ * Analytics with consent (docs/product-rules.md#service-calls, #constants): everything is pushed to `window.dataLayer` in gtag's
  * format; the Google tag script is loaded only when a measurement id is configured. Consent mode
  * starts denied; `grantConsent()` grants ad and analytics storage. Page views are sent manually.
  */

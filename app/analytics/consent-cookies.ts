@@ -1,5 +1,5 @@
 /**
- * The two cookies of the cookie banner (spec §4, §9; decision 010): the consent cookie records
+ * The two cookies of the cookie banner (docs/product-rules.md#behaviour, #constants; decision 010): the consent cookie records
  * "Accept all", the dismissed cookie records that the banner was answered at all. Both hold `true`
  * for 3650 days, SameSite=Strict, Path=/.
  */

@@ -1,5 +1,5 @@
 /**
- * The Orgsmith command reference (spec §1): the seventeen named commands, the options they share
+ * The Orgsmith command reference (docs/product-rules.md#product): the seventeen named commands, the options they share
  * and the toolbox commands with the editions that include them (decision 031).
  */
 

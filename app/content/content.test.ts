@@ -18,7 +18,7 @@ const fullText = (document: LegalDocument) =>
     .join(' ');
 
 describe('command reference', () => {
-  it('lists exactly the seventeen named commands of spec §1, once each', () => {
+  it('lists exactly the seventeen named commands of docs/product-rules.md#product, once each', () => {
     const names = commandGroups.flatMap((group) => group.commands.map((command) => command.name));
     expect(names.toSorted()).toEqual(
       [
@@ -154,7 +154,7 @@ describe.each([
   });
 });
 
-describe('EULA facts (spec §4, §5, §6, §9)', () => {
+describe('EULA facts (docs/product-rules.md#behaviour, #validation, #permissions, #constants)', () => {
   const text = fullText(eula);
   const sectionNumber = (id: string) => eula.sections.findIndex((section) => section.id === id) + 1;
 
@@ -200,7 +200,7 @@ describe('EULA facts (spec §4, §5, §6, §9)', () => {
   });
 });
 
-describe('privacy facts (spec §2, §9)', () => {
+describe('privacy facts (docs/product-rules.md#pages, #constants)', () => {
   const text = fullText(privacyPolicy);
   it.each([
     ['licences', /licence key and the expiration date/],

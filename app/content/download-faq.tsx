@@ -12,7 +12,7 @@ export interface DownloadFaqFacts {
   linuxFile: string;
 }
 
-/** The download page's FAQ (spec §2): titles and bodies written from the spec's facts. */
+/** The download page's FAQ (docs/product-rules.md#pages): titles and bodies written from the spec's facts. */
 export function downloadFaq({ windowsFile, macFile, linuxFile }: DownloadFaqFacts): FaqItem[] {
   const windowsCommand = `Get-FileHash .\\${windowsFile} -Algorithm SHA256`;
   const macCommand = `shasum -a 256 ${macFile}`;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { OperatingSystem } from '#shared/downloads/catalog.ts';
 
-/** The notes above each operating system's downloads (spec §2). */
+/** The notes above each operating system's downloads (docs/product-rules.md#pages). */
 export const platformNotes: Record<OperatingSystem, { title: string; body: ReactNode }> = {
   Windows: {
     title: 'Unsigned installers: what to do when SmartScreen warns',

@@ -8,7 +8,7 @@ import { siteConfig } from '#shared/site-config.ts';
 /** The include filter file in the repository that selects which metadata flows. */
 export const includeFilterPath = `.${siteConfig.cliName}/include.yml`;
 
-/** What the CLI needs to run (spec §1). */
+/** What the CLI needs to run (docs/product-rules.md#product). */
 export const requirements = {
   dotnet: '.NET 8.0',
   git: 'Git 2.39 or later',

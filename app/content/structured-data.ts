@@ -1,7 +1,7 @@
 import { siteConfig } from '#shared/site-config.ts';
 import type { Release } from '#shared/downloads/catalog.ts';
 
-/** Marketing rating figures (spec §2): hard-coded, 5 from 264 ratings. */
+/** Marketing rating figures (docs/product-rules.md#pages): hard-coded, 5 from 264 ratings. */
 export const rating = { value: 5, count: 264 } as const;
 
 /**

@@ -15,7 +15,7 @@ export const billingPortalApiDocs = defineApiDocs([
     path: '/account/v1/manage',
     operationId: 'requestBillingPortalLink',
     tag: 'Subscriptions',
-    summary: 'E-mail a link to the billing portal (spec §7)',
+    summary: 'E-mail a link to the billing portal (docs/product-rules.md#service-calls)',
     description: `Answers the same whether or not a subscription exists for the address. The e-mail holds one signed, single-use link per payment customer of the address (at most ${MAX_PORTAL_LINKS}).`,
     request: { body: billingPortalRequestSchema },
     responses: {

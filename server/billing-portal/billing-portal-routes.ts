@@ -12,7 +12,7 @@ import { openBillingPortal } from './open-billing-portal.ts';
 import { sendBillingPortalLink } from './send-billing-portal-link.ts';
 
 /**
- * `POST /account/v1/manage` (spec §7) sends the portal-access e-mail; `GET
+ * `POST /account/v1/manage` (docs/product-rules.md#service-calls) sends the portal-access e-mail; `GET
  * /account/v1/billing-portal?token=…` is the link in it.
  */
 export function billingPortalRoutes(deps: AppDeps): Hono<AppEnv> {

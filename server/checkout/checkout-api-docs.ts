@@ -25,7 +25,7 @@ export const checkoutApiDocs = defineApiDocs([
     path: '/account/v1/checkout',
     operationId: 'createCheckoutSession',
     tag: 'Subscriptions',
-    summary: 'Open a checkout session for a plan (spec §7)',
+    summary: 'Open a checkout session for a plan (docs/product-rules.md#service-calls)',
     description:
       'The quantity is the pricing selector’s size and must fit the edition (Starter 3, Pro 4–24, Enterprise 25); the return URLs must be on the site’s origin.',
     request: { body: checkoutRequestSchema },

@@ -14,7 +14,7 @@ import { createCheckoutSession } from './create-checkout-session.ts';
 /** Generous per IP (a whole company may share one); a session costs the provider little. */
 const checkoutPerIp: RateLimitRule = { name: 'checkout:ip', limit: 30, windowSeconds: 3600 };
 
-/** `POST /account/v1/checkout` (spec §7): validates, opens a provider session, answers `{ sessionId, url }`. */
+/** `POST /account/v1/checkout` (docs/product-rules.md#service-calls): validates, opens a provider session, answers `{ sessionId, url }`. */
 export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const limiter = deps.rateLimiter;

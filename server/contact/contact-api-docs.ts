@@ -14,7 +14,7 @@ export const contactApiDocs = defineApiDocs([
     operationId: 'submitContactForm',
     tag: 'Contact',
     origin: 'site',
-    summary: 'Send a message through the contact form (spec §7)',
+    summary: 'Send a message through the contact form (docs/product-rules.md#service-calls)',
     request: { body: contactMessageSchema },
     responses: {
       204: { description: 'Received.' },

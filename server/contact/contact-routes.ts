@@ -9,7 +9,7 @@ import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { submitContactMessage } from './submit-contact-message.ts';
 
-/** `POST /api/submitContactForm` (spec §7): the website's contact form. */
+/** `POST /api/submitContactForm` (docs/product-rules.md#service-calls): the website's contact form. */
 export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const limiter = deps.rateLimiter;

@@ -33,7 +33,7 @@ function sizeOf(edition: Edition, quantity: number): number {
 
 /**
  * What a licence grants, read from the pricing engine (the one source of editions, limits and
- * features). A trial has "no limits" (spec §1): its edition's features with unlimited orgs and
+ * features). A trial has "no limits" (docs/product-rules.md#product): its edition's features with unlimited orgs and
  * stacks. Starter counts 3 orgs, the pricing page's figure (decision 073).
  */
 export function licenceEntitlements(licence: {

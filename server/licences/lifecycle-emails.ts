@@ -11,7 +11,7 @@ import type { QueuedEmail } from '../email/outbox-repository.ts';
 import type { LifecycleEvent } from './lifecycle-rules.ts';
 
 /**
- * The e-mails of a subscription's life (spec §4): the key on purchase, the trial conversion,
+ * The e-mails of a subscription's life (docs/product-rules.md#behaviour): the key on purchase, the trial conversion,
  * a failed payment, deactivation, reactivation, deletion notice and cancellation. Each ends
  * with the licence address, which is what the billing-portal dialog asks for.
  */

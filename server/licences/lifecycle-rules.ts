@@ -3,7 +3,7 @@ import type { SubscriptionStatus } from '../payments/payment-types.ts';
 import { addMonths } from './licence-expiry.ts';
 
 /**
- * The licence lifecycle of spec §4 as pure functions of (licence, subscription, clock): no I/O,
+ * The licence lifecycle of docs/product-rules.md#behaviour as pure functions of (licence, subscription, clock): no I/O,
  * so every transition is tested with a fake clock (lifecycle-rules.test.ts). See decision 063.
  */
 
@@ -85,7 +85,7 @@ export function licenceTypeForEdition(edition: Edition): LicenceType {
 export interface SubscriptionChange {
   licence: LicenceLifecycle;
   events: LifecycleEvent[];
-  /** A Free licence asked to cancel at period end: it cancels at once instead (spec §4). */
+  /** A Free licence asked to cancel at period end: it cancels at once instead (docs/product-rules.md#behaviour). */
   cancelSubscriptionNow: boolean;
 }
 

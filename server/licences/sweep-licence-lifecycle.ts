@@ -14,7 +14,7 @@ export interface SweepReport {
 const BATCH_SIZE = 100;
 
 /**
- * The hourly lifecycle job (spec §4): marks lapsed licences past the two-month window (and ended
+ * The hourly lifecycle job (docs/product-rules.md#behaviour): marks lapsed licences past the two-month window (and ended
  * ones past retention) for deletion, deletes those whose month of notice is over, and re-reads
  * subscriptions that should have renewed. Rows are claimed with SKIP LOCKED in batches, so
  * several instances can run it at once; each change and its e-mail share one transaction.

@@ -12,7 +12,7 @@ import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { startTrial } from './start-trial.ts';
 
-/** `POST /account/v1/licenses/trial?emailAddress=…&productId=…[&referralCode=…]` (spec §7). */
+/** `POST /account/v1/licenses/trial?emailAddress=…&productId=…[&referralCode=…]` (docs/product-rules.md#service-calls). */
 export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const limiter = deps.rateLimiter;

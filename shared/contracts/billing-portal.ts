@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { emailAddressField } from './fields.ts';
 
-/** `POST /account/v1/manage` body and the portal-access form (spec §3). */
+/** `POST /account/v1/manage` body and the portal-access form (docs/product-rules.md#data). */
 export const billingPortalRequestSchema = z.strictObject({
   emailAddress: emailAddressField,
 });

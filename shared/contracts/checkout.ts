@@ -18,7 +18,7 @@ const returnUrl = z
   .check(z.maxLength(URL_MAX_LENGTH, checkoutMessages.urlTooLong));
 
 /**
- * `POST /account/v1/checkout` (spec §3 checkout session request). The quantity is the size of
+ * `POST /account/v1/checkout` (docs/product-rules.md#data checkout session request). The quantity is the size of
  * the pricing selector and must fit the edition per the pricing engine (Starter 3, Pro 4–24,
  * Enterprise 25); the return URLs must be on our own origin (checked by the service, which
  * knows it). An empty trial key counts as none.
@@ -52,7 +52,7 @@ export const checkoutRequestSchema = z
 export type CheckoutRequest = z.output<typeof checkoutRequestSchema>;
 export type CheckoutRequestInput = z.input<typeof checkoutRequestSchema>;
 
-/** The answer: the site reads `sessionId` (spec §7) and sends the buyer to `url`. */
+/** The answer: the site reads `sessionId` (docs/product-rules.md#service-calls) and sends the buyer to `url`. */
 export interface CheckoutResponse {
   sessionId: string;
   url: string;

@@ -7,7 +7,7 @@ export const CONTACT_HONEYPOT_FIELD = 'website';
 
 export const contactLimits = { name: 200, message: 5000, role: 200, company: 200 } as const;
 
-/** `POST /api/submitContactForm` body (spec §3 contact message, §5 rules). */
+/** `POST /api/submitContactForm` body (docs/product-rules.md#data contact message, §5 rules). */
 export const contactMessageSchema = z.strictObject({
   name: requiredLine(m.nameRequired, contactLimits.name, m.nameTooLong),
   emailAddress: emailAddressField,

@@ -11,7 +11,7 @@ import {
 import { trialRequestQuerySchema } from './trial.ts';
 
 describe('contact message contract', () => {
-  it('names each missing field with the spec §5 text', () => {
+  it('names each missing field with the docs/product-rules.md#validation text', () => {
     expect(fieldErrors(contactMessageSchema, {})).toEqual({
       name: 'You must enter your name.',
       emailAddress: 'You must enter an email address.',
@@ -112,7 +112,7 @@ describe('trial and portal contracts', () => {
   });
 });
 
-describe('error catalogue (spec §8)', () => {
+describe('error catalogue (docs/product-rules.md#messages)', () => {
   it('maps trial errors by code and everything else to the licensing default', () => {
     expect(trialErrorMessage('TrialLicenseAlreadyUsed')).toBe(
       'The email address has already been used for a trial license which has since expired.',

@@ -1,7 +1,7 @@
 import { errorCodes } from './error-codes.ts';
 
 /**
- * Every text the site shows for a form result or an error code, word for word from spec §5 and
+ * Every text the site shows for a form result or an error code, word for word from docs/product-rules.md#validation and
  * §8 where the spec names them: one source for the dialogs (and the API's messages).
  */
 export const validationMessages = {

@@ -5,7 +5,7 @@ import { validationMessages as m } from './messages.ts';
 export const REFERRAL_CODE_MAX_LENGTH = 64;
 
 /**
- * The query of `POST /account/v1/licenses/trial` (spec §3 trial licence request); the request has
+ * The query of `POST /account/v1/licenses/trial` (docs/product-rules.md#data trial licence request); the request has
  * no body. Unknown parameters are refused.
  */
 export const trialRequestQuerySchema = z.strictObject({

@@ -1,5 +1,5 @@
 /**
- * The release catalog's vocabulary (spec §3): the operating systems, architectures and formats an
+ * The release catalog's vocabulary (docs/product-rules.md#data): the operating systems, architectures and formats an
  * artifact can have, and the shapes releases take in the API, the page and the feed.
  */
 export const operatingSystems = ['Windows', 'macOS', 'Linux'] as const;
@@ -39,7 +39,7 @@ export interface Release {
   artifacts: ReleaseArtifact[];
 }
 
-/** The download artifact entity of spec §3, as `/api/downloads/suggested` returns it. */
+/** The download artifact entity of docs/product-rules.md#data, as `/api/downloads/suggested` returns it. */
 export interface DownloadArtifact extends DownloadSelection {
   description: string;
   version: { label: string; releaseDate: string };
@@ -78,7 +78,7 @@ export function findArtifact(
   return release.artifacts.find((artifact) => sameSelection(artifact, selection));
 }
 
-/** `Windows | x64 | msi`: the analytics label of spec §9 and a compact human label. */
+/** `Windows | x64 | msi`: the analytics label of docs/product-rules.md#constants and a compact human label. */
 export function selectionLabel(selection: DownloadSelection): string {
   return `${selection.operatingSystem} | ${selection.architecture} | ${selection.format}`;
 }

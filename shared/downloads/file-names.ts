@@ -1,7 +1,7 @@
 import { siteConfig } from '../site-config.ts';
 import type { DownloadSelection, OperatingSystem } from './catalog.ts';
 
-/** The operating-system part of a file name on the file host (spec §7). */
+/** The operating-system part of a file name on the file host (docs/product-rules.md#service-calls). */
 export const osFileKeys: Record<OperatingSystem, string> = {
   Windows: 'win',
   macOS: 'osx',

@@ -15,7 +15,7 @@ export const detectedOperatingSystems = [
 ] as const;
 export type DetectedOperatingSystem = (typeof detectedOperatingSystems)[number];
 
-/** CPU architectures by the names the download rules use (spec §9). */
+/** CPU architectures by the names the download rules use (docs/product-rules.md#constants). */
 export const cpuArchitectures = [
   'amd64',
   'ia32',

@@ -311,7 +311,7 @@ describe('download suggestion from user agent and client hints', () => {
     expect(detectPlatform('Mozilla/5.0 (Windows NT 10.0)', { bitness: '64' }).cpu).toBe('amd64');
   });
 
-  it('follows spec §9 for every operating system and CPU', () => {
+  it('follows docs/product-rules.md#constants for every operating system and CPU', () => {
     const cpus = ['amd64', 'ia32', 'arm64', 'arm', 'ia64', 'mips64', 'mips', null] as const;
     for (const cpu of cpus) {
       expect(suggestForOperatingSystem('macOS', cpu)).toEqual(macPkg);

@@ -4,7 +4,7 @@ import { is64BitCpu, type CpuArchitecture, type DetectedPlatform } from './platf
 /**
  * Where a detected system lands among the three download tabs. ChromeOS runs the Linux build
  * (in its Linux development environment); phones, tablets, bots and anything unrecognised get
- * the default, Windows (spec §4, §9).
+ * the default, Windows (docs/product-rules.md#behaviour, #constants).
  */
 export function downloadOperatingSystem(platform: DetectedPlatform): OperatingSystem {
   switch (platform.os) {
@@ -20,7 +20,7 @@ export function downloadOperatingSystem(platform: DetectedPlatform): OperatingSy
 }
 
 /**
- * The suggestion rules of spec §9 for one operating system: macOS gets the universal .pkg; Linux
+ * The suggestion rules of docs/product-rules.md#constants for one operating system: macOS gets the universal .pkg; Linux
  * gets the .zip, arm64 on an arm64 CPU and x64 otherwise; Windows gets the .msi, x64 on a 64-bit
  * CPU (amd64, arm64, ia64, mips64) and x86 otherwise.
  */

@@ -97,7 +97,7 @@ export function calculatePrice({
   };
 }
 
-/** The price in the site's structured data (spec §9): Starter, monthly, USD. */
+/** The price in the site's structured data (docs/product-rules.md#constants): Starter, monthly, USD. */
 export function structuredDataPrice(): { price: number; currency: Currency } {
   const result = calculatePrice({
     size: priceConfig.starterStartSize,

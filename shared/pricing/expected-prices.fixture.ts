@@ -1,7 +1,7 @@
 import type { Currency } from './price-config.ts';
 
 /*
- * Expected amounts worked out by hand from spec §9, not with the engine's formula:
+ * Expected amounts worked out by hand from docs/product-rules.md#constants, not with the engine's formula:
  *   USD monthly units: Pro base 495, per org 135; Enterprise 3500.
  *   EUR monthly units: floor(495 × 0.926 = 458.37) = 458; floor(135 × 0.926 = 125.01) = 125;
  *                      floor(3500 × 0.926 = 3241) = 3241.

@@ -1,5 +1,5 @@
 /**
- * The price configuration (spec §3 and §9): the one place where plan thresholds and list prices
+ * The price configuration (docs/product-rules.md#data, #constants): the one place where plan thresholds and list prices
  * live. The site, the checkout and the account service all read it through this package.
  */
 export type Edition = 'Starter' | 'Pro' | 'Enterprise';

@@ -45,7 +45,7 @@ describe.each(databaseTargets)('release APIs on $name', (target) => {
   afterAll(() => t.close());
 
   describe('the seeded catalog', () => {
-    it('lists 3.2.2 and 3.2.1, newest first, with every artifact of spec §2', async () => {
+    it('lists 3.2.2 and 3.2.1, newest first, with every artifact of docs/product-rules.md#pages', async () => {
       const res = await t.app.request('/api/releases');
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('public, max-age=60');

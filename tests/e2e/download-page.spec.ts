@@ -4,7 +4,7 @@ import { waitForHydration } from './support/shell.ts';
 
 /**
  * The download page as visitors on different systems see it: the preselected tab, the suggested
- * file and the analytics event of a download click (spec §2, §4, §9).
+ * file and the analytics event of a download click (docs/product-rules.md#pages, #behaviour, #constants).
  */
 const FILE_HOST = 'https://downloads.orgsmith.io/';
 

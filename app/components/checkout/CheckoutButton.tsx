@@ -43,8 +43,8 @@ function isSafeRedirect(url: string): boolean {
 
 /**
  * Buy (Pro, Enterprise) or get Starter: posts the plan card's selection to the account service's
- * checkout (spec §7) and sends the buyer to the hosted checkout. Cancelling there returns to this
- * pricing page with the same selection; errors show the billing texts of spec §8.
+ * checkout (docs/product-rules.md#service-calls) and sends the buyer to the hosted checkout. Cancelling there returns to this
+ * pricing page with the same selection; errors show the billing texts of docs/product-rules.md#messages.
  */
 export function CheckoutButton({
   edition,

@@ -10,7 +10,7 @@ interface DownloadLinkProps {
   'aria-describedby'?: string;
 }
 
-/** A direct link to the file host that records the download event (spec §7, §9) on click. */
+/** A direct link to the file host that records the download event (docs/product-rules.md#service-calls, #constants) on click. */
 export function DownloadLink({ artifact, className, children, ...aria }: DownloadLinkProps) {
   const track = () =>
     trackDownload({

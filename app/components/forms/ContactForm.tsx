@@ -17,7 +17,7 @@ import { useSubmission } from './use-submission.ts';
 const empty = { name: '', emailAddress: '', message: '', role: '', company: '' };
 type Field = keyof typeof empty;
 
-/** The contact dialog's form (spec §2, §4, §5): POST /api/submitContactForm. */
+/** The contact dialog's form (docs/product-rules.md#pages, #behaviour, #validation): POST /api/submitContactForm. */
 export function ContactForm() {
   const [values, setValues] = useState(empty);
   const [honeypot, setHoneypot] = useState('');

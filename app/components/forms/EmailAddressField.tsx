@@ -9,7 +9,7 @@ export interface EmailAddressState {
 }
 
 /**
- * State of a form whose only input is an e-mail address (spec §4): any edit marks the form as no
+ * State of a form whose only input is an e-mail address (docs/product-rules.md#behaviour): any edit marks the form as no
  * longer pristine and resets the previous result.
  */
 export function useEmailAddress(resetResult: () => void): EmailAddressState {
@@ -28,7 +28,7 @@ export function useEmailAddress(resetResult: () => void): EmailAddressState {
 
 export interface EmailAddressFieldProps {
   address: EmailAddressState;
-  /** The address's validation message, shown once the form is no longer pristine (spec §5). */
+  /** The address's validation message, shown once the form is no longer pristine (docs/product-rules.md#validation). */
   error: string | undefined;
   hint: ReactNode;
   hideLabel?: boolean;

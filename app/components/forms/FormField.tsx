@@ -8,7 +8,7 @@ interface FormFieldProps {
   onChange: (value: string) => void;
   /** The field's current validation message, if any. */
   error?: string | undefined;
-  /** Errors are styled and shown only once the form is no longer pristine (spec §5). */
+  /** Errors are styled and shown only once the form is no longer pristine (docs/product-rules.md#validation). */
   showError: boolean;
   type?: 'text' | 'email';
   multiline?: boolean;

@@ -23,7 +23,7 @@ function linkNotice(search: string): string | null {
 }
 
 /**
- * The "Manage your subscription" dialog's form (spec §2, §4): sends the billing-portal e-mail
+ * The "Manage your subscription" dialog's form (docs/product-rules.md#pages, #behaviour): sends the billing-portal e-mail
  * through POST {account service}/account/v1/manage.
  */
 export function PortalAccessForm() {

@@ -12,7 +12,7 @@ import { SendButton } from './SendButton.tsx';
 import styles from './Forms.module.css';
 import { useSubmission } from './use-submission.ts';
 
-/** The free-trial dialog's form: POST {account service}/account/v1/licenses/trial (spec §3, §7). */
+/** The free-trial dialog's form: POST {account service}/account/v1/licenses/trial (docs/product-rules.md#data, #service-calls). */
 export function TrialForm() {
   const location = useLocation();
   const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** A form's result state (spec §4): idle → processing → success or error. */
+/** A form's result state (docs/product-rules.md#behaviour): idle → processing → success or error. */
 export interface SubmissionState {
   isProcessing: boolean;
   resultIsSuccess: boolean;

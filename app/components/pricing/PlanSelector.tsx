@@ -43,7 +43,7 @@ interface PlanSelectorProps {
 }
 
 /**
- * The pricing selector (spec §4): plan cards, size slider, billing period and currency, the price
+ * The pricing selector (docs/product-rules.md#behaviour): plan cards, size slider, billing period and currency, the price
  * and what it includes. Its state is the URL (`usePriceSelection`); as a GET form it also works
  * without JavaScript.
  */

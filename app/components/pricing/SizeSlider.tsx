@@ -15,7 +15,7 @@ function valueText(info: PriceInfo): string {
 
 const clamp = (size: number) => Math.min(sliderRange.max, Math.max(sliderRange.min, size));
 
-/** The size slider 3..25 with minus and plus buttons, which do nothing for fixed plans (spec §5). */
+/** The size slider 3..25 with minus and plus buttons, which do nothing for fixed plans (docs/product-rules.md#validation). */
 export function SizeSlider({ info, onChange }: SizeSliderProps) {
   const id = useId();
   const hintId = `${id}-hint`;

@@ -9,7 +9,7 @@ const CookieBanner = lazy(() =>
 // The server never knows the visitor's choice, so it renders no banner; the browser decides.
 const dismissedOnServer = () => true;
 
-/** The cookie banner (spec §4): shown after hydration until the visitor chooses, then never again. */
+/** The cookie banner (docs/product-rules.md#behaviour): shown after hydration until the visitor chooses, then never again. */
 export function LazyCookieBanner() {
   const dismissed = useSyncExternalStore(subscribeConsent, isBannerDismissed, dismissedOnServer);
   if (dismissed) return null;

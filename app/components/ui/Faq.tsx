@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import styles from './Faq.module.css';
 
-/** An FAQ item (spec §3): a title and a body. `answerText` is the plain-text body for FAQPage JSON-LD. */
+/** An FAQ item (docs/product-rules.md#data): a title and a body. `answerText` is the plain-text body for FAQPage JSON-LD. */
 export interface FaqItem {
   title: string;
   body: ReactNode;

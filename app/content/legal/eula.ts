@@ -8,7 +8,7 @@ const address = `${company.street}, ${company.postalCode} ${company.city}, ${com
 /** Where the build writes the PDF of this EULA (under build/client) and where the page links to it. */
 export const eulaPdfPath = `/eula/${cliName}-cli-eula-v1.pdf`;
 
-/** The End User License Agreement of the CLI, version 1 (spec §4, §5, §6, §9). */
+/** The End User License Agreement of the CLI, version 1 (docs/product-rules.md#behaviour, #validation, #permissions, #constants). */
 export const eula: LegalDocument = {
   title: 'End User License Agreement',
   subtitle: `for the ${productName} command-line tool`,

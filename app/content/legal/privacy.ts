@@ -4,7 +4,7 @@ import { list, paragraph, type LegalDocument } from './legal-document.ts';
 const { company, productName, supportEmail } = siteConfig;
 const address = `${company.street}, ${company.postalCode} ${company.city}, ${company.country}`;
 
-/** The privacy policy of the website and the licensing service, version 1 (spec §2, §9). */
+/** The privacy policy of the website and the licensing service, version 1 (docs/product-rules.md#pages, #constants). */
 export const privacyPolicy: LegalDocument = {
   title: 'Privacy Policy',
   subtitle: `for the ${productName} website, licences and services`,

@@ -4,7 +4,7 @@ export const licenceTypes = ['Trial', 'Free', 'Paid'] as const;
 export type LicenceType = (typeof licenceTypes)[number];
 export const editions = ['Starter', 'Pro', 'Enterprise'] as const;
 export type Edition = (typeof editions)[number];
-/** Lifecycle states (spec §4); the database does not constrain them so the lifecycle can add more. */
+/** Lifecycle states (docs/product-rules.md#behaviour); the database does not constrain them so the lifecycle can add more. */
 export const licenceStatuses = ['Active', 'Deactivated', 'Cancelled'] as const;
 export type LicenceStatus = (typeof licenceStatuses)[number];
 
