@@ -7,23 +7,23 @@ export type NewAccessTokenRecord = typeof accessTokens.$inferInsert;
 
 export function createAccessTokenRepository(db: Executor) {
   return {
-    async insert(values: NewAccessTokenRecord, tx: Executor = db): Promise<AccessTokenRecord> {
-      const [row] = await tx.insert(accessTokens).values(values).returning();
+    async insert(values: NewAccessTokenRecord): Promise<AccessTokenRecord> {
+      const [row] = await db.insert(accessTokens).values(values).returning();
       if (!row) throw new Error('access token insert returned no row');
       return row;
     },
 
     /** Serialises token creation per licence, so the active-token limit holds under races. */
-    async lockLicence(licenceId: string, tx: Executor = db): Promise<void> {
-      await tx
+    async lockLicence(licenceId: string): Promise<void> {
+      await db
         .select({ id: licences.id })
         .from(licences)
         .where(eq(licences.id, licenceId))
         .for('update');
     },
 
-    async countActive(licenceId: string, tx: Executor = db): Promise<number> {
-      const [row] = await tx
+    async countActive(licenceId: string): Promise<number> {
+      const [row] = await db
         .select({ value: count() })
         .from(accessTokens)
         .where(and(eq(accessTokens.licenceId, licenceId), isNull(accessTokens.revokedAt)));
@@ -31,21 +31,21 @@ export function createAccessTokenRepository(db: Executor) {
     },
 
     /** Every token of a licence, newest first, revoked ones included. */
-    listForLicence(licenceId: string, tx: Executor = db): Promise<AccessTokenRecord[]> {
-      return tx
+    listForLicence(licenceId: string): Promise<AccessTokenRecord[]> {
+      return db
         .select()
         .from(accessTokens)
         .where(eq(accessTokens.licenceId, licenceId))
         .orderBy(desc(accessTokens.createdAt), desc(accessTokens.id));
     },
 
-    async findById(id: string, tx: Executor = db): Promise<AccessTokenRecord | undefined> {
-      const [row] = await tx.select().from(accessTokens).where(eq(accessTokens.id, id));
+    async findById(id: string): Promise<AccessTokenRecord | undefined> {
+      const [row] = await db.select().from(accessTokens).where(eq(accessTokens.id, id));
       return row;
     },
 
-    async findByHash(tokenHash: string, tx: Executor = db): Promise<AccessTokenRecord | undefined> {
-      const [row] = await tx
+    async findByHash(tokenHash: string): Promise<AccessTokenRecord | undefined> {
+      const [row] = await db
         .select()
         .from(accessTokens)
         .where(eq(accessTokens.tokenHash, tokenHash));
@@ -53,8 +53,8 @@ export function createAccessTokenRepository(db: Executor) {
     },
 
     /** Revokes a token that is still active; undefined when it was revoked already. */
-    async revoke(id: string, now: Date, tx: Executor = db): Promise<AccessTokenRecord | undefined> {
-      const [row] = await tx
+    async revoke(id: string, now: Date): Promise<AccessTokenRecord | undefined> {
+      const [row] = await db
         .update(accessTokens)
         .set({ revokedAt: now })
         .where(and(eq(accessTokens.id, id), isNull(accessTokens.revokedAt)))
@@ -63,8 +63,8 @@ export function createAccessTokenRepository(db: Executor) {
     },
 
     /** Records a use, at most once per interval (`staleBefore`), so validations rarely write. */
-    async touch(id: string, now: Date, staleBefore: Date, tx: Executor = db): Promise<void> {
-      await tx
+    async touch(id: string, now: Date, staleBefore: Date): Promise<void> {
+      await db
         .update(accessTokens)
         .set({ lastUsedAt: now })
         .where(

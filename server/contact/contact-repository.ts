@@ -9,9 +9,8 @@ export function createContactMessageRepository(db: Executor) {
   return {
     async insert(
       message: Omit<typeof contactMessages.$inferInsert, 'id'>,
-      tx: Executor = db,
     ): Promise<StoredContactMessage> {
-      const [row] = await tx
+      const [row] = await db
         .insert(contactMessages)
         .values({ id: randomUUID(), ...message })
         .returning();
@@ -20,11 +19,11 @@ export function createContactMessageRepository(db: Executor) {
     },
 
     /** The latest messages, newest first (operator list). */
-    listRecent(
-      options: { limit: number; since?: Date | undefined },
-      tx: Executor = db,
-    ): Promise<StoredContactMessage[]> {
-      const query = tx.select().from(contactMessages);
+    listRecent(options: {
+      limit: number;
+      since?: Date | undefined;
+    }): Promise<StoredContactMessage[]> {
+      const query = db.select().from(contactMessages);
       return (options.since ? query.where(gte(contactMessages.createdAt, options.since)) : query)
         .orderBy(desc(contactMessages.createdAt))
         .limit(options.limit);

@@ -17,8 +17,8 @@ export interface QueuedEmail extends RenderedEmail {
 export function createOutboxRepository(db: Executor) {
   return {
     /** Queues an e-mail; call it with the transaction of the change that causes the e-mail. */
-    async enqueue(email: QueuedEmail, now: Date, tx: Executor = db): Promise<OutboxRow> {
-      const [row] = await tx
+    async enqueue(email: QueuedEmail, now: Date): Promise<OutboxRow> {
+      const [row] = await db
         .insert(emailOutbox)
         .values({
           kind: email.kind,

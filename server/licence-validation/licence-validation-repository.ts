@@ -26,9 +26,8 @@ export function createLicenceValidationRepository(db: Executor) {
       keyHash: string,
       orgId: string | null,
       activeSince: Date,
-      tx: Executor = db,
     ): Promise<LicenceForValidation | undefined> {
-      const [row] = await tx
+      const [row] = await db
         .select({
           licence: licences,
           orgLastSeenAt: licenceOrgs.lastSeenAt,
@@ -48,9 +47,8 @@ export function createLicenceValidationRepository(db: Executor) {
       tokenHash: string,
       orgId: string | null,
       activeSince: Date,
-      tx: Executor = db,
     ): Promise<LicenceForValidation | undefined> {
-      const [row] = await tx
+      const [row] = await db
         .select({
           licence: licences,
           orgLastSeenAt: licenceOrgs.lastSeenAt,
@@ -71,8 +69,8 @@ export function createLicenceValidationRepository(db: Executor) {
     },
 
     /** Serialises org admissions of one licence, so two new orgs cannot both take the last slot. */
-    async lockLicence(licenceId: string, tx: Executor): Promise<void> {
-      await tx
+    async lockLicence(licenceId: string): Promise<void> {
+      await db
         .select({ id: licences.id })
         .from(licences)
         .where(eq(licences.id, licenceId))
@@ -80,16 +78,16 @@ export function createLicenceValidationRepository(db: Executor) {
     },
 
     /** When an org last validated a licence, if ever. */
-    async orgLastSeen(licenceId: string, orgId: string, tx: Executor = db): Promise<Date | null> {
-      const [row] = await tx
+    async orgLastSeen(licenceId: string, orgId: string): Promise<Date | null> {
+      const [row] = await db
         .select({ lastSeenAt: licenceOrgs.lastSeenAt })
         .from(licenceOrgs)
         .where(and(eq(licenceOrgs.licenceId, licenceId), eq(licenceOrgs.orgId, orgId)));
       return row?.lastSeenAt ?? null;
     },
 
-    async countOrgsInUse(licenceId: string, activeSince: Date, tx: Executor = db): Promise<number> {
-      const [row] = await tx
+    async countOrgsInUse(licenceId: string, activeSince: Date): Promise<number> {
+      const [row] = await db
         .select({ value: count() })
         .from(licenceOrgs)
         .where(and(eq(licenceOrgs.licenceId, licenceId), gte(licenceOrgs.lastSeenAt, activeSince)));
@@ -97,8 +95,8 @@ export function createLicenceValidationRepository(db: Executor) {
     },
 
     /** Records a visit of an org: a new row, or a fresh last-seen time for a known one. */
-    async recordOrgVisit(licenceId: string, orgId: string, now: Date, tx: Executor = db) {
-      await tx
+    async recordOrgVisit(licenceId: string, orgId: string, now: Date) {
+      await db
         .insert(licenceOrgs)
         .values({ licenceId, orgId, firstSeenAt: now, lastSeenAt: now })
         .onConflictDoUpdate({
@@ -122,8 +120,8 @@ export function createLicenceValidationRepository(db: Executor) {
     },
 
     /** Orgs of a licence, most recently seen first (operator view). */
-    listOrgs(licenceId: string, tx: Executor = db) {
-      return tx
+    listOrgs(licenceId: string) {
+      return db
         .select()
         .from(licenceOrgs)
         .where(eq(licenceOrgs.licenceId, licenceId))

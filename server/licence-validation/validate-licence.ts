@@ -193,15 +193,18 @@ export async function validateLicence(
     const orgId = input.orgId;
     // Admit the org under a row lock, re-counting so concurrent admissions respect the quota.
     result = await deps.db.transaction(async (tx) => {
-      await repository.lockLicence(licence.id, tx);
-      orgsInUse = await repository.countOrgsInUse(licence.id, activeSince, tx);
+      await createLicenceValidationRepository(tx).lockLicence(licence.id);
+      orgsInUse = await createLicenceValidationRepository(tx).countOrgsInUse(
+        licence.id,
+        activeSince,
+      );
       // A concurrent validation may have admitted this very org since it was read.
-      const lastSeen = await repository.orgLastSeen(licence.id, orgId, tx);
+      const lastSeen = await createLicenceValidationRepository(tx).orgLastSeen(licence.id, orgId);
       const admitted = lastSeen !== null && lastSeen >= activeSince;
       const usage = { orgId, known: admitted, inUse: orgsInUse, limit };
       const recheck = checkLicence(licence, input.productId, usage, now);
       if (recheck.code === 'VALID') {
-        await repository.recordOrgVisit(licence.id, orgId, now, tx);
+        await createLicenceValidationRepository(tx).recordOrgVisit(licence.id, orgId, now);
         if (!admitted) orgsInUse += 1;
         orgLastSeenAt = now;
       }

@@ -61,8 +61,8 @@ export function createLicenceRepository(db: Executor) {
       return row;
     },
 
-    async insert(values: NewLicence, tx: Executor = db): Promise<Licence> {
-      const [row] = await tx.insert(licences).values(values).returning();
+    async insert(values: NewLicence): Promise<Licence> {
+      const [row] = await db.insert(licences).values(values).returning();
       if (!row) throw new Error('licence insert returned no row');
       return row;
     },
@@ -71,11 +71,12 @@ export function createLicenceRepository(db: Executor) {
      * Records that an address holds a licence. Returns false when it already had one: the primary
      * key decides, so two concurrent requests cannot both win.
      */
-    async claimEmailAddress(
-      claim: { emailHash: string; licenceId: string; licenceType: LicenceType },
-      tx: Executor = db,
-    ): Promise<boolean> {
-      const inserted = await tx
+    async claimEmailAddress(claim: {
+      emailHash: string;
+      licenceId: string;
+      licenceType: LicenceType;
+    }): Promise<boolean> {
+      const inserted = await db
         .insert(trialClaims)
         .values({
           emailHash: claim.emailHash,
@@ -88,26 +89,26 @@ export function createLicenceRepository(db: Executor) {
     },
 
     /** Every licence of a (normalized) address, newest first. */
-    findByNormalizedEmail(emailNormalized: string, tx: Executor = db): Promise<Licence[]> {
-      return tx
+    findByNormalizedEmail(emailNormalized: string): Promise<Licence[]> {
+      return db
         .select()
         .from(licences)
         .where(eq(licences.emailNormalized, emailNormalized))
         .orderBy(desc(licences.createdAt));
     },
 
-    async findById(id: string, tx: Executor = db): Promise<Licence | undefined> {
-      const [row] = await tx.select().from(licences).where(eq(licences.id, id));
+    async findById(id: string): Promise<Licence | undefined> {
+      const [row] = await db.select().from(licences).where(eq(licences.id, id));
       return row;
     },
 
-    async findByKeyHash(keyHash: string, tx: Executor = db): Promise<Licence | undefined> {
-      const [row] = await tx.select().from(licences).where(eq(licences.keyHash, keyHash));
+    async findByKeyHash(keyHash: string): Promise<Licence | undefined> {
+      const [row] = await db.select().from(licences).where(eq(licences.keyHash, keyHash));
       return row;
     },
 
-    async hasClaim(emailHash: string, tx: Executor = db): Promise<boolean> {
-      const rows = await tx
+    async hasClaim(emailHash: string): Promise<boolean> {
+      const rows = await db
         .select({ emailHash: trialClaims.emailHash })
         .from(trialClaims)
         .where(eq(trialClaims.emailHash, emailHash));

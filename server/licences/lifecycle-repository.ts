@@ -35,9 +35,8 @@ export function createLifecycleRepository(db: Executor) {
       licenceId: string,
       link: { subscriptionId: string; customerId: string },
       now: Date,
-      tx: Executor = db,
     ): Promise<boolean> {
-      const updated = await tx
+      const updated = await db
         .update(licences)
         .set({ subscriptionId: link.subscriptionId, customerId: link.customerId, updatedAt: now })
         .where(and(eq(licences.id, licenceId), isNull(licences.subscriptionId)))
@@ -45,13 +44,8 @@ export function createLifecycleRepository(db: Executor) {
       return updated.length === 1;
     },
 
-    async saveLifecycle(
-      licenceId: string,
-      state: LicenceLifecycle,
-      now: Date,
-      tx: Executor = db,
-    ): Promise<Licence> {
-      const [row] = await tx
+    async saveLifecycle(licenceId: string, state: LicenceLifecycle, now: Date): Promise<Licence> {
+      const [row] = await db
         .update(licences)
         .set({ ...state, updatedAt: now })
         .where(eq(licences.id, licenceId))
@@ -68,7 +62,6 @@ export function createLifecycleRepository(db: Executor) {
       afterId: string | null,
       limit: number,
       overdueBefore: Date,
-      tx: Executor,
     ): Promise<Licence[]> {
       const candidates = or(
         isNotNull(licences.deletionScheduledAt),
@@ -87,7 +80,7 @@ export function createLifecycleRepository(db: Executor) {
           lt(licences.expiresAt, overdueBefore),
         ),
       );
-      return tx
+      return db
         .select()
         .from(licences)
         .where(afterId ? and(candidates, gt(licences.id, afterId)) : candidates)
@@ -97,8 +90,8 @@ export function createLifecycleRepository(db: Executor) {
     },
 
     /** Physically deletes a licence; its trial claim (another table) stays. */
-    async deleteLicence(licenceId: string, tx: Executor = db): Promise<void> {
-      await tx.delete(licences).where(eq(licences.id, licenceId));
+    async deleteLicence(licenceId: string): Promise<void> {
+      await db.delete(licences).where(eq(licences.id, licenceId));
     },
   };
 }

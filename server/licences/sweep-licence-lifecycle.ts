@@ -30,17 +30,17 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
       const repository = createLifecycleRepository(tx);
       const outbox = createOutboxRepository(tx);
       const overdueBefore = new Date(now.getTime() - RESYNC_AFTER_MS);
-      const claimed = await repository.claimSweepBatch(afterId, BATCH_SIZE, overdueBefore, tx);
+      const claimed = await repository.claimSweepBatch(afterId, BATCH_SIZE, overdueBefore);
       let queued = 0;
       for (const licence of claimed) {
         const step = sweepStep(lifecycleOf(licence), now);
         switch (step.action) {
           case 'delete':
-            await repository.deleteLicence(licence.id, tx);
+            await repository.deleteLicence(licence.id);
             report.deleted++;
             break;
           case 'scheduleDeletion': {
-            await repository.saveLifecycle(licence.id, step.licence, now, tx);
+            await repository.saveLifecycle(licence.id, step.licence, now);
             for (const event of step.events) {
               const email = lifecycleEmail(
                 event,
@@ -54,7 +54,7 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
                 deps.publicBaseUrl,
               );
               if (email) {
-                await outbox.enqueue(email, now, tx);
+                await outbox.enqueue(email, now);
                 queued++;
               }
             }

@@ -11,18 +11,14 @@ export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export function createSubscriptionRepository(db: Executor) {
   return {
     /** Serialises every sync of one subscription (all instances share the database). */
-    async lock(provider: PaymentProviderName, subscriptionId: string, tx: Executor): Promise<void> {
-      await tx.execute(
+    async lock(provider: PaymentProviderName, subscriptionId: string): Promise<void> {
+      await db.execute(
         sql`select pg_advisory_xact_lock(hashtextextended(${`${provider}:${subscriptionId}`}, 7301))`,
       );
     },
 
-    async eventProcessed(
-      provider: PaymentProviderName,
-      eventId: string,
-      tx: Executor = db,
-    ): Promise<boolean> {
-      const rows = await tx
+    async eventProcessed(provider: PaymentProviderName, eventId: string): Promise<boolean> {
+      const rows = await db
         .select({ eventId: paymentEvents.eventId })
         .from(paymentEvents)
         .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)));
@@ -34,9 +30,8 @@ export function createSubscriptionRepository(db: Executor) {
       provider: PaymentProviderName,
       event: PaymentEvent,
       now: Date,
-      tx: Executor = db,
     ): Promise<boolean> {
-      const inserted = await tx
+      const inserted = await db
         .insert(paymentEvents)
         .values({
           provider,
@@ -53,9 +48,8 @@ export function createSubscriptionRepository(db: Executor) {
     async find(
       provider: PaymentProviderName,
       subscriptionId: string,
-      tx: Executor = db,
     ): Promise<SubscriptionRow | undefined> {
-      const [row] = await tx
+      const [row] = await db
         .select()
         .from(subscriptions)
         .where(
@@ -67,11 +61,8 @@ export function createSubscriptionRepository(db: Executor) {
       return row;
     },
 
-    async findByLicence(
-      licenceId: string,
-      tx: Executor = db,
-    ): Promise<SubscriptionRow | undefined> {
-      const [row] = await tx
+    async findByLicence(licenceId: string): Promise<SubscriptionRow | undefined> {
+      const [row] = await db
         .select()
         .from(subscriptions)
         .where(eq(subscriptions.licenceId, licenceId));
@@ -79,9 +70,9 @@ export function createSubscriptionRepository(db: Executor) {
     },
 
     /** The mirrored subscriptions that pay for any of these licences. */
-    findByLicences(licenceIds: readonly string[], tx: Executor = db): Promise<SubscriptionRow[]> {
+    findByLicences(licenceIds: readonly string[]): Promise<SubscriptionRow[]> {
       if (licenceIds.length === 0) return Promise.resolve([]);
-      return tx
+      return db
         .select()
         .from(subscriptions)
         .where(inArray(subscriptions.licenceId, [...licenceIds]));
@@ -92,7 +83,6 @@ export function createSubscriptionRepository(db: Executor) {
       snapshot: SubscriptionSnapshot,
       licence: { id: string; origin?: 'issued' | 'converted' } | null,
       readAt: Date,
-      tx: Executor = db,
     ): Promise<void> {
       const values = {
         licenceId: licence?.id ?? null,
@@ -110,7 +100,7 @@ export function createSubscriptionRepository(db: Executor) {
         snapshotReadAt: readAt,
         updatedAt: readAt,
       };
-      await tx
+      await db
         .insert(subscriptions)
         .values({
           provider: snapshot.provider,

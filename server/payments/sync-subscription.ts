@@ -107,13 +107,12 @@ async function attachLicence(
 
   const candidates: Licence[] = [];
   if (snapshot.licenceIdToConvert) {
-    const named = await licences.findById(snapshot.licenceIdToConvert, tx);
+    const named = await licences.findById(snapshot.licenceIdToConvert);
     if (named) candidates.push(named);
   }
   if (snapshot.customerEmail) {
     const sameAddress = await licences.findByNormalizedEmail(
       normalizeEmailAddress(snapshot.customerEmail),
-      tx,
     );
     candidates.push(...sameAddress);
   }
@@ -122,8 +121,8 @@ async function attachLicence(
     if (candidate.type !== 'Trial' || candidate.subscriptionId !== null || candidate.revokedAt) {
       continue;
     }
-    if (await lifecycle.attachSubscription(candidate.id, link, now, tx)) {
-      const licence = await licences.findById(candidate.id, tx);
+    if (await lifecycle.attachSubscription(candidate.id, link, now)) {
+      const licence = await licences.findById(candidate.id);
       if (licence) return converted(licence);
     }
   }
@@ -194,14 +193,14 @@ export async function syncSubscription(
 
   const result = await deps.db.transaction(async (tx) => {
     const repository = createSubscriptionRepository(tx);
-    await repository.lock(provider, subscriptionId, tx);
-    if (event && !(await repository.recordEvent(provider, event, readAt, tx))) {
+    await repository.lock(provider, subscriptionId);
+    if (event && !(await repository.recordEvent(provider, event, readAt))) {
       return { outcome: 'duplicate' as const, licenceId: null, queued: 0, cancelNow: false };
     }
     if (!snapshot)
       return { outcome: 'ignored' as const, licenceId: null, queued: 0, cancelNow: false };
     const now = deps.clock();
-    const mirror = await repository.find(provider, subscriptionId, tx);
+    const mirror = await repository.find(provider, subscriptionId);
     if (mirror && mirror.snapshotReadAt > readAt) {
       return {
         outcome: 'stale' as const,
@@ -215,7 +214,7 @@ export async function syncSubscription(
     let origin: 'issued' | 'converted' | undefined;
     let previous: SubscriptionTerms | null = mirror ? termsOfRow(mirror) : null;
     if (mirror?.licenceId) {
-      licence = await createLicenceRepository(tx).findById(mirror.licenceId, tx);
+      licence = await createLicenceRepository(tx).findById(mirror.licenceId);
     } else if (!mirror?.licenceOrigin) {
       // Never attached yet (a licence once attached and since deleted stays gone).
       const standing = paymentStanding(termsOf(snapshot));
@@ -236,19 +235,14 @@ export async function syncSubscription(
     }
     if (!licence) {
       // Ended before it was ever paid for, or its licence was deleted: keep only the mirror.
-      await repository.save(snapshot, null, readAt, tx);
+      await repository.save(snapshot, null, readAt);
       return { outcome: 'ignored' as const, licenceId: null, queued: 0, cancelNow: false };
     }
 
     const change = applySubscription(lifecycleOf(licence), previous, termsOf(snapshot), now);
     let saved = licence;
     if (licenceChanged(lifecycleOf(licence), change.licence)) {
-      saved = await createLifecycleRepository(tx).saveLifecycle(
-        licence.id,
-        change.licence,
-        now,
-        tx,
-      );
+      saved = await createLifecycleRepository(tx).saveLifecycle(licence.id, change.licence, now);
     }
     for (const lifecycleEvent of change.events) {
       const email = lifecycleEmail(
@@ -265,8 +259,8 @@ export async function syncSubscription(
       if (email) emails.push(email);
     }
     const outbox = createOutboxRepository(tx);
-    for (const email of emails) await outbox.enqueue(email, now, tx);
-    await repository.save(snapshot, { id: licence.id, origin }, readAt, tx);
+    for (const email of emails) await outbox.enqueue(email, now);
+    await repository.save(snapshot, { id: licence.id, origin }, readAt);
     return {
       outcome: 'applied' as const,
       licenceId: licence.id,

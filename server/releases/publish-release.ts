@@ -60,13 +60,13 @@ export async function publishRelease(
   db: Database,
   release: NewRelease,
 ): Promise<PublishReleaseResult> {
-  const repository = createReleaseRepository(db);
   return db.transaction(async (tx) => {
-    if (await repository.insert(release, tx)) {
-      await repository.announceChange(release.version, tx);
+    const repository = createReleaseRepository(tx);
+    if (await repository.insert(release)) {
+      await repository.announceChange(release.version);
       return { outcome: 'published', version: release.version };
     }
-    const current = await repository.findByVersion(release.version, tx);
+    const current = await repository.findByVersion(release.version);
     if (!current) throw new Error(`Release ${release.version} vanished while publishing`);
     const differences = releaseDifferences(current, release);
     return differences.length === 0

@@ -115,7 +115,8 @@ export const releaseApiDocs = defineApiDocs([
     operationId: 'getSuggestedDownload',
     tag: 'Releases',
     origin: 'site',
-    summary: 'The artifact suggested for the caller’s platform (docs/product-rules.md#constants rules)',
+    summary:
+      'The artifact suggested for the caller’s platform (docs/product-rules.md#constants rules)',
     description:
       'The platform comes from `os` and `arch` when given, otherwise from the User-Agent and client hints.',
     request: {

@@ -1,5 +1,5 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import { releaseArtifacts, releases } from '../db/schema.ts';
 import type {
   ArtifactArchitecture,
@@ -64,11 +64,11 @@ function assemble(rows: ReleaseRow[], artifactRows: ArtifactRow[]): StoredReleas
   }));
 }
 
-/** Reads and writes the release catalog; every method takes an optional transaction. */
-export function createReleaseRepository(db: Database) {
-  async function loadArtifacts(tx: Executor, releaseIds: number[]): Promise<ArtifactRow[]> {
+/** Reads and writes the release catalog through one executor (the database or a transaction). */
+export function createReleaseRepository(db: Executor) {
+  async function loadArtifacts(releaseIds: number[]): Promise<ArtifactRow[]> {
     if (releaseIds.length === 0) return [];
-    return tx
+    return db
       .select()
       .from(releaseArtifacts)
       .where(inArray(releaseArtifacts.releaseId, releaseIds))
@@ -77,21 +77,15 @@ export function createReleaseRepository(db: Database) {
 
   return {
     /** Every release with its artifacts, in publication order (callers sort by version). */
-    async listAll(tx: Executor = db): Promise<StoredRelease[]> {
-      const rows = await tx.select().from(releases).orderBy(asc(releases.id));
-      const artifactRows = await loadArtifacts(
-        tx,
-        rows.map((row) => row.id),
-      );
+    async listAll(): Promise<StoredRelease[]> {
+      const rows = await db.select().from(releases).orderBy(asc(releases.id));
+      const artifactRows = await loadArtifacts(rows.map((row) => row.id));
       return assemble(rows, artifactRows);
     },
 
-    async findByVersion(version: string, tx: Executor = db): Promise<StoredRelease | undefined> {
-      const rows = await tx.select().from(releases).where(eq(releases.version, version));
-      const artifactRows = await loadArtifacts(
-        tx,
-        rows.map((row) => row.id),
-      );
+    async findByVersion(version: string): Promise<StoredRelease | undefined> {
+      const rows = await db.select().from(releases).where(eq(releases.version, version));
+      const artifactRows = await loadArtifacts(rows.map((row) => row.id));
       return assemble(rows, artifactRows)[0];
     },
 
@@ -99,8 +93,8 @@ export function createReleaseRepository(db: Database) {
      * Inserts the release and its artifacts; returns false, writing nothing, when the version is
      * already there (the unique constraint decides, so concurrent publishers cannot both win).
      */
-    async insert(release: NewRelease, tx: Executor = db): Promise<boolean> {
-      const [row] = await tx
+    async insert(release: NewRelease): Promise<boolean> {
+      const [row] = await db
         .insert(releases)
         .values({
           version: release.version,
@@ -112,7 +106,7 @@ export function createReleaseRepository(db: Database) {
         .returning({ id: releases.id });
       if (!row) return false;
       if (release.artifacts.length > 0) {
-        await tx
+        await db
           .insert(releaseArtifacts)
           .values(release.artifacts.map((artifact) => ({ releaseId: row.id, ...artifact })));
       }
@@ -120,8 +114,8 @@ export function createReleaseRepository(db: Database) {
     },
 
     /** Tells every instance the catalog changed, when (and only if) the transaction commits. */
-    async announceChange(version: string, tx: Executor = db): Promise<void> {
-      await tx.execute(sql`select pg_notify(${RELEASE_CATALOG_CHANNEL}, ${version})`);
+    async announceChange(version: string): Promise<void> {
+      await db.execute(sql`select pg_notify(${RELEASE_CATALOG_CHANNEL}, ${version})`);
     },
   };
 }

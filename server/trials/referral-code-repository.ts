@@ -11,8 +11,8 @@ export function canonicalReferralCode(code: string): string {
 
 export function createReferralCodeRepository(db: Executor) {
   return {
-    async find(code: string, tx: Executor = db): Promise<ReferralCode | undefined> {
-      const [row] = await tx
+    async find(code: string): Promise<ReferralCode | undefined> {
+      const [row] = await db
         .select()
         .from(referralCodes)
         .where(eq(referralCodes.code, canonicalReferralCode(code)));
@@ -20,24 +20,25 @@ export function createReferralCodeRepository(db: Executor) {
     },
 
     /** Codes in alphabetical order; disabled ones only when asked (operator list). */
-    list(options: { includeDisabled: boolean }, tx: Executor = db): Promise<ReferralCode[]> {
-      const query = tx.select().from(referralCodes);
+    list(options: { includeDisabled: boolean }): Promise<ReferralCode[]> {
+      const query = db.select().from(referralCodes);
       return (
         options.includeDisabled ? query : query.where(eq(referralCodes.disabled, false))
       ).orderBy(asc(referralCodes.code));
     },
 
     /** Creates a code or updates its flag and note (for operators and tests). */
-    async save(
-      input: { code: string; disabled?: boolean; note?: string | null },
-      tx: Executor = db,
-    ): Promise<ReferralCode> {
+    async save(input: {
+      code: string;
+      disabled?: boolean;
+      note?: string | null;
+    }): Promise<ReferralCode> {
       const values = {
         code: canonicalReferralCode(input.code),
         disabled: input.disabled ?? false,
         note: input.note ?? null,
       };
-      const [row] = await tx
+      const [row] = await db
         .insert(referralCodes)
         .values(values)
         .onConflictDoUpdate({

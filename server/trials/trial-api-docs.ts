@@ -8,7 +8,8 @@ export const trialApiDocs = defineApiDocs([
     path: '/account/v1/licenses/trial',
     operationId: 'startTrial',
     tag: 'Trials',
-    summary: 'Issue a two-month trial licence to an e-mail address (docs/product-rules.md#service-calls)',
+    summary:
+      'Issue a two-month trial licence to an e-mail address (docs/product-rules.md#service-calls)',
     description:
       'Parameters in the query string, no body. The licence key is e-mailed; the answer has no body.',
     request: { query: trialRequestQuerySchema },

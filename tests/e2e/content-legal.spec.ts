@@ -1,8 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { siteConfig } from '#shared/site-config.ts';
+import { waitForHydration } from './support/shell.ts';
 
 test('imprint: English and Deutsch tabs work with the keyboard', async ({ page }) => {
   await page.goto('/imprint');
+  // The tabs' keyboard handling comes with hydration, after the first paint (decision 110).
+  await waitForHydration(page);
   const english = page.getByRole('tab', { name: 'English' });
   const german = page.getByRole('tab', { name: 'Deutsch' });
   await expect(english).toHaveAttribute('aria-selected', 'true');

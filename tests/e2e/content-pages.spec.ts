@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { featurePages, pages, servicePages } from '#app/pages.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { waitForHydration } from './support/shell.ts';
 
 const contentPages = [
   pages.home,
@@ -132,6 +133,8 @@ test('CI page: copyable workflow with the setup action, secret and EULA variable
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto(pages.featureCiCd.path);
+  // Copying needs the script, which starts after the first paint (decision 110).
+  await waitForHydration(page);
   const workflow = page.getByLabel('GitHub Actions workflow', { exact: true });
   await expect(workflow).toContainText(`uses: ${siteConfig.links.setupAction}`);
   await expect(workflow).toContainText('license-key: ${{ secrets.ORGSMITH_LICENSE_KEY }}');

@@ -25,7 +25,7 @@ async function advanceOne(
   now: Date,
 ): Promise<PaymentEvent[]> {
   const repository = createLocalPaymentRepository(tx);
-  const customer = await repository.findCustomer(subscription.customerId, tx);
+  const customer = await repository.findCustomer(subscription.customerId);
   const live = subscription.status === 'active' || subscription.status === 'trialing';
 
   if (live && subscription.currentPeriodEnd <= now) {
@@ -34,7 +34,6 @@ async function advanceOne(
         subscription.id,
         { status: 'canceled', endedAt: subscription.currentPeriodEnd },
         now,
-        tx,
       );
       return localEvents(subscription.id, 'customer.subscription.deleted');
     }
@@ -42,20 +41,17 @@ async function advanceOne(
     const periodEnd = periodEndAfter(periodStart, subscription.billingPeriod);
     const amount = periodAmount(subscription);
     const paid = cardPays(customer, amount);
-    await repository.insertInvoice(
-      {
-        subscriptionId: subscription.id,
-        status: paid ? 'paid' : 'open',
-        amount,
-        currency: subscription.currency,
-        description: orderDescription(subscription),
-        periodStart,
-        periodEnd,
-        createdAt: now,
-        paidAt: paid ? now : null,
-      },
-      tx,
-    );
+    await repository.insertInvoice({
+      subscriptionId: subscription.id,
+      status: paid ? 'paid' : 'open',
+      amount,
+      currency: subscription.currency,
+      description: orderDescription(subscription),
+      periodStart,
+      periodEnd,
+      createdAt: now,
+      paidAt: paid ? now : null,
+    });
     await repository.updateSubscription(
       subscription.id,
       {
@@ -66,7 +62,6 @@ async function advanceOne(
         nextPaymentAttemptAt: paid ? null : nextPaymentAttempt(1, now),
       },
       now,
-      tx,
     );
     return localEvents(
       subscription.id,
@@ -76,15 +71,18 @@ async function advanceOne(
   }
 
   if (subscription.status === 'past_due') {
-    const invoice = await repository.openInvoice(subscription.id, tx);
+    const invoice = await repository.openInvoice(subscription.id);
     const amount = invoice?.amount ?? 0;
     if (cardPays(customer, amount)) {
-      if (invoice) await repository.updateInvoice(invoice.id, { status: 'paid', paidAt: now }, tx);
+      if (invoice)
+        await repository.updateInvoice(invoice.id, {
+          status: 'paid',
+          paidAt: now,
+        });
       await repository.updateSubscription(
         subscription.id,
         { status: 'active', failedPaymentAttempts: 0, nextPaymentAttemptAt: null },
         now,
-        tx,
       );
       return localEvents(subscription.id, 'invoice.paid', 'customer.subscription.updated');
     }
@@ -98,7 +96,6 @@ async function advanceOne(
         status: next ? 'past_due' : 'unpaid',
       },
       now,
-      tx,
     );
     return localEvents(subscription.id, 'invoice.payment_failed', 'customer.subscription.updated');
   }
@@ -121,7 +118,7 @@ export async function advanceLocalSubscriptions(deps: {
   for (let step = 0; step < MAX_STEPS; step++) {
     const now = deps.clock();
     const raised = await deps.db.transaction(async (tx) => {
-      const due = await createLocalPaymentRepository(tx).claimDueSubscription(now, tx);
+      const due = await createLocalPaymentRepository(tx).claimDueSubscription(now);
       return due ? advanceOne(tx, due, now) : null;
     });
     if (raised === null) break;

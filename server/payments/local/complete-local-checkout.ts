@@ -41,13 +41,15 @@ export async function completeLocalCheckout(
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
     const repository = createLocalPaymentRepository(tx);
-    const session = await repository.lockCheckoutSession(input.sessionId, tx);
+    const session = await repository.lockCheckoutSession(input.sessionId);
     if (!session) return { ok: false, code: 'SessionNotFound' };
     if (session.status === 'complete') {
       return { ok: true, redirectTo: successRedirect(session), events: [] };
     }
     if (session.status === 'expired' || session.expiresAt <= now) {
-      await repository.updateCheckoutSession(session.id, { status: 'expired' }, tx);
+      await repository.updateCheckoutSession(session.id, {
+        status: 'expired',
+      });
       return { ok: false, code: 'SessionExpired' };
     }
     const amount = periodAmount(session);
@@ -56,53 +58,44 @@ export async function completeLocalCheckout(
       return { ok: false, code: 'CardDeclined' };
 
     const email = (session.customerEmail ?? input.email).trim();
-    const customer = await repository.findOrCreateCustomer(
-      { email, emailNormalized: normalizeEmailAddress(email), currency: session.currency },
-      tx,
-    );
-    if (input.card) await repository.saveCard(customer.id, input.card, tx);
+    const customer = await repository.findOrCreateCustomer({
+      email,
+      emailNormalized: normalizeEmailAddress(email),
+      currency: session.currency,
+    });
+    if (input.card) await repository.saveCard(customer.id, input.card);
     const periodEnd = periodEndAfter(now, session.billingPeriod);
-    const subscription = await repository.insertSubscription(
-      {
-        id: localId('lsub'),
-        customerId: customer.id,
-        status: 'active',
-        edition: session.edition,
-        quantity: session.quantity,
-        billingPeriod: session.billingPeriod,
-        currency: session.currency,
-        currentPeriodStart: now,
-        currentPeriodEnd: periodEnd,
-        licenceIdToConvert: session.licenceIdToConvert,
-        createdAt: now,
-        updatedAt: now,
-      },
-      tx,
-    );
-    await repository.insertInvoice(
-      {
-        subscriptionId: subscription.id,
-        status: 'paid',
-        amount,
-        currency: session.currency,
-        description: orderDescription(session),
-        periodStart: now,
-        periodEnd,
-        createdAt: now,
-        paidAt: now,
-      },
-      tx,
-    );
-    await repository.updateCheckoutSession(
-      session.id,
-      {
-        status: 'complete',
-        customerId: customer.id,
-        subscriptionId: subscription.id,
-        completedAt: now,
-      },
-      tx,
-    );
+    const subscription = await repository.insertSubscription({
+      id: localId('lsub'),
+      customerId: customer.id,
+      status: 'active',
+      edition: session.edition,
+      quantity: session.quantity,
+      billingPeriod: session.billingPeriod,
+      currency: session.currency,
+      currentPeriodStart: now,
+      currentPeriodEnd: periodEnd,
+      licenceIdToConvert: session.licenceIdToConvert,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await repository.insertInvoice({
+      subscriptionId: subscription.id,
+      status: 'paid',
+      amount,
+      currency: session.currency,
+      description: orderDescription(session),
+      periodStart: now,
+      periodEnd,
+      createdAt: now,
+      paidAt: now,
+    });
+    await repository.updateCheckoutSession(session.id, {
+      status: 'complete',
+      customerId: customer.id,
+      subscriptionId: subscription.id,
+      completedAt: now,
+    });
     return {
       ok: true,
       redirectTo: successRedirect(session),

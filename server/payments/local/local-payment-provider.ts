@@ -97,7 +97,7 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
       const now = clock();
       await db.transaction(async (tx) => {
         const local = createLocalPaymentRepository(tx);
-        const subscription = await local.lockSubscription(subscriptionId, tx);
+        const subscription = await local.lockSubscription(subscriptionId);
         if (!subscription) {
           throw new PaymentError('NotFound', `No local subscription ${subscriptionId}`);
         }
@@ -106,7 +106,6 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
           subscriptionId,
           { status: 'canceled', canceledAt: now, endedAt: now, nextPaymentAttemptAt: null },
           now,
-          tx,
         );
       });
     },

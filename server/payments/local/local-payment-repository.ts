@@ -28,8 +28,8 @@ const liveStatuses = ['active', 'trialing', 'past_due'];
 /** The local payment provider's records: customers, sessions, subscriptions, invoices. */
 export function createLocalPaymentRepository(db: Executor) {
   return {
-    async findCustomer(id: string, tx: Executor = db): Promise<LocalCustomer | undefined> {
-      const [row] = await tx.select().from(localCustomers).where(eq(localCustomers.id, id));
+    async findCustomer(id: string): Promise<LocalCustomer | undefined> {
+      const [row] = await db.select().from(localCustomers).where(eq(localCustomers.id, id));
       return row;
     },
 
@@ -37,15 +37,16 @@ export function createLocalPaymentRepository(db: Executor) {
      * One customer per buyer and currency (decision 093): a Stripe customer cannot combine
      * currencies either. The unique (address, currency) makes a concurrent second insert a no-op.
      */
-    async findOrCreateCustomer(
-      buyer: { email: string; emailNormalized: string; currency: Currency },
-      tx: Executor = db,
-    ): Promise<LocalCustomer> {
-      await tx
+    async findOrCreateCustomer(buyer: {
+      email: string;
+      emailNormalized: string;
+      currency: Currency;
+    }): Promise<LocalCustomer> {
+      await db
         .insert(localCustomers)
         .values({ id: localId('lcus'), ...buyer })
         .onConflictDoNothing({ target: [localCustomers.emailNormalized, localCustomers.currency] });
-      const [customer] = await tx
+      const [customer] = await db
         .select()
         .from(localCustomers)
         .where(
@@ -61,9 +62,8 @@ export function createLocalPaymentRepository(db: Executor) {
     async saveCard(
       customerId: string,
       card: { brand: string; last4: string; outcome: 'succeeds' | 'declines' },
-      tx: Executor = db,
     ): Promise<void> {
-      await tx
+      await db
         .update(localCustomers)
         .set({ cardBrand: card.brand, cardLast4: card.last4, cardOutcome: card.outcome })
         .where(eq(localCustomers.id, customerId));
@@ -71,13 +71,12 @@ export function createLocalPaymentRepository(db: Executor) {
 
     async insertCheckoutSession(
       values: typeof localCheckoutSessions.$inferInsert,
-      tx: Executor = db,
     ): Promise<LocalCheckoutSession> {
-      await tx
+      await db
         .insert(localCheckoutSessions)
         .values(values)
         .onConflictDoNothing({ target: localCheckoutSessions.checkoutRequestId });
-      const [row] = await tx
+      const [row] = await db
         .select()
         .from(localCheckoutSessions)
         .where(eq(localCheckoutSessions.checkoutRequestId, values.checkoutRequestId));
@@ -85,11 +84,8 @@ export function createLocalPaymentRepository(db: Executor) {
       return row;
     },
 
-    async findCheckoutSession(
-      id: string,
-      tx: Executor = db,
-    ): Promise<LocalCheckoutSession | undefined> {
-      const [row] = await tx
+    async findCheckoutSession(id: string): Promise<LocalCheckoutSession | undefined> {
+      const [row] = await db
         .select()
         .from(localCheckoutSessions)
         .where(eq(localCheckoutSessions.id, id));
@@ -97,8 +93,8 @@ export function createLocalPaymentRepository(db: Executor) {
     },
 
     /** Locks an open session for completion: a second submit waits, then sees it complete. */
-    async lockCheckoutSession(id: string, tx: Executor): Promise<LocalCheckoutSession | undefined> {
-      const [row] = await tx
+    async lockCheckoutSession(id: string): Promise<LocalCheckoutSession | undefined> {
+      const [row] = await db
         .select()
         .from(localCheckoutSessions)
         .where(eq(localCheckoutSessions.id, id))
@@ -109,27 +105,25 @@ export function createLocalPaymentRepository(db: Executor) {
     async updateCheckoutSession(
       id: string,
       values: Partial<typeof localCheckoutSessions.$inferInsert>,
-      tx: Executor = db,
     ): Promise<void> {
-      await tx.update(localCheckoutSessions).set(values).where(eq(localCheckoutSessions.id, id));
+      await db.update(localCheckoutSessions).set(values).where(eq(localCheckoutSessions.id, id));
     },
 
     async insertSubscription(
       values: typeof localSubscriptions.$inferInsert,
-      tx: Executor = db,
     ): Promise<LocalSubscription> {
-      const [row] = await tx.insert(localSubscriptions).values(values).returning();
+      const [row] = await db.insert(localSubscriptions).values(values).returning();
       if (!row) throw new Error('local subscription insert returned no row');
       return row;
     },
 
-    async findSubscription(id: string, tx: Executor = db): Promise<LocalSubscription | undefined> {
-      const [row] = await tx.select().from(localSubscriptions).where(eq(localSubscriptions.id, id));
+    async findSubscription(id: string): Promise<LocalSubscription | undefined> {
+      const [row] = await db.select().from(localSubscriptions).where(eq(localSubscriptions.id, id));
       return row;
     },
 
-    async lockSubscription(id: string, tx: Executor): Promise<LocalSubscription | undefined> {
-      const [row] = await tx
+    async lockSubscription(id: string): Promise<LocalSubscription | undefined> {
+      const [row] = await db
         .select()
         .from(localSubscriptions)
         .where(eq(localSubscriptions.id, id))
@@ -141,8 +135,8 @@ export function createLocalPaymentRepository(db: Executor) {
      * Claims one subscription with renewal work due at `now` (period over, or a payment retry
      * due); rows locked by another instance are skipped, so each is handled once.
      */
-    async claimDueSubscription(now: Date, tx: Executor): Promise<LocalSubscription | undefined> {
-      const [row] = await tx
+    async claimDueSubscription(now: Date): Promise<LocalSubscription | undefined> {
+      const [row] = await db
         .select()
         .from(localSubscriptions)
         .where(
@@ -171,9 +165,8 @@ export function createLocalPaymentRepository(db: Executor) {
       id: string,
       values: Partial<typeof localSubscriptions.$inferInsert>,
       now: Date,
-      tx: Executor = db,
     ): Promise<LocalSubscription> {
-      const [row] = await tx
+      const [row] = await db
         .update(localSubscriptions)
         .set({ ...values, updatedAt: now })
         .where(eq(localSubscriptions.id, id))
@@ -182,8 +175,8 @@ export function createLocalPaymentRepository(db: Executor) {
       return row;
     },
 
-    subscriptionsOfCustomer(customerId: string, tx: Executor = db): Promise<LocalSubscription[]> {
-      return tx
+    subscriptionsOfCustomer(customerId: string): Promise<LocalSubscription[]> {
+      return db
         .select()
         .from(localSubscriptions)
         .where(eq(localSubscriptions.customerId, customerId))
@@ -192,9 +185,8 @@ export function createLocalPaymentRepository(db: Executor) {
 
     async insertInvoice(
       values: Omit<typeof localInvoices.$inferInsert, 'id'>,
-      tx: Executor = db,
     ): Promise<LocalInvoice> {
-      const [row] = await tx
+      const [row] = await db
         .insert(localInvoices)
         .values({ id: localId('lin'), ...values })
         .returning();
@@ -202,11 +194,8 @@ export function createLocalPaymentRepository(db: Executor) {
       return row;
     },
 
-    async openInvoice(
-      subscriptionId: string,
-      tx: Executor = db,
-    ): Promise<LocalInvoice | undefined> {
-      const [row] = await tx
+    async openInvoice(subscriptionId: string): Promise<LocalInvoice | undefined> {
+      const [row] = await db
         .select()
         .from(localInvoices)
         .where(
@@ -220,31 +209,24 @@ export function createLocalPaymentRepository(db: Executor) {
     async updateInvoice(
       id: string,
       values: Partial<typeof localInvoices.$inferInsert>,
-      tx: Executor = db,
     ): Promise<void> {
-      await tx.update(localInvoices).set(values).where(eq(localInvoices.id, id));
+      await db.update(localInvoices).set(values).where(eq(localInvoices.id, id));
     },
 
-    invoicesOf(subscriptionId: string, tx: Executor = db): Promise<LocalInvoice[]> {
-      return tx
+    invoicesOf(subscriptionId: string): Promise<LocalInvoice[]> {
+      return db
         .select()
         .from(localInvoices)
         .where(eq(localInvoices.subscriptionId, subscriptionId))
         .orderBy(desc(localInvoices.createdAt), desc(localInvoices.id));
     },
 
-    async insertPortalSession(
-      values: typeof localPortalSessions.$inferInsert,
-      tx: Executor = db,
-    ): Promise<void> {
-      await tx.insert(localPortalSessions).values(values);
+    async insertPortalSession(values: typeof localPortalSessions.$inferInsert): Promise<void> {
+      await db.insert(localPortalSessions).values(values);
     },
 
-    async findPortalSession(
-      id: string,
-      tx: Executor = db,
-    ): Promise<LocalPortalSession | undefined> {
-      const [row] = await tx
+    async findPortalSession(id: string): Promise<LocalPortalSession | undefined> {
+      const [row] = await db
         .select()
         .from(localPortalSessions)
         .where(eq(localPortalSessions.id, id));

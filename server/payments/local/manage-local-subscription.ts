@@ -57,9 +57,9 @@ async function subscriptionInPortal(
   | { ok: false; code: PortalActionError }
 > {
   const repository = createLocalPaymentRepository(tx);
-  const session = await repository.findPortalSession(portalSessionId, tx);
+  const session = await repository.findPortalSession(portalSessionId);
   if (!session || session.expiresAt <= now) return { ok: false, code: 'SessionExpired' };
-  const subscription = await repository.lockSubscription(subscriptionId, tx);
+  const subscription = await repository.lockSubscription(subscriptionId);
   if (!subscription || subscription.customerId !== session.customerId) {
     return { ok: false, code: 'SubscriptionNotFound' };
   }
@@ -154,7 +154,7 @@ export async function changeLocalPlan(
     if (!read.ok) return read;
     const change = read.change;
     const repository = createLocalPaymentRepository(tx);
-    const customer = await repository.findCustomer(subscription.customerId, tx);
+    const customer = await repository.findCustomer(subscription.customerId);
     const proration = prorationFor(subscription, change, now);
     // A paid plan needs a card on file even when nothing is due today.
     if (change.edition !== 'Starter' && !customer?.cardOutcome) {
@@ -163,20 +163,17 @@ export async function changeLocalPlan(
     if (!cardPays(customer, proration.total)) return { ok: false, code: 'CardDeclined' };
     const invoiced = proration.total !== 0 || proration.startsNewPeriod;
     if (invoiced) {
-      await repository.insertInvoice(
-        {
-          subscriptionId: subscription.id,
-          status: 'paid',
-          amount: proration.total,
-          currency: subscription.currency,
-          description: `${proration.total >= 0 ? 'Prorated change to' : 'Credit on change to'} ${orderDescription(change)}`,
-          periodStart: now,
-          periodEnd: proration.periodEnd,
-          createdAt: now,
-          paidAt: now,
-        },
-        tx,
-      );
+      await repository.insertInvoice({
+        subscriptionId: subscription.id,
+        status: 'paid',
+        amount: proration.total,
+        currency: subscription.currency,
+        description: `${proration.total >= 0 ? 'Prorated change to' : 'Credit on change to'} ${orderDescription(change)}`,
+        periodStart: now,
+        periodEnd: proration.periodEnd,
+        createdAt: now,
+        paidAt: now,
+      });
     }
     await repository.updateSubscription(
       subscription.id,
@@ -189,7 +186,6 @@ export async function changeLocalPlan(
           : {}),
       },
       now,
-      tx,
     );
     // Stripe: the subscription update, then the proration invoice (paid at once, or credited).
     const events = localEvents(subscription.id, 'customer.subscription.updated');
@@ -217,7 +213,6 @@ export async function cancelLocalSubscription(
         subscription.id,
         { status: 'canceled', canceledAt: now, endedAt: now },
         now,
-        tx,
       );
       return {
         ok: true,
@@ -229,7 +224,6 @@ export async function cancelLocalSubscription(
       subscription.id,
       { cancelAtPeriodEnd: true, canceledAt: now },
       now,
-      tx,
     );
     return {
       ok: true,
@@ -255,7 +249,6 @@ export async function resumeLocalSubscription(
       subscription.id,
       { cancelAtPeriodEnd: false, canceledAt: null },
       now,
-      tx,
     );
     return {
       ok: true,
@@ -276,15 +269,15 @@ export async function updateLocalCard(
   const now = deps.clock();
   return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
     const repository = createLocalPaymentRepository(tx);
-    const session = await repository.findPortalSession(input.portalSessionId, tx);
+    const session = await repository.findPortalSession(input.portalSessionId);
     if (!session || session.expiresAt <= now) return { ok: false, code: 'SessionExpired' };
-    await repository.saveCard(session.customerId, input.card, tx);
+    await repository.saveCard(session.customerId, input.card);
     const events: PaymentEvent[] = [];
     let outcome = 'card-updated';
-    for (const listed of await repository.subscriptionsOfCustomer(session.customerId, tx)) {
+    for (const listed of await repository.subscriptionsOfCustomer(session.customerId)) {
       if (listed.status !== 'past_due' && listed.status !== 'unpaid') continue;
-      const subscription = await repository.lockSubscription(listed.id, tx);
-      const invoice = subscription ? await repository.openInvoice(subscription.id, tx) : undefined;
+      const subscription = await repository.lockSubscription(listed.id);
+      const invoice = subscription ? await repository.openInvoice(subscription.id) : undefined;
       if (!subscription || !invoice) continue;
       if (input.card.outcome === 'declines') {
         outcome = 'card-declined';
@@ -295,11 +288,12 @@ export async function updateLocalCard(
       const periodEnd = restart
         ? periodEndAfter(now, subscription.billingPeriod)
         : subscription.currentPeriodEnd;
-      await repository.updateInvoice(
-        invoice.id,
-        { status: 'paid', paidAt: now, periodStart, periodEnd },
-        tx,
-      );
+      await repository.updateInvoice(invoice.id, {
+        status: 'paid',
+        paidAt: now,
+        periodStart,
+        periodEnd,
+      });
       await repository.updateSubscription(
         subscription.id,
         {
@@ -310,7 +304,6 @@ export async function updateLocalCard(
           currentPeriodEnd: periodEnd,
         },
         now,
-        tx,
       );
       events.push(...localEvents(subscription.id, 'invoice.paid', 'customer.subscription.updated'));
       outcome = 'invoice-paid';
