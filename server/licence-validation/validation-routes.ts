@@ -1,5 +1,4 @@
-import { hash } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { readJsonBody } from '../http/request-input.ts';
@@ -14,16 +13,9 @@ import {
   unsupportedMediaTypeErrorSchema,
 } from '../openapi/common-errors.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
-import { countRateLimits } from '../rate-limit/apply-rate-limits.ts';
-import type { LicenceCertificate } from '../licence-certificates/certificate-contract.ts';
-import { createLookupCache } from './lookup-cache.ts';
-import {
-  identifyCredential,
-  validateLicence,
-  type Credential,
-  type IdentifiedCredential,
-} from './validate-licence.ts';
-import type { LicenceForValidation } from './licence-validation-repository.ts';
+import { tooManyRequests } from '../rate-limit/apply-rate-limits.ts';
+import { createLicenceValidator, licenceValidatorDepsOf } from './licence-validator.ts';
+import type { Credential } from './validate-licence.ts';
 import { validationAnswerSchema, validationRequestSchema } from './validation-contract.ts';
 
 export const VALIDATE_PATH = '/account/v1/licenses/validate';
@@ -35,46 +27,64 @@ function bearerToken(header: string | undefined): string | null | undefined {
   return match?.[1] ?? null;
 }
 
-/** `POST /account/v1/licenses/validate`: the CLI's licence check (decision 073). */
+/**
+ * `POST /account/v1/licenses/validate`: the CLI's licence check (decision 073). The route reads
+ * parse → validate → respond; `createLicenceValidator` does the work.
+ */
 export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const limiter = deps.rateLimiter;
-  const perMinute = deps.env.LICENSE_VALIDATION_RATE_LIMIT;
-  const cacheOptions = {
-    ttlMs: deps.env.LICENSE_VALIDATION_CACHE_SECONDS * 1000,
-    maxEntries: 10_000,
-    clock: deps.clock,
-  };
-  const cache = createLookupCache<Promise<LicenceForValidation | null>>(cacheOptions);
-  const certificates = createLookupCache<LicenceCertificate>(cacheOptions);
-  // Serialized answers: a CI burst of identical validations is answered from memory.
-  const answers = createLookupCache<string>(cacheOptions);
-  // Credentials already parsed and hashed, by a fingerprint of the text as sent (never the text).
-  const identities = createLookupCache<IdentifiedCredential>(cacheOptions);
-  const rules = {
-    perCredential: { name: 'validate:credential', limit: perMinute, windowSeconds: 60 },
-    perIp: { name: 'validate:ip', limit: perMinute * 4, windowSeconds: 60 },
-  };
+  const validator = createLicenceValidator(licenceValidatorDepsOf(deps));
 
   app.post(VALIDATE_PATH, async (c) => {
-    const queryError = c.req.url.includes('?') ? unexpectedQueryError(c.req.query()) : undefined;
-    if (queryError) return c.json(queryError, 400);
-    const bearer = bearerToken(c.req.header('authorization'));
-    if (bearer === null) {
-      return c.json(
+    const request = await parseValidationRequest(c);
+    if (!request.ok) return request.response;
+    const result = await validator.validate({ ...request.value, clientIp: clientIp(c) });
+    if (!result.ok) return tooManyRequests(c, result.headers, result.retryAfterSeconds);
+    // A plain header object (not c.body's Headers instance) lets the Node adapter write it as is.
+    return new Response(result.json, {
+      status: 200,
+      headers: {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        ...result.headers,
+      },
+    });
+  });
+
+  return app;
+}
+
+/** The credential (key in the body, or bearer token), product and org of a validation request. */
+async function parseValidationRequest(
+  c: Context<AppEnv>,
+): Promise<
+  | { ok: true; value: { credential: Credential; productId: string; orgId: string | null } }
+  | { ok: false; response: Response }
+> {
+  const queryError = c.req.url.includes('?') ? unexpectedQueryError(c.req.query()) : undefined;
+  if (queryError) return { ok: false, response: c.json(queryError, 400) };
+  const bearer = bearerToken(c.req.header('authorization'));
+  if (bearer === null) {
+    return {
+      ok: false,
+      response: c.json(
         {
           Error: 'InvalidRequest',
           message: 'The Authorization header must be "Bearer <access token>".',
           issues: [],
         },
         400,
-      );
-    }
-    const body = await readJsonBody(c, validationRequestSchema);
-    if (!body.ok) return body.response;
-    const { licenseKey, productId, orgId } = body.value;
-    if (Boolean(licenseKey) === Boolean(bearer)) {
-      return c.json(
+      ),
+    };
+  }
+  const body = await readJsonBody(c, validationRequestSchema);
+  if (!body.ok) return { ok: false, response: body.response };
+  const { licenseKey, productId, orgId } = body.value;
+  if (Boolean(licenseKey) === Boolean(bearer)) {
+    return {
+      ok: false,
+      response: c.json(
         {
           Error: 'InvalidRequest',
           message: bearer
@@ -83,69 +93,13 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
           issues: [],
         },
         400,
-      );
-    }
-    const credential: Credential = bearer
-      ? { kind: 'accessToken', token: bearer }
-      : { kind: 'licenceKey', key: licenseKey ?? '' };
-    const input = { credential, productId, orgId: orgId ?? null };
-    const fingerprint = hash(
-      'sha256',
-      `${credential.kind}\n${bearer ?? licenseKey}\n${input.orgId ?? ''}`,
-      'base64url',
-    );
-    let identified = identities.get(fingerprint);
-    if (!identified) {
-      identified = identifyCredential(deps.secretKey, credential, input.orgId);
-      identities.set(fingerprint, identified);
-    }
-    let rateLimitHeaders: Record<string, string> = {};
-    if (perMinute > 0) {
-      const counted = await countRateLimits(c, limiter, [
-        { rule: rules.perIp, subject: clientIp(c) },
-        {
-          rule: rules.perCredential,
-          // However the key is spelled, it is one credential with one budget.
-          subject:
-            identified.kind === 'hashed'
-              ? identified.credentialHash
-              : `raw:${bearer ?? licenseKey}`,
-        },
-      ]);
-      if (counted.refused) return counted.refused;
-      rateLimitHeaders = counted.headers;
-    }
-    const answerKey = identified.kind === 'hashed' ? `${identified.cacheKey}|${productId}` : '';
-    let json = answerKey ? answers.get(answerKey) : undefined;
-    if (json === undefined) {
-      const answer = await validateLicence(
-        {
-          db: deps.database.db,
-          secretKey: deps.secretKey,
-          signingKey: deps.licenceSigningKey,
-          clock: deps.clock,
-          cache,
-          certificates,
-        },
-        input,
-        identified,
-      );
-      json = JSON.stringify(answer);
-      if (answerKey) answers.set(answerKey, json);
-    }
-    // A plain header object (not c.body's Headers instance) lets the Node adapter write it as is.
-    return new Response(json, {
-      status: 200,
-      headers: {
-        'Content-Type': 'application/json',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        ...rateLimitHeaders,
-      },
-    });
-  });
-
-  return app;
+      ),
+    };
+  }
+  const credential: Credential = bearer
+    ? { kind: 'accessToken', token: bearer }
+    : { kind: 'licenceKey', key: licenseKey ?? '' };
+  return { ok: true, value: { credential, productId, orgId: orgId ?? null } };
 }
 
 export const licenceValidationApiDocs = defineApiDocs([

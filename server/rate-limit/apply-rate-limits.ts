@@ -24,6 +24,41 @@ export interface RateLimitOutcome {
   refused: Response | undefined;
 }
 
+/** What counting a request against its rules decided, without an HTTP context. */
+export interface RateLimitVerdict {
+  /** `X-RateLimit-Limit`, `-Remaining`, `-Reset` of the tightest rule. */
+  headers: Record<string, string>;
+  /** Seconds until the request may be sent again when a rule is exhausted; undefined if allowed. */
+  retryAfterSeconds: number | undefined;
+}
+
+/** Counts the request against every rule (at once) and reports the tightest one. */
+export async function decideRateLimits(
+  limiter: RateLimiter,
+  hits: Array<{ rule: RateLimitRule; subject: string }>,
+): Promise<RateLimitVerdict> {
+  const decisions = await Promise.all(hits.map(({ rule, subject }) => limiter.hit(rule, subject)));
+  const shown = tightest(decisions);
+  const headers: Record<string, string> = shown
+    ? {
+        'X-RateLimit-Limit': String(shown.limit),
+        'X-RateLimit-Remaining': String(shown.remaining),
+        'X-RateLimit-Reset': String(shown.retryAfterSeconds),
+      }
+    : {};
+  const refused = decisions.filter((decision) => !decision.allowed);
+  if (refused.length === 0) return { headers, retryAfterSeconds: undefined };
+  return { headers, retryAfterSeconds: Math.max(...refused.map((d) => d.retryAfterSeconds)) };
+}
+
+/** The 429 answer for a refused verdict, with its headers and `Retry-After`. */
+export function tooManyRequests(c: Context, headers: Record<string, string>, retryAfter: number) {
+  return c.json({ Error: errorCodes.tooManyRequests, message: rateLimitMessage(retryAfter) }, 429, {
+    ...headers,
+    'Retry-After': String(retryAfter),
+  });
+}
+
 /**
  * Like `enforceRateLimits`, for APIs that machines call in loops: counts the request against
  * every rule and reports `X-RateLimit-Limit`, `-Remaining` and `-Reset` (seconds to the end of
@@ -36,26 +71,13 @@ export async function countRateLimits(
   limiter: RateLimiter,
   hits: Array<{ rule: RateLimitRule; subject: string }>,
 ): Promise<RateLimitOutcome> {
-  // Every rule counts the request, so their counters may be consulted at the same time.
-  const decisions = await Promise.all(hits.map(({ rule, subject }) => limiter.hit(rule, subject)));
-  const shown = tightest(decisions);
-  const headers: Record<string, string> = shown
-    ? {
-        'X-RateLimit-Limit': String(shown.limit),
-        'X-RateLimit-Remaining': String(shown.remaining),
-        'X-RateLimit-Reset': String(shown.retryAfterSeconds),
-      }
-    : {};
-  const refused = decisions.filter((decision) => !decision.allowed);
-  if (refused.length === 0) return { headers, refused: undefined };
-  const retryAfter = Math.max(...refused.map((decision) => decision.retryAfterSeconds));
+  const verdict = await decideRateLimits(limiter, hits);
   return {
-    headers,
-    refused: c.json(
-      { Error: errorCodes.tooManyRequests, message: rateLimitMessage(retryAfter) },
-      429,
-      { ...headers, 'Retry-After': String(retryAfter) },
-    ),
+    headers: verdict.headers,
+    refused:
+      verdict.retryAfterSeconds === undefined
+        ? undefined
+        : tooManyRequests(c, verdict.headers, verdict.retryAfterSeconds),
   };
 }
 

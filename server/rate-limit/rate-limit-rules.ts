@@ -15,3 +15,14 @@ export const rateLimitRules = {
   managePerIp: { name: 'manage:ip', limit: 20, windowSeconds: HOUR },
   managePerEmail: { name: 'manage:email', limit: 3, windowSeconds: HOUR },
 } satisfies Record<string, RateLimitRule>;
+
+/**
+ * Licence validation (decision 077): per credential as configured
+ * (`LICENSE_VALIDATION_RATE_LIMIT` a minute), four times that per address (CI fleets share one).
+ */
+export function licenceValidationRules(perMinute: number) {
+  return {
+    perCredential: { name: 'validate:credential', limit: perMinute, windowSeconds: 60 },
+    perIp: { name: 'validate:ip', limit: perMinute * 4, windowSeconds: 60 },
+  } satisfies Record<string, RateLimitRule>;
+}
