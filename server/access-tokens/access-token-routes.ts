@@ -7,23 +7,12 @@ import type { AppEnv } from '../http/types.ts';
 import { checkLicence } from '../licence-validation/check-licence.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
-import { defineApiDocs } from '../openapi/api-doc.ts';
-import {
-  errorBodySchema,
-  invalidRequestErrorSchema,
-  noQueryParameters,
-  payloadTooLargeErrorSchema,
-  rateLimitHeadersDoc,
-  tooManyRequestsErrorSchema,
-  unsupportedMediaTypeErrorSchema,
-} from '../openapi/common-errors.ts';
+import { noQueryParameters } from '../openapi/common-errors.ts';
 import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
+import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import {
-  accessTokenInfoSchema,
-  accessTokenListSchema,
   createAccessTokenRequestSchema,
-  createdAccessTokenSchema,
   listAccessTokensRequestSchema,
   revokeAccessTokenRequestSchema,
 } from './access-token-contract.ts';
@@ -33,12 +22,6 @@ import { createAccessToken, MAX_ACTIVE_TOKENS_PER_LICENCE } from './create-acces
 import { revokeAccessToken } from './revoke-access-token.ts';
 
 export const ACCESS_TOKENS_PATH = '/account/v1/access-tokens';
-
-const HOUR = 3600;
-const rules = {
-  perIp: { name: 'access-tokens:ip', limit: 60, windowSeconds: HOUR },
-  perLicence: { name: 'access-tokens:licence', limit: 30, windowSeconds: HOUR },
-};
 
 const unknownKey = {
   Error: errorCodes.licenseKeyUnknown,
@@ -57,8 +40,8 @@ export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
 
   async function licenceOf(c: Context<AppEnv>, key: string): Promise<Licence | Response> {
     const limited = await applyRateLimits(c, limiter, [
-      { rule: rules.perIp, subject: clientIp(c) },
-      { rule: rules.perLicence, subject: key },
+      { rule: rateLimitRules.accessTokensPerIp, subject: clientIp(c) },
+      { rule: rateLimitRules.accessTokensPerLicence, subject: key },
     ]);
     if (limited) return limited;
     const parsed = parseLicenceKey(key);
@@ -113,7 +96,7 @@ export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
     let selector: { token: string } | { id: string; licenceId: string };
     if ('token' in body.value) {
       const limited = await applyRateLimits(c, limiter, [
-        { rule: rules.perIp, subject: clientIp(c) },
+        { rule: rateLimitRules.accessTokensPerIp, subject: clientIp(c) },
       ]);
       if (limited) return limited;
       selector = { token: body.value.token };
@@ -140,69 +123,3 @@ export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
 }
 
 const noOrg = { orgId: null, known: false, inUse: 0, limit: null };
-
-const commonErrors = {
-  400: { description: 'Malformed JSON or fields.', schema: invalidRequestErrorSchema },
-  413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
-  415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
-  429: {
-    description: 'Too many requests.',
-    schema: tooManyRequestsErrorSchema,
-    headers: rateLimitHeadersDoc,
-  },
-};
-
-export const accessTokenApiDocs = defineApiDocs([
-  {
-    method: 'post',
-    path: ACCESS_TOKENS_PATH,
-    operationId: 'createAccessToken',
-    tag: 'Access tokens',
-    summary: 'Create an access token for a licence (shown once)',
-    description:
-      'For CI: the CLI accepts the token instead of the licence key (`Authorization: Bearer` on the validation endpoint). Only a keyed hash is stored, so the token appears in this answer only.',
-    request: { body: createAccessTokenRequestSchema },
-    responses: {
-      201: { description: 'The new token.', schema: createdAccessTokenSchema },
-      ...commonErrors,
-      404: { description: 'LicenseKeyUnknown: no licence has this key.', schema: errorBodySchema },
-      409: {
-        description:
-          'LicenseInactive (the licence is expired, deactivated or pending deletion) or AccessTokenLimitReached.',
-        schema: errorBodySchema,
-      },
-    },
-  },
-  {
-    method: 'post',
-    path: `${ACCESS_TOKENS_PATH}/list`,
-    operationId: 'listAccessTokens',
-    tag: 'Access tokens',
-    summary: 'List the access tokens of a licence',
-    description: 'A POST so that the licence key never appears in a URL or an access log.',
-    request: { body: listAccessTokensRequestSchema },
-    responses: {
-      200: {
-        description: 'Tokens, newest first, revoked ones included.',
-        schema: accessTokenListSchema,
-      },
-      ...commonErrors,
-      404: { description: 'LicenseKeyUnknown.', schema: errorBodySchema },
-    },
-  },
-  {
-    method: 'post',
-    path: `${ACCESS_TOKENS_PATH}/revoke`,
-    operationId: 'revokeAccessToken',
-    tag: 'Access tokens',
-    summary: 'Revoke an access token',
-    description:
-      'Send the token itself, or the licence key and the token id. Validations with a revoked token answer NOT_FOUND. Revoking twice is not an error.',
-    request: { body: revokeAccessTokenRequestSchema },
-    responses: {
-      200: { description: 'The revoked token.', schema: accessTokenInfoSchema },
-      ...commonErrors,
-      404: { description: 'LicenseKeyUnknown or AccessTokenUnknown.', schema: errorBodySchema },
-    },
-  },
-]);

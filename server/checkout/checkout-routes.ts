@@ -8,11 +8,10 @@ import type { AppEnv } from '../http/types.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
-import type { RateLimitRule } from '../rate-limit/rate-limiter.ts';
+import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { createCheckoutSession } from './create-checkout-session.ts';
 
 /** Generous per IP (a whole company may share one); a session costs the provider little. */
-const checkoutPerIp: RateLimitRule = { name: 'checkout:ip', limit: 30, windowSeconds: 3600 };
 
 /** `POST /account/v1/checkout` (docs/product-rules.md#service-calls): validates, opens a provider session, answers `{ sessionId, url }`. */
 export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -21,7 +20,7 @@ export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/account/v1/checkout', async (c) => {
     const limited = await enforceRateLimits(c, limiter, [
-      { rule: checkoutPerIp, subject: clientIp(c) },
+      { rule: rateLimitRules.checkoutPerIp, subject: clientIp(c) },
     ]);
     if (limited) return limited;
     const body = await readJsonBody(c, checkoutRequestSchema);

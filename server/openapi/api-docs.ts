@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { accessTokenApiDocs } from '../access-tokens/access-token-routes.ts';
+import { accessTokenApiDocs } from '../access-tokens/access-token-api-docs.ts';
 import { billingPortalApiDocs } from '../billing-portal/billing-portal-api-docs.ts';
 import { checkoutApiDocs } from '../checkout/checkout-api-docs.ts';
 import { contactApiDocs } from '../contact/contact-api-docs.ts';
 import { csrfApiDocs } from '../http/csrf-api-docs.ts';
-import { licenceCertificateApiDocs } from '../licence-certificates/routes.ts';
-import { licenceRecoveryApiDocs } from '../licence-recovery/licence-recovery-routes.ts';
-import { licenceValidationApiDocs } from '../licence-validation/validation-routes.ts';
+import { licenceCertificateApiDocs } from '../licence-certificates/licence-certificate-api-docs.ts';
+import { licenceRecoveryApiDocs } from '../licence-recovery/licence-recovery-api-docs.ts';
+import { licenceValidationApiDocs } from '../licence-validation/licence-validation-api-docs.ts';
 import { paymentWebhookApiDocs } from '../payments/webhook-api-docs.ts';
 import { releaseApiDocs } from '../releases/release-api-docs.ts';
 import { trialApiDocs } from '../trials/trial-api-docs.ts';

@@ -3,7 +3,8 @@ import type { RateLimitRule } from './rate-limiter.ts';
 const HOUR = 3600;
 
 /**
- * The limits of every public POST (decision 053). Per IP they are generous, because whole
+ * Every rate limit of the service, in one table (decision 053; validation's, which follow the
+ * environment, below). Per IP they are generous, because whole
  * companies share one address; per e-mail address they bound how many e-mails a stranger can
  * make us send to someone.
  */
@@ -14,6 +15,14 @@ export const rateLimitRules = {
   trialPerEmail: { name: 'trial:email', limit: 5, windowSeconds: HOUR },
   managePerIp: { name: 'manage:ip', limit: 20, windowSeconds: HOUR },
   managePerEmail: { name: 'manage:email', limit: 3, windowSeconds: HOUR },
+  checkoutPerIp: { name: 'checkout:ip', limit: 30, windowSeconds: HOUR },
+  // Lost keys: the resend e-mail and the key replacement behind its link (decision 075).
+  resendPerIp: { name: 'resend:ip', limit: 20, windowSeconds: HOUR },
+  resendPerEmail: { name: 'resend:email', limit: 3, windowSeconds: HOUR },
+  replaceKeyPerIp: { name: 'replace-key:ip', limit: 20, windowSeconds: HOUR },
+  // Access tokens for CI, created and revoked with the licence key (decision 074).
+  accessTokensPerIp: { name: 'access-tokens:ip', limit: 60, windowSeconds: HOUR },
+  accessTokensPerLicence: { name: 'access-tokens:licence', limit: 30, windowSeconds: HOUR },
 } satisfies Record<string, RateLimitRule>;
 
 /**

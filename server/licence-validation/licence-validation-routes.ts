@@ -1,22 +1,13 @@
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
-import { defineApiDocs } from '../openapi/api-doc.ts';
-import {
-  invalidRequestErrorSchema,
-  payloadTooLargeErrorSchema,
-  rateLimitHeadersDoc,
-  tooManyRequestsErrorSchema,
-  unexpectedQueryError,
-  unsupportedMediaTypeErrorSchema,
-} from '../openapi/common-errors.ts';
+import { unexpectedQueryError } from '../openapi/common-errors.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
 import { tooManyRequests } from '../rate-limit/apply-rate-limits.ts';
 import { createLicenceValidator, licenceValidatorDepsOf } from './licence-validator.ts';
 import type { Credential } from './validate-licence.ts';
-import { validationAnswerSchema, validationRequestSchema } from './validation-contract.ts';
+import { validationRequestSchema } from './validation-contract.ts';
 
 export const VALIDATE_PATH = '/account/v1/licenses/validate';
 
@@ -101,38 +92,3 @@ async function parseValidationRequest(
     : { kind: 'licenceKey', key: licenseKey ?? '' };
   return { ok: true, value: { credential, productId, orgId: orgId ?? null } };
 }
-
-export const licenceValidationApiDocs = defineApiDocs([
-  {
-    method: 'post',
-    path: VALIDATE_PATH,
-    operationId: 'validateLicense',
-    tag: 'Licence validation',
-    summary: 'Validate a licence key or access token for the CLI',
-    description:
-      'Checks run in this order and the first failure is answered: NOT_FOUND → PRODUCT_MISMATCH → PENDING_DELETION → DEACTIVATED (lapsed payment, or revoked by an operator, which payments do not lift) → EXPIRED → TOO_MANY_ORGS. A new `orgId` is admitted while the licence has fewer orgs in use (validated within 30 days) than it covers; orgs already in use keep working. Every valid answer carries a signed certificate (docs/licence-certificates.md). Invalid licences are answered with 200 and `valid: false`; 4xx statuses mean the request itself was wrong.',
-    security: [{}, { accessToken: [] }],
-    request: { body: validationRequestSchema },
-    responses: {
-      200: {
-        description: 'The validation result (valid or not).',
-        schema: validationAnswerSchema,
-        headers: rateLimitHeadersDoc,
-      },
-      400: {
-        description: 'Malformed JSON, unknown fields, a bad orgId, or both or neither credential.',
-        schema: invalidRequestErrorSchema,
-      },
-      413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
-      415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
-      429: {
-        description: 'Too many validations from this address or for this credential.',
-        schema: tooManyRequestsErrorSchema,
-        headers: {
-          ...rateLimitHeadersDoc,
-          'Retry-After': { description: 'Seconds to wait.', schema: z.number().int() },
-        },
-      },
-    },
-  },
-]);
