@@ -1,11 +1,11 @@
 import type { AdminCommand } from './command.ts';
 import { backupAdminCommands } from '../backup/backup-admin-commands.ts';
 import { releaseAdminCommands } from '../releases/release-admin-commands.ts';
-import { accessTokenAdminCommands } from './commands/access-token-commands.ts';
-import { contactMessageAdminCommands } from './commands/contact-message-commands.ts';
-import { licenceAdminCommands } from './commands/licence-commands.ts';
-import { outboxAdminCommands } from './commands/outbox-commands.ts';
-import { referralCodeAdminCommands } from './commands/referral-code-commands.ts';
+import { accessTokenAdminCommands } from '../access-tokens/access-token-admin-commands.ts';
+import { contactMessageAdminCommands } from '../contact/contact-admin-commands.ts';
+import { licenceAdminCommands } from '../licences/licence-admin-commands.ts';
+import { outboxAdminCommands } from '../email/outbox-admin-commands.ts';
+import { referralCodeAdminCommands } from '../trials/referral-code-admin-commands.ts';
 
 /** Every operator command; add yours from your domain folder (one import, one spread). */
 export const adminCommands: readonly AdminCommand[] = [

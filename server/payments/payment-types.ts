@@ -88,10 +88,6 @@ export const handledEventTypes = [
 ] as const;
 export type HandledEventType = (typeof handledEventTypes)[number];
 
-export function isHandledEventType(value: string): value is HandledEventType {
-  return handledEventTypes.some((type) => type === value);
-}
-
 /** A verified provider event, reduced to what the sync needs: which subscription to re-read. */
 export interface PaymentEvent {
   id: string;

@@ -1,6 +1,6 @@
 import { createContactMessageRepository } from '#server/contact/contact-repository.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '../command.ts';
-import { formatTime, positiveInteger } from './operator-support.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { formatTime, positiveInteger } from '#server/admin/command-io.ts';
 
 const list: AdminCommand = {
   name: 'contact-messages list',

@@ -5,8 +5,9 @@ import {
   MAX_ACTIVE_TOKENS_PER_LICENCE,
 } from '#server/access-tokens/create-access-token.ts';
 import { revokeAccessToken } from '#server/access-tokens/revoke-access-token.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '../command.ts';
-import { findOneLicence, formatTime, isUuid, printTable, secretKeyOf } from './operator-support.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { formatTime, isUuid, printTable, secretKeyOf } from '#server/admin/command-io.ts';
+import { findOneLicence } from '#server/licences/licence-lookup.ts';
 
 const licenceArgument = {
   name: 'licence',

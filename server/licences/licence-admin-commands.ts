@@ -6,20 +6,20 @@ import { ORG_ACTIVE_DAYS } from '#server/licence-validation/validate-licence.ts'
 import { issueReplacementKey } from '#server/licence-recovery/replace-licence-key.ts';
 import { sendLostKeyEmail } from '#server/licence-recovery/send-lost-key-email.ts';
 import type { Licence } from '#server/licences/licence-repository.ts';
-import { AdminError, EXIT_OK, type AdminCommand, type AdminContext } from '../command.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type AdminContext,
+} from '#server/admin/command.ts';
 import {
   MAX_REVOCATION_REASON_LENGTH,
   reinstateLicence,
   revokeLicence,
 } from '#server/licences/revoke-licence.ts';
 import { extendTrial } from './licence-operations.ts';
-import {
-  findLicences,
-  findOneLicence,
-  formatTime,
-  positiveInteger,
-  secretKeyOf,
-} from './operator-support.ts';
+import { formatTime, positiveInteger, secretKeyOf } from '#server/admin/command-io.ts';
+import { findLicences, findOneLicence } from '#server/licences/licence-lookup.ts';
 
 const licenceArgument = {
   name: 'licence',

@@ -1,20 +1,9 @@
 import type { Database } from '#server/db/client.ts';
-import { hashLicenceKey, parseLicenceKey } from '#server/licences/licence-key.ts';
-import { createLicenceRepository, type Licence } from '#server/licences/licence-repository.ts';
-import { normalizeEmailAddress } from '#server/licences/normalize-email-address.ts';
-import { loadOrCreateSecret } from '#server/secrets.ts';
-import { AdminError, type AdminContext } from '../command.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(text: string): boolean {
-  return UUID.test(text);
-}
-
-/** The instance secret, as the server resolves it (keys and tokens are hashed with it). */
-export function secretKeyOf(context: AdminContext, db: Database): Promise<string> {
-  return loadOrCreateSecret(db, 'secret_key', context.env.SECRET_KEY);
-}
+import { AdminError, type AdminContext } from '#server/admin/command.ts';
+import { isUuid, secretKeyOf } from '#server/admin/command-io.ts';
+import { hashLicenceKey, parseLicenceKey } from './licence-key.ts';
+import { createLicenceRepository, type Licence } from './licence-repository.ts';
+import { normalizeEmailAddress } from './normalize-email-address.ts';
 
 /**
  * Licences named by what an operator has at hand: a licence id, a licence key (any spelling the
@@ -65,32 +54,4 @@ export async function findOneLicence(
     );
   }
   return { db, licence };
-}
-
-/** Prints rows as aligned columns under a header. */
-export function printTable(context: AdminContext, header: string[], rows: string[][]): void {
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)),
-  );
-  for (const row of [header, ...rows]) {
-    context.io.out(
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    );
-  }
-}
-
-export function formatTime(date: Date | null): string {
-  return date ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '–';
-}
-
-/** A positive whole number from an option, or a usage error naming the option. */
-export function positiveInteger(value: string | boolean | undefined, option: string): number {
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < 1) {
-    throw new AdminError(`--${option} must be a whole number of at least 1.`, 2);
-  }
-  return number;
 }

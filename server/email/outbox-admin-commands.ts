@@ -1,7 +1,7 @@
 import { createOutboxRepository } from '#server/email/outbox-repository.ts';
 import { outboxStatuses, type OutboxStatus } from '#server/db/schema.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '../command.ts';
-import { formatTime, positiveInteger, printTable } from './operator-support.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { formatTime, positiveInteger, printTable } from '#server/admin/command-io.ts';
 
 function isOutboxStatus(value: string): value is OutboxStatus {
   return outboxStatuses.some((status) => status === value);
