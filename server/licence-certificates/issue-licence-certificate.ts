@@ -5,7 +5,7 @@ import {
   CERTIFICATE_VERSION,
   type LicenceCertificate,
   type LicenceCertificatePayload,
-} from './certificate-contract.ts';
+} from './licence-certificate-contract.ts';
 import type { LicenceSigningKey } from './signing-key.ts';
 
 /** What a certificate states about a licence, taken from a successful validation. */

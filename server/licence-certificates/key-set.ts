@@ -1,7 +1,7 @@
 import type { Database } from '../db/client.ts';
 import { createSigningKeyRepository } from './signing-key-repository.ts';
 import type { Logger } from '../logger.ts';
-import { CERTIFICATE_LIFETIME_DAYS, type LicenceKeySet } from './certificate-contract.ts';
+import { CERTIFICATE_LIFETIME_DAYS, type LicenceKeySet } from './licence-certificate-contract.ts';
 import type { LicenceSigningKey, LicencePublicJwk } from './signing-key.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { defineApiDocs } from '../openapi/api-doc.ts';
 import { invalidRequestErrorSchema } from '../openapi/common-errors.ts';
-import { licenceKeySetSchema } from './certificate-contract.ts';
+import { licenceKeySetSchema } from './licence-certificate-contract.ts';
 import { LICENCE_KEY_SET_PATH } from './licence-certificate-routes.ts';
 
 export const licenceCertificateApiDocs = defineApiDocs([

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { LicenceCertificate, LicenceKeySet } from './certificate-contract.ts';
+import type { LicenceCertificate, LicenceKeySet } from './licence-certificate-contract.ts';
 import { issueLicenceCertificate, type CertificateSubject } from './issue-licence-certificate.ts';
 import { signingKeyFrom } from './signing-key.ts';
 import { verifyLicenceCertificate } from './verify-licence-certificate.ts';

@@ -6,7 +6,7 @@ import {
   licenceCertificateSchema,
   type LicenceCertificatePayload,
   type LicenceKeySet,
-} from './certificate-contract.ts';
+} from './licence-certificate-contract.ts';
 
 export type CertificateCheck =
   | { ok: true; payload: LicenceCertificatePayload }

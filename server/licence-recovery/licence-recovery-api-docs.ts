@@ -4,7 +4,7 @@ import {
   lostKeyRequestSchema,
   REPLACE_KEY_PATH,
   replaceKeyRequestSchema,
-} from '#shared/licence-recovery/contract.ts';
+} from '#shared/contracts/licence-recovery.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
 import {
   errorBodySchema,

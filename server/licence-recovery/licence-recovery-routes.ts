@@ -5,7 +5,7 @@ import {
   lostKeyRequestSchema,
   REPLACE_KEY_PATH,
   replaceKeyRequestSchema,
-} from '#shared/licence-recovery/contract.ts';
+} from '#shared/contracts/licence-recovery.ts';
 import type { AppDeps } from '../deps.ts';
 import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';

@@ -1,4 +1,4 @@
-import { REPLACE_KEY_PAGE } from '#shared/licence-recovery/contract.ts';
+import { REPLACE_KEY_PAGE } from '#shared/contracts/licence-recovery.ts';
 import type { Database } from '../db/client.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';

@@ -7,7 +7,7 @@ import {
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
 } from '../openapi/common-errors.ts';
-import { validationAnswerSchema, validationRequestSchema } from './validation-contract.ts';
+import { validationAnswerSchema, validationRequestSchema } from './licence-validation-contract.ts';
 import { VALIDATE_PATH } from './licence-validation-routes.ts';
 
 export const licenceValidationApiDocs = defineApiDocs([

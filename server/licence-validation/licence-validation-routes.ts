@@ -7,7 +7,7 @@ import { clientIp } from '../rate-limit/client-ip.ts';
 import { tooManyRequests } from '../rate-limit/apply-rate-limits.ts';
 import { createLicenceValidator, licenceValidatorDepsOf } from './licence-validator.ts';
 import type { Credential } from './validate-licence.ts';
-import { validationRequestSchema } from './validation-contract.ts';
+import { validationRequestSchema } from './licence-validation-contract.ts';
 
 export const VALIDATE_PATH = '/account/v1/licenses/validate';
 

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { AppDeps } from '../deps.ts';
-import type { LicenceCertificate } from '../licence-certificates/certificate-contract.ts';
+import type { LicenceCertificate } from '../licence-certificates/licence-certificate-contract.ts';
 import { decideRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import { licenceValidationRules } from '../rate-limit/rate-limit-rules.ts';
 import { createLookupCache } from './lookup-cache.ts';

@@ -1,7 +1,7 @@
 import type { Database } from '../db/client.ts';
 import { createAccessTokenRepository } from '../access-tokens/access-token-repository.ts';
 import { hashAccessToken, looksLikeAccessToken } from '../access-tokens/access-token.ts';
-import type { LicenceCertificate } from '../licence-certificates/certificate-contract.ts';
+import type { LicenceCertificate } from '../licence-certificates/licence-certificate-contract.ts';
 import {
   issueLicenceCertificate,
   type CertificateSubject,

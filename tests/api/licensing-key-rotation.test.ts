@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '#server/db/client.ts';
 import {
   licenceCertificateSchema,
   licenceKeySetSchema,
-} from '#server/licence-certificates/certificate-contract.ts';
+} from '#server/licence-certificates/licence-certificate-contract.ts';
 import { generateEd25519PrivateKeyPem } from '#server/licence-certificates/signing-key.ts';
 import { verifyLicenceCertificate } from '#server/licence-certificates/verify-licence-certificate.ts';
 import { siteConfig } from '#shared/site-config.ts';

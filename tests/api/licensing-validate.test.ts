@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   licenceCertificateSchema,
   licenceKeySetSchema,
-} from '#server/licence-certificates/certificate-contract.ts';
+} from '#server/licence-certificates/licence-certificate-contract.ts';
 import { verifyLicenceCertificate } from '#server/licence-certificates/verify-licence-certificate.ts';
 import { normalizeSalesforceOrgId } from '#server/licence-validation/salesforce-org-id.ts';
 import { generateLicenceKey } from '#server/licences/licence-key.ts';

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { lostKeyMessages } from '#shared/licence-recovery/contract.ts';
+import { lostKeyMessages } from '#shared/contracts/licence-recovery.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 

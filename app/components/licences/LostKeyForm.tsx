@@ -7,7 +7,7 @@ import {
   LOST_KEY_PATH,
   lostKeyMessages,
   lostKeyRequestSchema,
-} from '#shared/licence-recovery/contract.ts';
+} from '#shared/contracts/licence-recovery.ts';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
 import { EmailAddressField, useEmailAddress } from '../forms/EmailAddressField.tsx';

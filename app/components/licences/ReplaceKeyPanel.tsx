@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { failureMessages } from '#shared/contracts/messages.ts';
-import { lostKeyMessages, REPLACE_KEY_PATH } from '#shared/licence-recovery/contract.ts';
+import { lostKeyMessages, REPLACE_KEY_PATH } from '#shared/contracts/licence-recovery.ts';
 import { apiFetch } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
 import { Alert } from '../ui/Alert.tsx';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
-import { licenceCertificateSchema } from '../licence-certificates/certificate-contract.ts';
+import { licenceCertificateSchema } from '../licence-certificates/licence-certificate-contract.ts';
 import { validationCodes } from './check-licence.ts';
 import { normalizeSalesforceOrgId } from './salesforce-org-id.ts';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { emailAddressField } from '../contracts/fields.ts';
+import { emailAddressField } from './fields.ts';
 
 /** `POST /account/v1/licenses/resend`: the "Lost your licence key?" form. */
 export const lostKeyRequestSchema = z.strictObject({ emailAddress: emailAddressField });
