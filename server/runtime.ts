@@ -25,6 +25,33 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * The app's dependencies from an open database: the one assembly the server, the tests and the
+ * benchmarks share (the payment provider, the rate limiter and the signing key follow `env`).
+ */
+export async function assembleDeps(options: {
+  env: Env;
+  database: DatabaseHandle;
+  logger: Logger;
+  clock: () => Date;
+  secretKey: string;
+  /** Starts an outbox round now (after an e-mail was queued); tests deliver it themselves. */
+  wakeOutbox: () => void;
+}): Promise<AppDeps> {
+  const { env, database, logger, clock, secretKey } = options;
+  return {
+    env,
+    database,
+    logger,
+    clock,
+    secretKey,
+    licenceSigningKey: await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY, clock()),
+    payments: createPaymentProvider({ env, db: database.db, clock, logger }),
+    rateLimiter: createRateLimiter({ db: database.db, clock, secretKey }),
+    wakeOutbox: options.wakeOutbox,
+  };
+}
+
 /** Opens the database (applying migrations) and resolves secrets: everything before listening. */
 export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> {
   const database: DatabaseHandle = await openDatabase({
@@ -32,20 +59,15 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     dataDir: env.DATA_DIR,
   });
   logger.info({ database: database.kind }, 'database ready');
-  const secretKey = await loadOrCreateSecret(database.db, 'secret_key', env.SECRET_KEY);
-  const licenceSigningKey = await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY);
   let outboxWorker: OutboxWorker | undefined;
-  const deps: AppDeps = {
+  const deps = await assembleDeps({
     env,
     database,
     logger,
     clock: () => new Date(),
-    secretKey,
-    licenceSigningKey,
-    payments: createPaymentProvider({ env, db: database.db, clock: () => new Date(), logger }),
-    rateLimiter: createRateLimiter({ db: database.db, clock: () => new Date(), secretKey }),
+    secretKey: await loadOrCreateSecret(database.db, 'secret_key', env.SECRET_KEY),
     wakeOutbox: () => outboxWorker?.nudge(),
-  };
+  });
   return {
     deps,
     startWorkers() {
@@ -62,7 +84,9 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       stoppers.push(startRateLimitFlusher(deps.rateLimiter, logger));
       stoppers.push(startRateLimitSweeper(database.db, deps.clock, logger));
       stoppers.push(startLifecycleWorker(deps));
-      stoppers.push(startSigningKeyUseRecorder(database.db, licenceSigningKey, deps.clock, logger));
+      stoppers.push(
+        startSigningKeyUseRecorder(database.db, deps.licenceSigningKey, deps.clock, logger),
+      );
       return async () => {
         await Promise.all(stoppers.map((stop) => stop()));
       };

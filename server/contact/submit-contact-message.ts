@@ -1,5 +1,6 @@
 import { CONTACT_HONEYPOT_FIELD, type ContactMessage } from '#shared/contracts/contact.ts';
 import type { Database } from '../db/client.ts';
+import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { contactMessageEmail } from '../email/templates/contact-message.ts';
 import type { Logger } from '../logger.ts';
@@ -19,6 +20,17 @@ export type SubmitContactMessageResult = { outcome: 'stored' } | { outcome: 'dro
  * Stores a contact message and queues it for the support inbox (Reply-To: the visitor), in one
  * transaction. A filled honeypot field marks a bot: nothing is stored or sent (decision 054).
  */
+/** The contact domain's dependencies, from the app's (`logger`: the request's). */
+export function contactDepsOf(deps: AppDeps, logger: Logger): SubmitContactMessageDeps {
+  return {
+    db: deps.database.db,
+    clock: deps.clock,
+    logger,
+    supportEmail: deps.env.SUPPORT_EMAIL,
+    publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+  };
+}
+
 export async function submitContactMessage(
   deps: SubmitContactMessageDeps,
   input: ContactMessage,

@@ -1,6 +1,9 @@
 import type { Context } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { rateLimitMessage } from '#shared/contracts/messages.ts';
+import type { RequestInput } from '../http/request-input.ts';
+import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
+import { clientIp } from './client-ip.ts';
 import type { RateLimiter, RateLimitRule } from './rate-limiter.ts';
 
 /**
@@ -26,4 +29,25 @@ export async function enforceRateLimits(
     }
   }
   return undefined;
+}
+
+/**
+ * The gate of a public form that makes us send an e-mail (contact, trial): the per-address limit
+ * before anything is read, then the input, then the per-mailbox limit on its (normalized)
+ * `emailAddress`. The first refusal or input error is the answer (decision 053).
+ */
+export async function gatePublicForm<T extends { emailAddress: string }>(
+  c: Context,
+  limiter: RateLimiter,
+  rules: { perIp: RateLimitRule; perEmail: RateLimitRule },
+  read: () => RequestInput<T> | Promise<RequestInput<T>>,
+): Promise<RequestInput<T>> {
+  const perIp = await enforceRateLimits(c, limiter, [{ rule: rules.perIp, subject: clientIp(c) }]);
+  if (perIp) return { ok: false, response: perIp };
+  const input = await read();
+  if (!input.ok) return input;
+  const perEmail = await enforceRateLimits(c, limiter, [
+    { rule: rules.perEmail, subject: normalizeEmailAddress(input.value.emailAddress) },
+  ]);
+  return perEmail ? { ok: false, response: perEmail } : input;
 }

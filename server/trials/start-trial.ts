@@ -1,6 +1,7 @@
 import { siteConfig } from '#shared/site-config.ts';
 import type { TrialRequestQuery } from '#shared/contracts/trial.ts';
 import type { Database } from '../db/client.ts';
+import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { trialLicenceEmail } from '../email/templates/trial-licence.ts';
 import { issueLicence } from '../licences/issue-licence.ts';
@@ -28,6 +29,17 @@ export type StartTrialResult =
  * referral code (if any) exists and is enabled — both before anything is written; then, inside
  * the transaction, the address never held a licence (decided by the claim's primary key).
  */
+/** The trial domain's dependencies, from the app's. */
+export function trialDepsOf(deps: AppDeps): StartTrialDeps {
+  return {
+    db: deps.database.db,
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+    accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
+  };
+}
+
 export async function startTrial(
   deps: StartTrialDeps,
   request: TrialRequestQuery,

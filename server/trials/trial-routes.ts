@@ -6,44 +6,28 @@ import { siteConfig } from '#shared/site-config.ts';
 import type { AppDeps } from '../deps.ts';
 import { readQuery, refuseBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
-import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
-import { clientIp } from '../rate-limit/client-ip.ts';
-import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
+import { gatePublicForm } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
-import { startTrial } from './start-trial.ts';
+import { startTrial, trialDepsOf } from './start-trial.ts';
 
 /** `POST /account/v1/licenses/trial?emailAddress=…&productId=…[&referralCode=…]` (docs/product-rules.md#service-calls). */
 export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const limiter = deps.rateLimiter;
 
   app.post('/account/v1/licenses/trial', async (c) => {
-    const perIp = await enforceRateLimits(c, limiter, [
-      { rule: rateLimitRules.trialPerIp, subject: clientIp(c) },
-    ]);
-    if (perIp) return perIp;
-    const query = readQuery(c, trialRequestQuerySchema);
-    if (!query.ok) return query.response;
-    const withBody = await refuseBody(c);
-    if (withBody) return withBody;
-    const perEmail = await enforceRateLimits(c, limiter, [
-      {
-        rule: rateLimitRules.trialPerEmail,
-        subject: normalizeEmailAddress(query.value.emailAddress),
+    const input = await gatePublicForm(
+      c,
+      deps.rateLimiter,
+      { perIp: rateLimitRules.trialPerIp, perEmail: rateLimitRules.trialPerEmail },
+      async () => {
+        const query = readQuery(c, trialRequestQuerySchema);
+        if (!query.ok) return query;
+        const withBody = await refuseBody(c);
+        return withBody ? { ok: false, response: withBody } : query;
       },
-    ]);
-    if (perEmail) return perEmail;
-
-    const result = await startTrial(
-      {
-        db: deps.database.db,
-        clock: deps.clock,
-        secretKey: deps.secretKey,
-        publicBaseUrl: deps.env.PUBLIC_BASE_URL,
-        accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
-      },
-      query.value,
     );
+    if (!input.ok) return input.response;
+    const result = await startTrial(trialDepsOf(deps), input.value);
     if (result.ok) {
       deps.wakeOutbox();
       c.get('log').info({ licenceId: result.licenceId }, 'trial licence issued');

@@ -1,10 +1,8 @@
 import { parseEnv, type Env } from '#server/env.ts';
 import { buildApp, type BuildAppOptions } from '#server/app.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { loadLicenceSigningKey } from '#server/licence-certificates/signing-key.ts';
 import { createLogger } from '#server/logger.ts';
-import { createPaymentProvider } from '#server/payments/create-payment-provider.ts';
-import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts';
+import { assembleDeps } from '#server/runtime.ts';
 import type { TestDatabaseTarget } from './databases.ts';
 
 export interface TestApp {
@@ -29,21 +27,17 @@ export async function createTestApp(
   const database = await target.open();
   let now = overrides.now ?? new Date('2026-01-15T10:00:00Z');
   const logger = createLogger(env.LOG_LEVEL);
-  const secretKey = 'test-secret-key-test-secret-key-0123456789';
-  const deps: AppDeps = {
+  // The server's own assembly (server/runtime.ts), with the test's clock and a fixed secret.
+  // Local payment provider unless the test sets STRIPE_SECRET_KEY (then STRIPE_API_BASE_URL);
+  // no workers run: tests deliver the outbox and flush rate limits themselves.
+  const deps = await assembleDeps({
     env,
     database,
     logger,
     clock: () => now,
-    secretKey,
-    licenceSigningKey: await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY, now),
-    // Local provider unless the test sets STRIPE_SECRET_KEY (then usually STRIPE_API_BASE_URL).
-    payments: createPaymentProvider({ env, db: database.db, clock: () => now, logger }),
-    // No flusher runs: hits are written when the database must decide; tests may call flush().
-    rateLimiter: createRateLimiter({ db: database.db, clock: () => now, secretKey }),
-    // Tests deliver the outbox themselves (createOutboxDelivery), so there is no worker to wake.
+    secretKey: 'test-secret-key-test-secret-key-0123456789',
     wakeOutbox: () => undefined,
-  };
+  });
   return {
     app: buildApp(deps, overrides.options),
     deps,
