@@ -1,6 +1,6 @@
 import { siteConfig } from '#shared/site-config.ts';
 
-/** Spec §2, §9: what a buyer sees after checkout; the licence e-mail may take up to 10 minutes. */
+/** Product rules (docs/product-rules.md#pages, #constants): what a buyer sees after checkout; the licence e-mail may take up to 10 minutes. */
 export const licenceEmailWaitMinutes = 10;
 
 export const checkoutSuccessContent = {

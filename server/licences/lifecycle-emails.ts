@@ -323,7 +323,7 @@ export function lifecycleEmail(
         }),
       };
     case 'PlanChanged':
-      // Spec §4 names no notice for a plan change (decision 090); the portal confirms it.
+      // Product rules (docs/product-rules.md#behaviour) names no notice for a plan change (decision 090); the portal confirms it.
       return null;
   }
 }

@@ -8,7 +8,7 @@ import { issueLicence } from '../licences/issue-licence.ts';
 import { addMonths } from '../licences/licence-expiry.ts';
 import { canonicalReferralCode, createReferralCodeRepository } from './referral-code-repository.ts';
 
-/** Spec §9: a trial runs two months, with every feature (the Enterprise edition). */
+/** Product rules (docs/product-rules.md#constants): a trial runs two months, with every feature (the Enterprise edition). */
 export const TRIAL_MONTHS = 2;
 
 export interface StartTrialDeps {

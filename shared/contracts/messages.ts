@@ -47,12 +47,12 @@ const trialErrorMessages: Record<string, string> = {
   [errorCodes.referralCodeInvalid]: 'The referral code is not valid for this product.',
 };
 
-/** Spec §8: a billing-service error by its `Error` field, else the billing default. */
+/** Product rules (docs/product-rules.md#messages): a billing-service error by its `Error` field, else the billing default. */
 export function billingErrorMessage(code: string | undefined): string {
   return (code && billingErrorMessages[code]) || failureMessages.billing;
 }
 
-/** Spec §8: a trial-licence error by its `Error` field, else the licensing default. */
+/** Product rules (docs/product-rules.md#messages): a trial-licence error by its `Error` field, else the licensing default. */
 export function trialErrorMessage(code: string | undefined): string {
   return (code && trialErrorMessages[code]) || failureMessages.licensing;
 }

@@ -154,7 +154,7 @@ describe.each(databaseTargets)('local billing portal changes on $name', (target)
       .from(subscriptions)
       .where(eq(subscriptions.subscriptionId, subscriptionId));
     expect(mirror).toMatchObject({ billingPeriod: 'yearly', currentPeriodEnd: yearEnd });
-    // Spec §4 names no e-mail for a plan change (decision 090): the portal page confirms it.
+    // Product rules (docs/product-rules.md#behaviour) names no e-mail for a plan change (decision 090): the portal page confirms it.
     expect((await mailsTo(t, email)).map((mail) => mail.kind)).toEqual(mailsBefore);
   });
 

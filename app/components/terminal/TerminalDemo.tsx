@@ -11,7 +11,7 @@ import {
 import { buildTimeline, screenAt, type TerminalSession } from './timeline.ts';
 import styles from './TerminalDemo.module.css';
 
-/** Spec §9: typing starts this long after the terminal is on screen. */
+/** Product rules (docs/product-rules.md#constants): typing starts this long after the terminal is on screen. */
 export const terminalStartDelayMs = 600;
 
 type Phase = 'idle' | 'waiting' | 'running' | 'paused' | 'done';

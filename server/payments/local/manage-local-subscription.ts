@@ -136,6 +136,32 @@ export function prorationFor(
 }
 
 /**
+ * The frame of every portal action on one subscription: one transaction, the subscription locked
+ * and checked to belong to the portal session's customer, then `act` with the repository bound
+ * to that transaction.
+ */
+function inPortalTransaction(
+  deps: ManageDeps,
+  input: { portalSessionId: string; subscriptionId: string },
+  act: (found: {
+    subscription: LocalSubscription;
+    payments: ReturnType<typeof createLocalPaymentRepository>;
+    now: Date;
+  }) => Promise<PortalActionResult>,
+): Promise<PortalActionResult> {
+  const now = deps.clock();
+  return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
+    const found = await subscriptionInPortal(tx, input.portalSessionId, input.subscriptionId, now);
+    if (!found.ok) return found;
+    return act({
+      subscription: found.subscription,
+      payments: createLocalPaymentRepository(tx),
+      now,
+    });
+  });
+}
+
+/**
  * Changes plan, size or billing period at once, as Stripe does with "always invoice": the
  * proration is invoiced and paid now (a credit is shown as a negative invoice); a switch between
  * monthly and yearly starts a new period today. Raises the events Stripe would send.
@@ -144,17 +170,12 @@ export async function changeLocalPlan(
   deps: ManageDeps,
   input: { portalSessionId: string; subscriptionId: string; request: PlanChangeRequest },
 ): Promise<PortalActionResult> {
-  const now = deps.clock();
-  return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
-    const found = await subscriptionInPortal(tx, input.portalSessionId, input.subscriptionId, now);
-    if (!found.ok) return found;
-    const { subscription } = found;
+  return inPortalTransaction(deps, input, async ({ subscription, payments, now }) => {
     if (!changeable(subscription)) return { ok: false, code: 'SubscriptionNotChangeable' };
     const read = readPlanChange(input.request, subscription);
     if (!read.ok) return read;
     const change = read.change;
-    const repository = createLocalPaymentRepository(tx);
-    const customer = await repository.findCustomer(subscription.customerId);
+    const customer = await payments.findCustomer(subscription.customerId);
     const proration = prorationFor(subscription, change, now);
     // A paid plan needs a card on file even when nothing is due today.
     if (change.edition !== 'Starter' && !customer?.cardOutcome) {
@@ -163,7 +184,7 @@ export async function changeLocalPlan(
     if (!cardPays(customer, proration.total)) return { ok: false, code: 'CardDeclined' };
     const invoiced = proration.total !== 0 || proration.startsNewPeriod;
     if (invoiced) {
-      await repository.insertInvoice({
+      await payments.insertInvoice({
         subscriptionId: subscription.id,
         status: 'paid',
         amount: proration.total,
@@ -175,7 +196,7 @@ export async function changeLocalPlan(
         paidAt: now,
       });
     }
-    await repository.updateSubscription(
+    await payments.updateSubscription(
       subscription.id,
       {
         edition: change.edition,
@@ -198,18 +219,13 @@ export async function cancelLocalSubscription(
   deps: ManageDeps,
   input: { portalSessionId: string; subscriptionId: string },
 ): Promise<PortalActionResult> {
-  const now = deps.clock();
-  return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
-    const found = await subscriptionInPortal(tx, input.portalSessionId, input.subscriptionId, now);
-    if (!found.ok) return found;
-    const { subscription } = found;
+  return inPortalTransaction(deps, input, async ({ subscription, payments, now }) => {
     if (subscription.endedAt !== null || subscription.cancelAtPeriodEnd) {
       return { ok: false, code: 'SubscriptionNotChangeable' };
     }
-    const repository = createLocalPaymentRepository(tx);
-    // Spec §4: a Free licence is cancelled immediately, a paid one at the end of its period.
+    // docs/product-rules.md#behaviour: a Free licence is cancelled immediately, a paid one at the end of its period.
     if (subscription.edition === 'Starter') {
-      await repository.updateSubscription(
+      await payments.updateSubscription(
         subscription.id,
         { status: 'canceled', canceledAt: now, endedAt: now },
         now,
@@ -220,7 +236,7 @@ export async function cancelLocalSubscription(
         outcome: 'cancelled',
       };
     }
-    await repository.updateSubscription(
+    await payments.updateSubscription(
       subscription.id,
       { cancelAtPeriodEnd: true, canceledAt: now },
       now,
@@ -237,15 +253,11 @@ export async function resumeLocalSubscription(
   deps: ManageDeps,
   input: { portalSessionId: string; subscriptionId: string },
 ): Promise<PortalActionResult> {
-  const now = deps.clock();
-  return deps.db.transaction(async (tx): Promise<PortalActionResult> => {
-    const found = await subscriptionInPortal(tx, input.portalSessionId, input.subscriptionId, now);
-    if (!found.ok) return found;
-    const { subscription } = found;
+  return inPortalTransaction(deps, input, async ({ subscription, payments, now }) => {
     if (subscription.endedAt !== null || !subscription.cancelAtPeriodEnd) {
       return { ok: false, code: 'SubscriptionNotChangeable' };
     }
-    await createLocalPaymentRepository(tx).updateSubscription(
+    await payments.updateSubscription(
       subscription.id,
       { cancelAtPeriodEnd: false, canceledAt: null },
       now,
