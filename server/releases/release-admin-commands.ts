@@ -1,3 +1,4 @@
+import { printTable } from '#server/admin/command-io.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { AdminError, EXIT_OK, type AdminCommand } from '../admin/command.ts';
 import { pickLatestRelease } from '#shared/downloads/versions.ts';
@@ -118,17 +119,7 @@ const list: AdminCommand = {
       release.version === latest ? 'latest' : '',
     ]);
     const header = ['VERSION', 'DATE', 'CHANNEL', 'ARTIFACTS', ''];
-    const widths = header.map((title, i) =>
-      Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)),
-    );
-    for (const row of [header, ...rows]) {
-      context.io.out(
-        row
-          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-          .join('  ')
-          .trimEnd(),
-      );
-    }
+    printTable(context, header, rows);
     return EXIT_OK;
   },
 };

@@ -28,25 +28,38 @@ const pgliteTarget: TestDatabaseTarget = {
   open: () => openDatabase({}),
 };
 
+/** A fresh, empty PostgreSQL database on the test server; `drop()` removes it again. */
+export async function createScratchDatabase(
+  prefix = 'orgsmith_test',
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const dbName = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${dbName} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
 const postgresTarget: TestDatabaseTarget = {
   name: 'postgres',
   async open() {
-    const dbName = `orgsmith_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${dbName}`;
-    const handle = await openDatabase({ databaseUrl: url.toString() });
+    const scratch = await createScratchDatabase();
+    const handle = await openDatabase({ databaseUrl: scratch.url });
     return {
       ...handle,
       async close() {
         await handle.close();
-        const dropper = new pg.Client({ connectionString: adminUrl });
-        await dropper.connect();
-        await dropper.query(`drop database if exists ${dbName} with (force)`);
-        await dropper.end();
+        await scratch.drop();
       },
     };
   },

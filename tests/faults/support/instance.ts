@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-
-const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+import { createScratchDatabase } from '#tests/helpers/databases.ts';
 
 /** One server process (`node server/main.ts` on the production build), as an operator runs it. */
 export interface Instance {
@@ -77,23 +75,8 @@ export async function startInstance(options: {
 }
 
 /** A fresh PostgreSQL database for one test; `drop()` removes it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `orgsmith_faults_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
+export function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return createScratchDatabase('orgsmith_faults');
 }
 
 /** Runs a query against a database URL on a short-lived connection. */
