@@ -8,9 +8,8 @@ import {
 } from '#shared/contracts/contact.ts';
 import { fieldErrors } from '#shared/contracts/fields.ts';
 import { failureMessages, successMessages } from '#shared/contracts/messages.ts';
-import { Alert } from '../ui/Alert.tsx';
 import { FormField } from './FormField.tsx';
-import { SendButton } from './SendButton.tsx';
+import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
 import { useSubmission } from './use-submission.ts';
 
@@ -22,8 +21,8 @@ export function ContactForm() {
   const [values, setValues] = useState(empty);
   const [honeypot, setHoneypot] = useState('');
   const [pristine, setPristine] = useState(true);
-  const { isProcessing, resultIsSuccess, resultErrorMessage, submit, resetResult } =
-    useSubmission();
+  const submission = useSubmission();
+  const { isProcessing, resultIsSuccess, submit, resetResult } = submission;
   const errors = fieldErrors(contactMessageSchema, values);
   const invalid = Object.keys(errors).length > 0;
 
@@ -123,14 +122,11 @@ export function ContactForm() {
           />
         </label>
       </div>
-      <div className={styles.actions}>
-        <SendButton
-          disabled={invalid || isProcessing || resultIsSuccess}
-          processing={isProcessing}
-        />
-      </div>
-      {resultIsSuccess ? <Alert tone="success">{successMessages.contact}</Alert> : null}
-      {resultErrorMessage ? <Alert tone="danger">{resultErrorMessage}</Alert> : null}
+      <FormFooter
+        submission={submission}
+        successMessage={successMessages.contact}
+        invalid={invalid}
+      />
     </form>
   );
 }

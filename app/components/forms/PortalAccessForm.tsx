@@ -11,7 +11,7 @@ import {
 } from '#shared/contracts/messages.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { EmailAddressField, useEmailAddress } from './EmailAddressField.tsx';
-import { SendButton } from './SendButton.tsx';
+import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
 import { useSubmission } from './use-submission.ts';
 
@@ -30,8 +30,8 @@ export function PortalAccessForm() {
   const location = useLocation();
   const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
   const [notice] = useState(() => linkNotice(location.search));
-  const { isProcessing, resultIsSuccess, resultErrorMessage, submit, resetResult } =
-    useSubmission();
+  const submission = useSubmission();
+  const { isProcessing, resultIsSuccess, submit, resetResult } = submission;
   const address = useEmailAddress(resetResult);
   const emailAddress = address.value;
   const errors = fieldErrors(billingPortalRequestSchema, { emailAddress });
@@ -74,14 +74,11 @@ export function PortalAccessForm() {
           </>
         }
       />
-      {resultIsSuccess ? <Alert tone="success">{successMessages.portalAccess}</Alert> : null}
-      {resultErrorMessage ? <Alert tone="danger">{resultErrorMessage}</Alert> : null}
-      <div className={styles.actions}>
-        <SendButton
-          disabled={invalid || isProcessing || resultIsSuccess}
-          processing={isProcessing}
-        />
-      </div>
+      <FormFooter
+        submission={submission}
+        successMessage={successMessages.portalAccess}
+        invalid={invalid}
+      />
     </form>
   );
 }

@@ -6,9 +6,8 @@ import { fieldErrors } from '#shared/contracts/fields.ts';
 import { trialErrorMessage, trialSuccessMessage } from '#shared/contracts/messages.ts';
 import { REFERRAL_CODE_MAX_LENGTH, trialFormSchema } from '#shared/contracts/trial.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { Alert } from '../ui/Alert.tsx';
 import { FormField } from './FormField.tsx';
-import { SendButton } from './SendButton.tsx';
+import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
 import { useSubmission } from './use-submission.ts';
 
@@ -23,8 +22,8 @@ export function TrialForm() {
   );
   const [pristine, setPristine] = useState(true);
   const [sentTo, setSentTo] = useState('');
-  const { isProcessing, resultIsSuccess, resultErrorMessage, submit, resetResult } =
-    useSubmission();
+  const submission = useSubmission();
+  const { isProcessing, resultIsSuccess, submit, resetResult } = submission;
   const errors = fieldErrors(trialFormSchema, { emailAddress, referralCode });
   const invalid = Object.keys(errors).length > 0;
 
@@ -89,14 +88,11 @@ export function TrialForm() {
         </a>
         .
       </p>
-      <div className={styles.actions}>
-        <SendButton
-          disabled={invalid || isProcessing || resultIsSuccess}
-          processing={isProcessing}
-        />
-      </div>
-      {resultIsSuccess ? <Alert tone="success">{trialSuccessMessage(sentTo)}</Alert> : null}
-      {resultErrorMessage ? <Alert tone="danger">{resultErrorMessage}</Alert> : null}
+      <FormFooter
+        submission={submission}
+        successMessage={trialSuccessMessage(sentTo)}
+        invalid={invalid}
+      />
     </form>
   );
 }

@@ -11,10 +11,9 @@ import {
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
 import { EmailAddressField, useEmailAddress } from '../forms/EmailAddressField.tsx';
+import { FormFooter } from '../forms/FormFooter.tsx';
 import formStyles from '../forms/Forms.module.css';
-import { SendButton } from '../forms/SendButton.tsx';
 import { useSubmission } from '../forms/use-submission.ts';
-import { Alert } from '../ui/Alert.tsx';
 import styles from './LostKeyForm.module.css';
 
 export interface LostKeyFormProps {
@@ -30,8 +29,8 @@ export interface LostKeyFormProps {
 export function LostKeyForm({ headingLevel = 2 }: LostKeyFormProps) {
   const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
   const headingId = useId();
-  const { isProcessing, resultIsSuccess, resultErrorMessage, submit, resetResult } =
-    useSubmission();
+  const submission = useSubmission();
+  const { isProcessing, resultIsSuccess, submit, resetResult } = submission;
   const address = useEmailAddress(resetResult);
   const emailAddress = address.value;
   const errors = fieldErrors(lostKeyRequestSchema, { emailAddress });
@@ -72,14 +71,11 @@ export function LostKeyForm({ headingLevel = 2 }: LostKeyFormProps) {
           error={errors.emailAddress}
           hint={lostKeyMessages.intro}
         />
-        {resultIsSuccess ? <Alert tone="success">{lostKeyMessages.success}</Alert> : null}
-        {resultErrorMessage ? <Alert tone="danger">{resultErrorMessage}</Alert> : null}
-        <div className={formStyles.actions}>
-          <SendButton
-            disabled={invalid || isProcessing || resultIsSuccess}
-            processing={isProcessing}
-          />
-        </div>
+        <FormFooter
+          submission={submission}
+          successMessage={lostKeyMessages.success}
+          invalid={invalid}
+        />
       </form>
     </section>
   );
