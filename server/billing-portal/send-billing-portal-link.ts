@@ -5,7 +5,7 @@ import {
   billingPortalLinksEmail,
   noSubscriptionFoundEmail,
   trialCannotBeManagedEmail,
-} from '../email/templates/billing-portal.ts';
+} from './emails/billing-portal.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import {

@@ -2,7 +2,7 @@ import { CONTACT_HONEYPOT_FIELD, type ContactMessage } from '#shared/contracts/c
 import type { Database } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
-import { contactMessageEmail } from '../email/templates/contact-message.ts';
+import { contactMessageEmail } from './emails/contact-message.ts';
 import type { Logger } from '../logger.ts';
 import { createContactMessageRepository } from './contact-repository.ts';
 

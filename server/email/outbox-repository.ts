@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { emailOutbox, type OutboxStatus } from '../db/schema.ts';
-import type { RenderedEmail } from './templates/render-email.ts';
+import type { RenderedEmail } from './render-email.ts';
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
 

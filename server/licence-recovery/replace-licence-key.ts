@@ -3,7 +3,7 @@ import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { readKeyReplacementToken, verifyKeyReplacementToken } from './key-replacement-token.ts';
 import { rotateLicenceKey } from './rotate-licence-key.ts';
-import { replacementKeyEmail } from './templates/replacement-key-email.ts';
+import { replacementKeyEmail } from './emails/replacement-key-email.ts';
 
 export interface ReplaceLicenceKeyDeps {
   db: Database;

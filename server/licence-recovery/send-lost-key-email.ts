@@ -4,7 +4,7 @@ import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import { createKeyReplacementToken } from './key-replacement-token.ts';
-import { lostKeyEmail } from './templates/lost-key-email.ts';
+import { lostKeyEmail } from './emails/lost-key-email.ts';
 
 export interface SendLostKeyEmailDeps {
   db: Database;

@@ -1,6 +1,6 @@
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
-import { lifecycleEmail } from './lifecycle-emails.ts';
+import { lifecycleEmail } from './emails/lifecycle-emails.ts';
 import { createLifecycleRepository, lifecycleOf } from './lifecycle-repository.ts';
 import { RESYNC_AFTER_MS, sweepStep } from './lifecycle-rules.ts';
 

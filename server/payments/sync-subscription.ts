@@ -8,7 +8,7 @@ import {
   licenceKeyEmail,
   lifecycleEmail,
   trialConvertedEmail,
-} from '../licences/lifecycle-emails.ts';
+} from '../licences/emails/lifecycle-emails.ts';
 import { createLifecycleRepository, lifecycleOf } from '../licences/lifecycle-repository.ts';
 import {
   applySubscription,

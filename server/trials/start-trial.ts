@@ -3,7 +3,7 @@ import type { TrialRequestQuery } from '#shared/contracts/trial.ts';
 import type { Database } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
-import { trialLicenceEmail } from '../email/templates/trial-licence.ts';
+import { trialLicenceEmail } from './emails/trial-licence.ts';
 import { issueLicence } from '../licences/issue-licence.ts';
 import { addMonths } from '../licences/licence-expiry.ts';
 import { canonicalReferralCode, createReferralCodeRepository } from './referral-code-repository.ts';

@@ -10,7 +10,7 @@ import {
   unitPrices,
 } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { formatEmailDate } from '#server/email/templates/render-email.ts';
+import { formatEmailDate } from '#server/email/render-email.ts';
 import { CSRF_FORM_FIELD } from '#server/http/csrf.ts';
 import { formatMinorAmount, type ProrationPreview } from './local-billing.ts';
 import { groupedCardNumber, localTestCards } from './local-cards.ts';

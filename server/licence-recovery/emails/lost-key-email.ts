@@ -4,7 +4,7 @@ import {
   renderEmail,
   type EmailBlock,
   type RenderedEmail,
-} from '#server/email/templates/render-email.ts';
+} from '#server/email/render-email.ts';
 import { KEY_REPLACEMENT_TOKEN_HOURS } from '../key-replacement-token.ts';
 
 export interface LostKeyLicence {

@@ -1,10 +1,7 @@
 import { siteConfig } from '#shared/site-config.ts';
-import { accessTokenEmailBlocks } from '#server/access-tokens/access-token-email-blocks.ts';
-import {
-  formatEmailDate,
-  renderEmail,
-  type RenderedEmail,
-} from '#server/email/templates/render-email.ts';
+import { accessTokenEmailBlocks } from '#server/access-tokens/emails/access-token-email-blocks.ts';
+import { keySafetyNote } from '#server/email/mail-blocks.ts';
+import { formatEmailDate, renderEmail, type RenderedEmail } from '#server/email/render-email.ts';
 
 /** The new key of a licence whose key was replaced (lost-key link or operator). */
 export function replacementKeyEmail(input: {
@@ -46,10 +43,7 @@ export function replacementKeyEmail(input: {
         kind: 'paragraph',
         text: 'The previous key no longer works: use the new one wherever you entered the old one. Access tokens created for this licence keep working.',
       },
-      {
-        kind: 'note',
-        text: 'Keep this e-mail safe: we store only a fingerprint of the key and cannot show it to you again.',
-      },
+      keySafetyNote(),
       ...accessTokenEmailBlocks(accountBaseUrl),
       { kind: 'facts', items: [{ label: 'Licence e-mail address', value: email }] },
     ],

@@ -1,4 +1,4 @@
-import type { EmailBlock } from '../email/templates/render-email.ts';
+import type { EmailBlock } from '#server/email/render-email.ts';
 
 /**
  * The licence e-mails' paragraph on CI: create an access token instead of putting the licence

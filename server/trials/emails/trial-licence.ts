@@ -1,6 +1,7 @@
 import { siteConfig } from '#shared/site-config.ts';
-import { accessTokenEmailBlocks } from '#server/access-tokens/access-token-email-blocks.ts';
-import { formatEmailDate, renderEmail, type RenderedEmail } from './render-email.ts';
+import { accessTokenEmailBlocks } from '#server/access-tokens/emails/access-token-email-blocks.ts';
+import { gettingStartedBlocks, keySafetyNote } from '#server/email/mail-blocks.ts';
+import { formatEmailDate, renderEmail, type RenderedEmail } from '#server/email/render-email.ts';
 
 /** The licence e-mail of a new trial: the key (its only appearance), expiry and first steps. */
 export function trialLicenceEmail(input: {
@@ -30,20 +31,10 @@ export function trialLicenceEmail(input: {
           { label: 'Valid until', value: `${formatEmailDate(expiresAt)} (UTC)` },
         ],
       },
-      {
-        kind: 'note',
-        text: 'Keep this e-mail safe: we store only a fingerprint of the key and cannot show it to you again.',
-      },
-      { kind: 'heading', text: 'Getting started' },
-      {
-        kind: 'steps',
-        items: [
-          { label: `Download the ${product} CLI`, url: `${publicBaseUrl}/download` },
-          { label: 'Read the documentation', url: siteConfig.links.docs },
-          { label: 'Ask the community', url: siteConfig.links.communityChat },
-          { label: 'Compare plans for after the trial', url: `${publicBaseUrl}/pricing` },
-        ],
-      },
+      keySafetyNote(),
+      ...gettingStartedBlocks(publicBaseUrl, [
+        { label: 'Compare plans for after the trial', url: `${publicBaseUrl}/pricing` },
+      ]),
       {
         kind: 'paragraph',
         text: 'When you buy a subscription with this same e-mail address, your trial converts to it automatically.',

@@ -1,4 +1,4 @@
-import { renderEmail, type RenderedEmail } from './render-email.ts';
+import { renderEmail, type RenderedEmail } from '#server/email/render-email.ts';
 
 /** A contact-form message as it reaches the support inbox (Reply-To is the visitor). */
 export function contactMessageEmail(input: {

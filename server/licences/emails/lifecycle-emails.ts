@@ -1,14 +1,15 @@
 import { planName, type Edition } from '#shared/pricing/index.ts';
-import { accessTokenEmailBlocks } from '../access-tokens/access-token-email-blocks.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { accessTokenEmailBlocks } from '#server/access-tokens/emails/access-token-email-blocks.ts';
+import { gettingStartedBlocks, keySafetyNote } from '#server/email/mail-blocks.ts';
+import type { QueuedEmail } from '#server/email/outbox-repository.ts';
 import {
   formatEmailDate,
   renderEmail,
   type EmailBlock,
   type RenderedEmail,
-} from '../email/templates/render-email.ts';
-import type { QueuedEmail } from '../email/outbox-repository.ts';
-import type { LifecycleEvent } from './lifecycle-rules.ts';
+} from '#server/email/render-email.ts';
+import type { LifecycleEvent } from '../lifecycle-rules.ts';
 
 /**
  * The e-mails of a subscription's life (docs/product-rules.md#behaviour): the key on purchase, the trial conversion,
@@ -88,19 +89,8 @@ export function licenceKeyEmail(input: {
           },
         ],
       },
-      {
-        kind: 'note',
-        text: 'Keep this e-mail safe: we store only a fingerprint of the key and cannot show it to you again.',
-      },
-      { kind: 'heading', text: 'Getting started' },
-      {
-        kind: 'steps',
-        items: [
-          { label: `Download the ${product} CLI`, url: `${publicBaseUrl}/download` },
-          { label: 'Read the documentation', url: siteConfig.links.docs },
-          { label: 'Ask the community', url: siteConfig.links.communityChat },
-        ],
-      },
+      keySafetyNote(),
+      ...gettingStartedBlocks(publicBaseUrl),
       {
         kind: 'note',
         text: `By using this licence key you accept the End User License Agreement: ${publicBaseUrl}/eula/cli`,

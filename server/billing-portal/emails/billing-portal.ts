@@ -4,13 +4,13 @@ import {
   MAX_PORTAL_LINKS,
   type ManageableSubscription,
   type PortalLinks,
-} from '#server/billing-portal/build-portal-links.ts';
+} from '../build-portal-links.ts';
 import {
   formatEmailDate,
   renderEmail,
   type EmailBlock,
   type RenderedEmail,
-} from './render-email.ts';
+} from '#server/email/render-email.ts';
 
 const notYou = 'If you did not ask for this, you can ignore this e-mail: nothing changes.';
 

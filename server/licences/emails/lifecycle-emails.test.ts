@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { licenceKeyEmail, lifecycleEmail, trialConvertedEmail } from './lifecycle-emails.ts';
-import type { LifecycleEvent } from './lifecycle-rules.ts';
+import type { LifecycleEvent } from '../lifecycle-rules.ts';
 
 const publicBaseUrl = 'https://orgsmith.example';
 const licence = {
