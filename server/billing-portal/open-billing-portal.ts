@@ -1,4 +1,5 @@
 import type { Database } from '../db/client.ts';
+import type { AppDeps } from '../deps.ts';
 import { createBillingPortalTokenRepository } from './billing-portal-token-repository.ts';
 import { createLicenceRepository } from '../licences/licence-repository.ts';
 import type { Logger } from '../logger.ts';
@@ -30,6 +31,18 @@ export type OpenBillingPortalResult =
  * the token's customer), uses the token up (its id is the primary key of a use record, so two
  * clicks cannot both pass) and asks the payment provider for a portal session of that customer.
  */
+/** The portal link's dependencies, from the app's (`logger`: the request's). */
+export function openPortalDepsOf(deps: AppDeps, logger: Logger): OpenBillingPortalDeps {
+  return {
+    db: deps.database.db,
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    payments: deps.payments,
+    logger,
+    returnUrl: `${deps.env.PUBLIC_BASE_URL}/`,
+  };
+}
+
 export async function openBillingPortal(
   deps: OpenBillingPortalDeps,
   token: string,

@@ -1,5 +1,6 @@
 import type { BillingPortalRequest } from '#shared/contracts/billing-portal.ts';
 import type { Database } from '../db/client.ts';
+import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository, type QueuedEmail } from '../email/outbox-repository.ts';
 import {
   billingPortalLinksEmail,
@@ -53,6 +54,17 @@ function manageable(
  * purchase; an explanation for a trial; or a hint to use the purchase address when nothing
  * matches.
  */
+/** The portal-access e-mail's dependencies, from the app's. */
+export function sendLinkDepsOf(deps: AppDeps): SendBillingPortalLinkDeps {
+  return {
+    db: deps.database.db,
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+    accountApiUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
+  };
+}
+
 export async function sendBillingPortalLink(
   deps: SendBillingPortalLinkDeps,
   request: BillingPortalRequest,

@@ -9,9 +9,7 @@ import { isPaymentError } from '../payments/payment-errors.ts';
 import { clientIp } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
-import { createCheckoutSession } from './create-checkout-session.ts';
-
-/** Generous per IP (a whole company may share one); a session costs the provider little. */
+import { checkoutDepsOf, createCheckoutSession } from './create-checkout-session.ts';
 
 /** `POST /account/v1/checkout` (docs/product-rules.md#service-calls): validates, opens a provider session, answers `{ sessionId, url }`. */
 export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -28,15 +26,7 @@ export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
 
     let result;
     try {
-      result = await createCheckoutSession(
-        {
-          db: deps.database.db,
-          payments: deps.payments,
-          secretKey: deps.secretKey,
-          publicBaseUrl: deps.env.PUBLIC_BASE_URL,
-        },
-        body.value,
-      );
+      result = await createCheckoutSession(checkoutDepsOf(deps), body.value);
     } catch (error) {
       if (!isPaymentError(error)) throw error;
       c.get('log').error({ err: error }, 'checkout session could not be created');

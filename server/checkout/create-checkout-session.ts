@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckoutRequest, CheckoutResponse } from '#shared/contracts/checkout.ts';
 import type { Database } from '../db/client.ts';
+import type { AppDeps } from '../deps.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import type { PaymentProvider } from '../payments/payment-provider.ts';
@@ -22,8 +23,25 @@ function onOrigin(url: string, origin: string): boolean {
  * SubscriptionAlreadyExists).
  * The amount is never sent: the provider prices the order from the engine's catalogue.
  */
+export interface CheckoutDeps {
+  db: Database;
+  payments: PaymentProvider;
+  secretKey: string;
+  publicBaseUrl: string;
+}
+
+/** The checkout's dependencies, from the app's. */
+export function checkoutDepsOf(deps: AppDeps): CheckoutDeps {
+  return {
+    db: deps.database.db,
+    payments: deps.payments,
+    secretKey: deps.secretKey,
+    publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+  };
+}
+
 export async function createCheckoutSession(
-  deps: { db: Database; payments: PaymentProvider; secretKey: string; publicBaseUrl: string },
+  deps: CheckoutDeps,
   request: CheckoutRequest,
 ): Promise<CreateCheckoutResult> {
   const origin = new URL(deps.publicBaseUrl).origin;
