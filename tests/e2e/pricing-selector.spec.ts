@@ -107,6 +107,20 @@ test.describe('pricing selector', () => {
     await expectQuery(page, '?size=25&period=monthly&currency=USD');
   });
 
+  test('a plan card works before the script runs: the form asks the server for that plan', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const noScript = await context.newPage();
+    await noScript.goto('/pricing?size=10&period=yearly&currency=EUR');
+    await card(noScript, 'Enterprise').click();
+    await expect(noScript).toHaveURL(/plan=Enterprise/);
+    await expect(slider(noScript)).toHaveValue('25');
+    await expect(noScript.getByRole('radio', { name: /Yearly/ })).toBeChecked();
+    await expect(noScript.getByRole('radio', { name: 'EUR' })).toBeChecked();
+    await context.close();
+  });
+
   test('plus and minus step Pro and are disabled for fixed plans', async ({ page }) => {
     await page.goto('/pricing');
     // The steppers need JavaScript (they have no meaning as a plain form): wait for it.
@@ -137,6 +151,8 @@ test.describe('pricing selector', () => {
 
   test('plan cards set the size to their default', async ({ page }) => {
     await page.goto('/pricing?size=10');
+    // The card's text outside its button reacts only once the script runs (decision 110).
+    await waitForHydration(page);
     await card(page, 'Enterprise').click();
     await expect(slider(page)).toHaveValue('25');
     await expect(amount(page)).toHaveText('$3,500');
