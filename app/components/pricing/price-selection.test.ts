@@ -84,5 +84,12 @@ describe('the quote parameters', () => {
     expect(parsePriceSelection(new URLSearchParams('size=10&plan=Gold')).size).toBe(10);
     const written = searchParamsWithSelection(sent, parsePriceSelection(sent));
     expect(written.toString()).toBe('size=25&period=yearly&currency=EUR');
+    // As the plain form sends it: other order, the plan last; written back in the usual order.
+    const fromForm = new URLSearchParams(
+      'modal=trial&period=monthly&currency=USD&size=10&plan=Enterprise',
+    );
+    expect(searchParamsWithSelection(fromForm, parsePriceSelection(fromForm)).toString()).toBe(
+      'modal=trial&size=25&period=monthly&currency=USD',
+    );
   });
 });

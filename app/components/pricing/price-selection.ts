@@ -50,7 +50,8 @@ export function searchParamsWithSelection(
   selection: PriceSelection,
 ): URLSearchParams {
   const next = new URLSearchParams(current);
-  next.delete(planParam);
+  // Always in one order (size, period, currency) however the URL arrived, e.g. from the form.
+  for (const name of [planParam, ...Object.values(selectionParams)]) next.delete(name);
   next.set(selectionParams.size, String(selection.size));
   next.set(selectionParams.period, selection.billingPeriod);
   next.set(selectionParams.currency, selection.currency);
