@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { AdminError, EXIT_OK, type AdminCommand } from '../admin/command.ts';
-import { BackupError, databaseFingerprint, restoreBackup, writeBackup } from './backup-file.ts';
+import { BackupError, databaseRowCount, restoreBackup, writeBackup } from './backup-file.ts';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -47,7 +47,7 @@ const restore: AdminCommand = {
       throw new AdminError(`No such file: ${file}`);
     });
     const db = await context.database();
-    const before = Object.values(await databaseFingerprint(db)).reduce((n, t) => n + t.rows, 0);
+    const before = await databaseRowCount(db);
     if (before > 0 && options.replace !== true) {
       throw new AdminError(
         `The database holds ${before} rows. Restoring replaces all of them with the backup; run again with --replace to do that.`,

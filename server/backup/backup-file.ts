@@ -76,12 +76,13 @@ export async function writeBackup(
     const summary = await inSnapshot(db, async (tx) => {
       const repository = createBackupRepository(tx);
       const tables = await repository.tables();
+      const migrations = await migrationNames(tx);
       await write({
         format: BACKUP_FORMAT,
         version: 1,
         createdAt: meta.now.toISOString(),
         database: meta.database,
-        migrations: await migrationNames(tx),
+        migrations,
       });
       let rows = 0;
       for (const table of tables) {
@@ -96,7 +97,7 @@ export async function writeBackup(
       }
       const count = tables.filter((t) => t.name !== MIGRATIONS_TABLE).length;
       await write({ end: true, tables: count, rows });
-      return { tables: count, rows, migrations: (await migrationNames(tx)).length };
+      return { tables: count, rows, migrations: migrations.length };
     });
     gzip.end();
     await piped;
@@ -200,6 +201,16 @@ export async function restoreBackup(db: Database, file: string): Promise<BackupS
     if (!sawEnd) throw new BackupError(`${file} is cut short: it has no end marker.`);
   });
   return { tables: restoredTables, rows: restoredRows, bytes, migrations };
+}
+
+/** How many rows the database holds, the migration ledger aside. */
+export async function databaseRowCount(db: Database): Promise<number> {
+  const repository = createBackupRepository(db);
+  let rows = 0;
+  for (const table of await repository.tables()) {
+    if (table.name !== MIGRATIONS_TABLE) rows += await repository.countRows(table);
+  }
+  return rows;
 }
 
 /** Row counts and content digests of every table except the migration ledger. */

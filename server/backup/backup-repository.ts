@@ -118,6 +118,14 @@ export function createBackupRepository(db: Executor) {
       }
     },
 
+    async countRows(table: TableInfo): Promise<number> {
+      const result = await db.execute(
+        sql.raw(`select count(*)::int as rows from ${quote(table.name)}`),
+      );
+      const [row] = z.array(z.object({ rows: z.number() })).parse(rowsOf(result));
+      return row?.rows ?? 0;
+    },
+
     /** How many rows each table holds, and a digest of its content (to compare two databases). */
     async fingerprint(table: TableInfo): Promise<{ rows: number; digest: string }> {
       const result = await db.execute(

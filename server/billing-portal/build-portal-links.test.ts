@@ -7,29 +7,12 @@ import {
   type ManageableSubscription,
   type PortalLink,
 } from './build-portal-links.ts';
+import { subscription } from './manageable-subscription.fixture.ts';
 import { verifyPortalToken } from './portal-token.ts';
 
 const secretKey = 'build-portal-links-test-secret-0123456789';
 const now = new Date('2026-01-15T10:00:00Z');
 const accountApiUrl = 'https://account.example.test';
-
-let sequence = 0;
-function subscription(overrides: Partial<ManageableSubscription> = {}): ManageableSubscription {
-  sequence++;
-  return {
-    licenceId: `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`,
-    customerId: 'cus_A',
-    type: 'Paid',
-    status: 'Active',
-    edition: 'Pro',
-    quantity: 5,
-    keyHint: `K${String(sequence).padStart(3, '0')}`,
-    billingPeriod: 'monthly',
-    currency: 'USD',
-    createdAt: new Date(Date.UTC(2025, 0, 1) + sequence * 86_400_000),
-    ...overrides,
-  };
-}
 
 function tokenOf(link: PortalLink) {
   const url = new URL(link.url);

@@ -5,30 +5,13 @@ import {
   MAX_SUBSCRIPTIONS_PER_LINK,
   type ManageableSubscription,
 } from '../build-portal-links.ts';
+import { subscription } from '../manageable-subscription.fixture.ts';
 import { billingPortalLinksEmail, describeSubscription } from './billing-portal.ts';
 
 const secretKey = 'billing-portal-email-test-secret-0123456789';
 const now = new Date('2026-01-15T10:00:00Z');
 const accountApiUrl = 'https://account.example.test';
 const publicBaseUrl = 'https://www.example.test';
-
-let sequence = 0;
-function subscription(overrides: Partial<ManageableSubscription> = {}): ManageableSubscription {
-  sequence++;
-  return {
-    licenceId: `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`,
-    customerId: 'cus_A',
-    type: 'Paid',
-    status: 'Active',
-    edition: 'Pro',
-    quantity: 5,
-    keyHint: `K${String(sequence).padStart(3, '0')}`,
-    billingPeriod: 'monthly',
-    currency: 'USD',
-    createdAt: new Date(Date.UTC(2025, 0, 1) + sequence * 86_400_000),
-    ...overrides,
-  };
-}
 
 function build(subscriptions: ManageableSubscription[]) {
   return buildPortalLinks({ secretKey, accountApiUrl, now, subscriptions });
