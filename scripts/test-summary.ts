@@ -38,8 +38,9 @@ if (e2e.success) {
   failed += 1;
   console.log('end-to-end: no report (the run did not finish)');
 }
-// The suites CI runs after `npm test` (issue 13): a missing report means the run did not get there.
+// The security suite (`npm test`'s last step, issue 17) and the suites CI runs after `npm test` (issue 13): a missing report means the run did not get there.
 for (const [label, file] of [
+  ['security', 'reports/vitest-security.json'],
   ['faults', 'reports/vitest-faults.json'],
   ['deployment', 'reports/vitest-deploy.json'],
 ] as const) {

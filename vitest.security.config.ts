@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:security` (issue 17): every attack of the security review as a test — oversized
+ * bodies, junk URLs, test payments on a public origin, someone else's trial or link. Some files
+ * start real server processes on the production build (`npm run build` first; `npm test` runs it
+ * after the e2e tests, which build). One file at a time: they measure memory and latency.
+ */
+export default defineConfig({
+  cacheDir: '.vite-cache',
+  test: {
+    include: ['tests/security/**/*.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+    maxWorkers: 1,
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: 'reports/vitest-security.json' },
+  },
+});
