@@ -18,6 +18,8 @@ export interface SiteRequestContext {
   /** Absolute base URL of the account service as the browser calls it; '' = same origin. */
   accountApiUrl: string;
   gaMeasurementId: string | undefined;
+  /** Test payments on purpose (`PAYMENT_PROVIDER=local`): every page shows a notice. */
+  testPayments: boolean;
   /** Render time, so the footer year and dates are computed when the page is (and testable). */
   now: Date;
   services: SiteServices;

@@ -6,6 +6,7 @@ export interface RootData {
   publicBaseUrl: string;
   accountApiUrl: string;
   gaMeasurementId: string | null;
+  testPayments: boolean;
   year: number;
 }
 

@@ -19,6 +19,7 @@ import { SiteHeader } from './components/shell/SiteHeader.tsx';
 import { SiteFooter } from './components/shell/SiteFooter.tsx';
 import { ModalHost } from './components/dialogs/ModalHost.tsx';
 import { NotFoundContent } from './components/shell/NotFoundContent.tsx';
+import { TestModeNotice } from './components/shell/TestModeNotice.tsx';
 import './styles/global.css';
 
 export function loader({ context }: Route.LoaderArgs): RootData {
@@ -27,6 +28,7 @@ export function loader({ context }: Route.LoaderArgs): RootData {
     publicBaseUrl: site.publicBaseUrl,
     accountApiUrl: site.accountApiUrl,
     gaMeasurementId: site.gaMeasurementId ?? null,
+    testPayments: site.testPayments,
     year: site.now.getFullYear(),
   };
 }
@@ -73,6 +75,7 @@ function Shell({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      {data?.testPayments ? <TestModeNotice /> : null}
       <SiteHeader />
       <main id="main" tabIndex={-1}>
         {children}

@@ -11,6 +11,7 @@ import { licenceCertificateRoutes } from './licence-certificates/licence-certifi
 import { licenceRecoveryRoutes } from './licence-recovery/licence-recovery-routes.ts';
 import { licenceValidationRoutes } from './licence-validation/licence-validation-routes.ts';
 import { openApiRoutes } from './openapi/openapi-routes.ts';
+import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { isDatabaseUnavailable } from './db/database-unavailable.ts';
@@ -18,8 +19,14 @@ import { securityHeaders, type SecurityHeaderOptions } from './http/security-hea
 import { staticAssets } from './http/static-assets.ts';
 import type { AppEnv } from './http/types.ts';
 import { releaseRoutes } from './releases/release-routes.ts';
+import { securityContactRoutes } from './security-contact/security-contact-routes.ts';
 import { localPaymentRoutes } from './payments/local/local-routes.ts';
-import { paymentWebhookRoutes } from './payments/webhook-routes.ts';
+import {
+  MAX_WEBHOOK_BYTES,
+  paymentWebhookRoutes,
+  STRIPE_WEBHOOK_PATH,
+} from './payments/webhook-routes.ts';
+import { bodyLimits, DEFAULT_BODY_LIMIT_BYTES } from './http/body-limit.ts';
 import { siteRoutes } from './site/site-routes.ts';
 import { trialRoutes } from './trials/trial-routes.ts';
 
@@ -54,7 +61,19 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   const secureCookie = env.PUBLIC_BASE_URL.startsWith('https:');
   const site = options.serverBuild ? siteRoutes(deps, options.serverBuild, security) : undefined;
 
+  app.use(requestId());
+  app.use(async (c, next) => {
+    c.set('trustedProxies', env.TRUST_PROXY);
+    await next();
+  });
   app.use(requestLog(logger));
+  // Before anything reads a body (decision 127).
+  app.use(
+    bodyLimits({
+      limitFor: (path) =>
+        path === STRIPE_WEBHOOK_PATH ? MAX_WEBHOOK_BYTES : DEFAULT_BODY_LIMIT_BYTES,
+    }),
+  );
   // Pages rendered once, served from memory with all their headers (decision 100).
   if (site) app.use(site.cachedPages);
   // The CLI's hot path: JSON for a machine, so no CSP, cookies or compression (decision 077).
@@ -65,6 +84,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', csrfTokenRoutes({ secureCookie }));
 
   app.route('/', healthRoutes(deps));
+  app.route('/', securityContactRoutes(deps));
   app.route('/', contactRoutes(deps));
   app.route('/', trialRoutes(deps));
   app.route('/', billingPortalRoutes(deps));

@@ -12,9 +12,10 @@ describe('parseEnv', () => {
 
   it('derives PUBLIC_BASE_URL from PORT and strips trailing slashes', () => {
     expect(parseEnv({ PORT: '4100' }).PUBLIC_BASE_URL).toBe('http://localhost:4100');
-    expect(parseEnv({ PUBLIC_BASE_URL: 'https://orgsmith.io/' }).PUBLIC_BASE_URL).toBe(
-      'https://orgsmith.io',
-    );
+    expect(
+      parseEnv({ PUBLIC_BASE_URL: 'https://orgsmith.io/', PAYMENT_PROVIDER: 'local' })
+        .PUBLIC_BASE_URL,
+    ).toBe('https://orgsmith.io');
   });
 
   it('treats empty strings as unset', () => {
@@ -25,5 +26,29 @@ describe('parseEnv', () => {
     expect(() =>
       parseEnv({ PORT: 'abc', DATABASE_URL: 'mysql://x', GA_MEASUREMENT_ID: 'UA-1' }),
     ).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*GA_MEASUREMENT_ID/);
+  });
+});
+
+describe('payments on a public origin (decision 126)', () => {
+  it('refuses to start without Stripe keys, in one line naming both variables', () => {
+    let message = '';
+    try {
+      parseEnv({ PUBLIC_BASE_URL: 'https://orgsmith.io', NODE_ENV: 'production' });
+    } catch (error) {
+      message = error instanceof Error ? error.message : '';
+    }
+    const lines = message.split('\n').filter((line) => line.includes('STRIPE_SECRET_KEY'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('STRIPE_WEBHOOK_SECRET');
+    expect(lines[0]).toContain('PAYMENT_PROVIDER=local');
+  });
+
+  it('accepts only the two provider names', () => {
+    expect(() => parseEnv({ PAYMENT_PROVIDER: 'Local' })).toThrow(/PAYMENT_PROVIDER/);
+    expect(parseEnv({ PAYMENT_PROVIDER: 'local' }).payments).toEqual({
+      provider: 'local',
+      testModeNotice: true,
+    });
+    expect(parseEnv({}).payments).toEqual({ provider: 'local', testModeNotice: false });
   });
 });

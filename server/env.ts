@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { siteConfig } from '../shared/site-config.ts';
 import { isEd25519PrivateKeyPem } from './licence-certificates/signing-key.ts';
+import { choosePaymentProvider } from './payments/choose-payment-provider.ts';
+import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './rate-limit/trusted-proxies.ts';
 
 const optionalUrl = z.url().optional();
 
@@ -23,6 +25,8 @@ const envSchema = z
     STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
     STRIPE_API_BASE_URL: optionalUrl,
+    /** `local` = the built-in TEST-MODE provider on purpose; unset = Stripe when keyed (decision 126). */
+    PAYMENT_PROVIDER: z.enum(['stripe', 'local']).optional(),
     LICENSE_SIGNING_KEY: z
       .string()
       .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
@@ -33,6 +37,21 @@ const envSchema = z
       .string()
       .regex(/^G-[A-Z0-9]+$/, 'must look like G-XXXXXXX')
       .optional(),
+    /** Proxies whose X-Forwarded-For is believed: `loopback`, `private`, `linklocal`, addresses, CIDRs or `none`. */
+    TRUST_PROXY: z
+      .string()
+      .default(DEFAULT_TRUST_PROXY)
+      .transform((value, ctx) => {
+        try {
+          return parseTrustProxy(value);
+        } catch (error) {
+          ctx.addIssue({
+            code: 'custom',
+            message: error instanceof Error ? error.message : 'invalid',
+          });
+          return z.NEVER;
+        }
+      }),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -42,12 +61,24 @@ const envSchema = z
     /** Seconds a validation may reuse a licence it read (changes show within this); 0 = never. */
     LICENSE_VALIDATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
   })
-  .transform((env) => ({
-    ...env,
-    PUBLIC_BASE_URL: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
-    ACCOUNT_API_URL: env.ACCOUNT_API_URL?.replace(/\/$/, ''),
-    DOWNLOAD_BASE_URL: env.DOWNLOAD_BASE_URL.replace(/\/$/, ''),
-  }));
+  .transform((env, ctx) => {
+    const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(
+      /\/$/,
+      '',
+    );
+    const payments = choosePaymentProvider({ ...env, PUBLIC_BASE_URL: publicBaseUrl });
+    if ('refused' in payments) {
+      ctx.addIssue({ code: 'custom', path: [], message: payments.refused });
+      return z.NEVER;
+    }
+    return {
+      ...env,
+      PUBLIC_BASE_URL: publicBaseUrl,
+      ACCOUNT_API_URL: env.ACCOUNT_API_URL?.replace(/\/$/, ''),
+      DOWNLOAD_BASE_URL: env.DOWNLOAD_BASE_URL.replace(/\/$/, ''),
+      payments,
+    };
+  });
 
 export type Env = z.output<typeof envSchema>;
 
@@ -58,7 +89,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   );
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    const lines = result.error.issues.map((issue) =>
+      issue.path.length === 0
+        ? `  ${issue.message}`
+        : `  ${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   return result.data;

@@ -40,6 +40,14 @@ export const siteConfig = {
   },
   supportEmail: 'support@orgsmith.io',
   salesEmail: 'hello@orgsmith.io',
+  /** Where vulnerabilities are reported: SECURITY.md, /.well-known/security.txt, the support page. */
+  securityEmail: 'security@orgsmith.io',
+  /** What we promise a reporter (SECURITY.md and the support page say the same). */
+  vulnerabilityDisclosure: {
+    acknowledgeBusinessDays: 2,
+    assessBusinessDays: 10,
+    disclosureDays: 90,
+  },
   mailFrom: 'Orgsmith <no-reply@orgsmith.io>',
   defaultDownloadBaseUrl: 'https://downloads.orgsmith.io/cli',
   links,

@@ -1,7 +1,8 @@
 import { siteConfig } from '#shared/site-config.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
 
-const { cliName, productName, supportEmail, company } = siteConfig;
+const { cliName, productName, supportEmail, company, securityEmail, vulnerabilityDisclosure } =
+  siteConfig;
 
 export const supportContent = {
   eyebrow: 'Support',
@@ -64,6 +65,17 @@ Command:           ${cliName} flow:out --environment uat --checkOnly
 What happened:     …
 What I expected:   …
 Logs:              attached, checked for sensitive data`,
+  },
+  security: {
+    heading: 'Reporting a security vulnerability',
+    intro: `If you believe you have found a vulnerability in the ${productName} CLI, this website or the licensing service, please tell us privately at ${securityEmail} before telling anyone else. Include what you found, how to reproduce it and what an attacker could do with it. Please do not include real customer data.`,
+    promises: [
+      `We confirm your report within ${vulnerabilityDisclosure.acknowledgeBusinessDays} business days.`,
+      `Within ${vulnerabilityDisclosure.assessBusinessDays} business days we tell you how we assess it and when we expect a fix.`,
+      `We agree a disclosure date with you, at most ${vulnerabilityDisclosure.disclosureDays} days after your report, and credit you in the release notes if you wish.`,
+      'We will not take legal action against research done in good faith that respects our customers’ data and stops at showing the problem.',
+    ],
+    linkLabel: `Report to ${securityEmail}`,
   },
   other: {
     heading: 'Other questions',

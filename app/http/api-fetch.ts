@@ -1,4 +1,9 @@
-import { CSRF_COOKIE, CSRF_HEADER, CSRF_TOKEN_PATH } from '#shared/contracts/csrf.ts';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  CSRF_HOST_COOKIE,
+  CSRF_TOKEN_PATH,
+} from '#shared/contracts/csrf.ts';
 
 /**
  * The site's one way to call its own server and the account service. Non-GET/HEAD requests to
@@ -29,7 +34,8 @@ export interface ApiFetchOptions extends RequestInit {
 
 /** The visitor's CSRF token: from the cookie, or fetched once (the answer sets the cookie). */
 async function csrfToken(signal: AbortSignal | null | undefined): Promise<string | undefined> {
-  const stored = readCookie(CSRF_COOKIE);
+  // `__Host-XSRF-TOKEN` on an https origin, `XSRF-TOKEN` on http (decision 128).
+  const stored = readCookie(CSRF_HOST_COOKIE) ?? readCookie(CSRF_COOKIE);
   if (stored) return stored;
   const response = await fetch(CSRF_TOKEN_PATH, { credentials: 'same-origin', signal });
   if (!response.ok) return undefined;

@@ -18,7 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function SupportPage({ loaderData }: Route.ComponentProps) {
-  const { channels, freeForAll, sla, request, other } = supportContent;
+  const { channels, freeForAll, sla, request, security, other } = supportContent;
   return (
     <>
       <PageHero
@@ -90,7 +90,24 @@ export default function SupportPage({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="other-heading">
+      <section id="security" className="section" aria-labelledby="security-heading">
+        <div className="container">
+          <h2 id="security-heading">{security.heading}</h2>
+          <p>{security.intro}</p>
+          <ul>
+            {security.promises.map((promise) => (
+              <li key={promise}>{promise}</li>
+            ))}
+          </ul>
+          <p>
+            <a href={`mailto:${siteConfig.securityEmail}`} className="button button-secondary">
+              {security.linkLabel}
+            </a>
+          </p>
+        </div>
+      </section>
+
+      <section className={`section ${styles.muted}`} aria-labelledby="other-heading">
         <div className="container">
           <h2 id="other-heading">{other.heading}</h2>
           <ul className={styles.other}>

@@ -9,7 +9,7 @@ import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { noQueryParameters } from '../openapi/common-errors.ts';
 import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
-import { clientIp } from '../rate-limit/client-ip.ts';
+import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import {
   createAccessTokenRequestSchema,
@@ -40,7 +40,7 @@ export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
 
   async function licenceOf(c: Context<AppEnv>, key: string): Promise<Licence | Response> {
     const limited = await applyRateLimits(c, limiter, [
-      { rule: rateLimitRules.accessTokensPerIp, subject: clientIp(c) },
+      { rule: rateLimitRules.accessTokensPerIp, subject: rateLimitClient(c) },
       { rule: rateLimitRules.accessTokensPerLicence, subject: key },
     ]);
     if (limited) return limited;
@@ -96,7 +96,7 @@ export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
     let selector: { token: string } | { id: string; licenceId: string };
     if ('token' in body.value) {
       const limited = await applyRateLimits(c, limiter, [
-        { rule: rateLimitRules.accessTokensPerIp, subject: clientIp(c) },
+        { rule: rateLimitRules.accessTokensPerIp, subject: rateLimitClient(c) },
       ]);
       if (limited) return limited;
       selector = { token: body.value.token };

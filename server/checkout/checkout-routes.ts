@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import { invalidRequest, readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
-import { clientIp } from '../rate-limit/client-ip.ts';
+import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { checkoutDepsOf, createCheckoutSession } from './create-checkout-session.ts';
@@ -18,7 +18,7 @@ export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post('/account/v1/checkout', async (c) => {
     const limited = await enforceRateLimits(c, limiter, [
-      { rule: rateLimitRules.checkoutPerIp, subject: clientIp(c) },
+      { rule: rateLimitRules.checkoutPerIp, subject: rateLimitClient(c) },
     ]);
     if (limited) return limited;
     const body = await readJsonBody(c, checkoutRequestSchema);

@@ -36,11 +36,44 @@ describe('csrf', () => {
     expect(await returning.json()).toEqual({ token: 'kept-token' });
   });
 
-  it('marks the cookie Secure behind HTTPS', async () => {
-    const app = appWith(() => undefined, true);
-    expect((await app.request('/api/csrf-token')).headers.get('set-cookie')).toMatch(
-      /^XSRF-TOKEN=[\w-]{32}; Path=\/; Secure; SameSite=Strict$/,
-    );
+  it('over HTTPS names the cookie __Host-XSRF-TOKEN, Secure, and believes only that one', async () => {
+    const app = appWith((a) => a.post('/api/echo', (c) => c.json({ ok: true })), true);
+    const issued = (await app.request('/api/csrf-token')).headers.get('set-cookie');
+    expect(issued).toMatch(/^__Host-XSRF-TOKEN=[\w-]{32}; Path=\/; Secure; SameSite=Strict$/);
+    // A sibling subdomain can plant `XSRF-TOKEN` for our host, never `__Host-XSRF-TOKEN`.
+    const planted = await app.request('/api/echo', {
+      method: 'POST',
+      headers: { Cookie: 'XSRF-TOKEN=planted', 'X-XSRF-TOKEN': 'planted' },
+    });
+    expect(planted.status).toBe(403);
+    const own = await app.request('/api/echo', {
+      method: 'POST',
+      headers: { Cookie: '__Host-XSRF-TOKEN=own', 'X-XSRF-TOKEN': 'own' },
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('refuses without the cookie before reading the body', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new TextEncoder().encode('_csrf=x&'.repeat(1024)));
+        if (pulled > 1000) controller.close();
+      },
+    });
+    const app = appWith((a) => a.post('/api/echo', (c) => c.json({ ok: true })));
+    // Streaming bodies need `duplex`, which the DOM typings of RequestInit do not list yet.
+    const init = {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body,
+      duplex: 'half',
+    };
+    const res = await app.request('/api/echo', init);
+    expect(res.status).toBe(403);
+    // A ReadableStream pulls ahead once to fill its queue; nothing beyond that was read.
+    expect(pulled).toBeLessThanOrEqual(1);
   });
 
   it('lets a server-rendered form page issue the token it embeds', async () => {

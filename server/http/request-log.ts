@@ -1,15 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger.ts';
 import type { AppEnv } from './types.ts';
 
-/** One structured log line per request; assets and health checks at debug level. */
+/** One structured log line per request (after `requestId`); assets and health checks at debug level. */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const requestId = c.req.header('x-request-id') ?? randomUUID();
-    const log = logger.child({ requestId });
-    c.set('requestId', requestId);
+    const log = logger.child({ requestId: c.get('requestId') });
     c.set('log', log);
     await next();
     const path = c.req.path;

@@ -12,7 +12,7 @@ import type { AppEnv } from '../http/types.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import { noQueryParameters } from '../openapi/common-errors.ts';
 import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
-import { clientIp } from '../rate-limit/client-ip.ts';
+import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { replaceLicenceKey } from './replace-licence-key.ts';
 import { sendLostKeyEmail } from './send-lost-key-email.ts';
@@ -45,7 +45,7 @@ export function licenceRecoveryRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post(LOST_KEY_PATH, noQueryParameters, async (c) => {
     const started = performance.now();
     const limitedByIp = await applyRateLimits(c, limiter, [
-      { rule: rateLimitRules.resendPerIp, subject: clientIp(c) },
+      { rule: rateLimitRules.resendPerIp, subject: rateLimitClient(c) },
     ]);
     if (limitedByIp) return limitedByIp;
     const body = await readJsonBody(c, lostKeyRequestSchema);
@@ -65,7 +65,7 @@ export function licenceRecoveryRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post(REPLACE_KEY_PATH, noQueryParameters, async (c) => {
     const limited = await applyRateLimits(c, limiter, [
-      { rule: rateLimitRules.replaceKeyPerIp, subject: clientIp(c) },
+      { rule: rateLimitRules.replaceKeyPerIp, subject: rateLimitClient(c) },
     ]);
     if (limited) return limited;
     const body = await readJsonBody(c, replaceKeyRequestSchema);

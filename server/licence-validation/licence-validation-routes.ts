@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.ts';
 import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
 import { unexpectedQueryError } from '../openapi/common-errors.ts';
-import { clientIp } from '../rate-limit/client-ip.ts';
+import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { tooManyRequests } from '../rate-limit/apply-rate-limits.ts';
 import { createLicenceValidator, licenceValidatorDepsOf } from './licence-validator.ts';
 import type { Credential } from './validate-licence.ts';
@@ -29,7 +29,7 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post(VALIDATE_PATH, async (c) => {
     const request = await parseValidationRequest(c);
     if (!request.ok) return request.response;
-    const result = await validator.validate({ ...request.value, clientIp: clientIp(c) });
+    const result = await validator.validate({ ...request.value, clientIp: rateLimitClient(c) });
     if (!result.ok) return tooManyRequests(c, result.headers, result.retryAfterSeconds);
     // A plain header object (not c.body's Headers instance) lets the Node adapter write it as is.
     return new Response(result.json, {

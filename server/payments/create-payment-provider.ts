@@ -6,19 +6,23 @@ import type { PaymentProvider } from './payment-provider.ts';
 import { createStripeClient } from './stripe/stripe-client.ts';
 import { createStripePaymentProvider } from './stripe/stripe-payment-provider.ts';
 
-/** Stripe when STRIPE_SECRET_KEY is set, else the built-in local provider (ARCHITECTURE.md). */
+/** The provider the environment chose (`env.payments`, decision 126). */
 export function createPaymentProvider(options: {
   env: Pick<
     Env,
-    'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_BASE_URL' | 'PUBLIC_BASE_URL'
+    | 'STRIPE_SECRET_KEY'
+    | 'STRIPE_WEBHOOK_SECRET'
+    | 'STRIPE_API_BASE_URL'
+    | 'PUBLIC_BASE_URL'
+    | 'payments'
   >;
   db: Database;
   clock: () => Date;
   logger: Logger;
 }): PaymentProvider {
   const { env } = options;
-  if (!env.STRIPE_SECRET_KEY) {
-    options.logger.info('payments: local provider (no STRIPE_SECRET_KEY), TEST MODE pages');
+  if (env.payments.provider === 'local' || !env.STRIPE_SECRET_KEY) {
+    options.logger.info('payments: local provider, TEST MODE pages');
     return createLocalPaymentProvider({
       db: options.db,
       clock: options.clock,

@@ -5,8 +5,14 @@ import type { AppEnv } from '../http/types.ts';
 import { isPaymentError } from './payment-errors.ts';
 import { handlePaymentEvent, syncDepsOf } from './sync-subscription.ts';
 
-/** Stripe's events are small; anything larger is not from Stripe. */
-const MAX_WEBHOOK_BYTES = 512 * 1024;
+/**
+ * Stripe does not publish a maximum event size; its events embed at most a page of each list,
+ * and the largest we have seen are tens of KiB. Anything above this is not from Stripe
+ * (decision 127; `bodyLimits` in server/app.ts enforces it before the body is read).
+ */
+export const MAX_WEBHOOK_BYTES = 512 * 1024;
+
+export const STRIPE_WEBHOOK_PATH = '/account/v1/webhooks/stripe';
 
 /**
  * `POST /account/v1/webhooks/stripe`: verifies the signature on the raw body, then hands the
@@ -16,7 +22,7 @@ const MAX_WEBHOOK_BYTES = 512 * 1024;
 export function paymentWebhookRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.post('/account/v1/webhooks/stripe', async (c) => {
+  app.post(STRIPE_WEBHOOK_PATH, async (c) => {
     if (deps.payments.name !== 'stripe') {
       return c.json(
         { Error: errorCodes.invalidRequest, message: 'Stripe is not configured on this server.' },

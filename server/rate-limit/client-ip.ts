@@ -1,57 +1,61 @@
+import type { BlockList } from 'node:net';
 import { isIP } from 'node:net';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-
-/** Loopback, private and link-local ranges: where our own load balancer or proxy sits. */
-function isPrivate(address: string): boolean {
-  const ip = address.replace(/^::ffff:/, '');
-  if (isIP(ip) === 4) {
-    const [a = 0, b = 0] = ip.split('.').map(Number);
-    return (
-      a === 10 ||
-      a === 127 ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 169 && b === 254)
-    );
-  }
-  const lower = ip.toLowerCase();
-  return (
-    lower === '::1' || lower.startsWith('fc') || lower.startsWith('fd') || lower.startsWith('fe80')
-  );
-}
-
-function socketAddress(c: Context): string | undefined {
-  const env: unknown = c.env;
-  if (typeof env !== 'object' || env === null) return undefined;
-  const incoming: unknown = Reflect.get(env, 'incoming');
-  if (typeof incoming !== 'object' || incoming === null) return undefined;
-  const socket: unknown = Reflect.get(incoming, 'socket');
-  if (typeof socket !== 'object' || socket === null) return undefined;
-  const address: unknown = Reflect.get(socket, 'remoteAddress');
-  return typeof address === 'string' ? address : undefined;
-}
+import { nodeIncoming } from '../http/node-bindings.ts';
+import type { AppEnv } from '../http/types.ts';
+import { isTrustedProxy, unmapIpv4 } from './trusted-proxies.ts';
 
 /**
- * The client address for rate limiting (decision 053). `X-Forwarded-For` is believed only when
- * the connection comes from a private address (our proxy); then the rightmost public hop counts,
- * which a client cannot forge. Without a socket (in-process requests) the header is trusted.
+ * The client address (decision 128). `X-Forwarded-For` is believed only when the connection
+ * comes from a trusted proxy (`TRUST_PROXY`); then the rightmost hop that is not one of our
+ * proxies is the client, which the client cannot forge. Without a socket (in-process requests in
+ * tests) the header is believed.
  */
 export function resolveClientIp(
   peer: string | undefined,
   forwardedFor: string | undefined,
+  trusted: BlockList,
 ): string {
-  if (peer && !isPrivate(peer)) return peer;
+  if (peer && !isTrustedProxy(trusted, peer)) return unmapIpv4(peer);
   const hops = (forwardedFor ?? '')
     .split(',')
-    .map((hop) => hop.trim())
-    .filter((hop) => isIP(hop.replace(/^::ffff:/, '')) !== 0);
+    .map((hop) => unmapIpv4(hop.trim()))
+    .filter((hop) => isIP(hop) !== 0);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i] ?? '';
-    if (!isPrivate(hop) || i === 0) return hop;
+    if (!isTrustedProxy(trusted, hop) || i === 0) return hop;
   }
-  return peer ?? 'unknown';
+  return peer ? unmapIpv4(peer) : 'unknown';
 }
 
-export function clientIp(c: Context): string {
-  return resolveClientIp(socketAddress(c), c.req.header('x-forwarded-for'));
+/**
+ * What rate limits count as one client: an IPv4 address, or the /64 network of an IPv6 address,
+ * since one subscriber is handed a whole /64 and could otherwise rotate through 2^64 addresses.
+ */
+export function rateLimitBucket(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const groups = address.includes('::')
+    ? [
+        ...headGroups,
+        ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'),
+        ...tailGroups,
+      ]
+    : headGroups;
+  const network = groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, ''));
+  return `${network.join(':')}::/64`;
+}
+
+/** The client's address as `TRUST_PROXY` lets us see it. */
+export function clientIp(c: Context<AppEnv>): string {
+  const peer = nodeIncoming(c) ? getConnInfo(c).remote.address : undefined;
+  return resolveClientIp(peer, c.req.header('x-forwarded-for'), c.get('trustedProxies'));
+}
+
+/** The client as per-address rate limits count it (see `rateLimitBucket`). */
+export function rateLimitClient(c: Context<AppEnv>): string {
+  return rateLimitBucket(clientIp(c));
 }

@@ -2,8 +2,9 @@ import type { Context } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { rateLimitMessage } from '#shared/contracts/messages.ts';
 import type { RequestInput } from '../http/request-input.ts';
+import type { AppEnv } from '../http/types.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
-import { clientIp } from './client-ip.ts';
+import { rateLimitClient } from './client-ip.ts';
 import type { RateLimiter, RateLimitRule } from './rate-limiter.ts';
 
 /**
@@ -11,7 +12,7 @@ import type { RateLimiter, RateLimitRule } from './rate-limiter.ts';
  * `Retry-After`. Returns undefined when the request may proceed.
  */
 export async function enforceRateLimits(
-  c: Context,
+  c: Context<AppEnv>,
   limiter: RateLimiter,
   hits: Array<{ rule: RateLimitRule; subject: string }>,
 ): Promise<Response | undefined> {
@@ -37,12 +38,14 @@ export async function enforceRateLimits(
  * `emailAddress`. The first refusal or input error is the answer (decision 053).
  */
 export async function gatePublicForm<T extends { emailAddress: string }>(
-  c: Context,
+  c: Context<AppEnv>,
   limiter: RateLimiter,
   rules: { perIp: RateLimitRule; perEmail: RateLimitRule },
   read: () => RequestInput<T> | Promise<RequestInput<T>>,
 ): Promise<RequestInput<T>> {
-  const perIp = await enforceRateLimits(c, limiter, [{ rule: rules.perIp, subject: clientIp(c) }]);
+  const perIp = await enforceRateLimits(c, limiter, [
+    { rule: rules.perIp, subject: rateLimitClient(c) },
+  ]);
   if (perIp) return { ok: false, response: perIp };
   const input = await read();
   if (!input.ok) return input;

@@ -70,6 +70,7 @@ export function siteRoutes(
       publicBaseUrl: env.PUBLIC_BASE_URL,
       accountApiUrl: env.ACCOUNT_API_URL ?? '',
       gaMeasurementId: env.GA_MEASUREMENT_ID,
+      testPayments: env.payments.testModeNotice,
       now: deps.clock(),
       services,
     };

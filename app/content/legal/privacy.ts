@@ -80,7 +80,7 @@ export const privacyPolicy: LegalDocument = {
         list(
           'The consent cookie records that you chose to accept all cookies, so that analytics may run on later visits.',
           'The dismissed cookie records that you answered the cookie banner, with either choice, so that it is not shown again.',
-          'The XSRF-TOKEN cookie holds a random value that protects our forms against cross-site request forgery. It is set when you first send one of our forms and deleted when you close your browser.',
+          'The XSRF-TOKEN cookie (named __Host-XSRF-TOKEN on our secure site) holds a random value that protects our forms against cross-site request forgery. It is set when you first send one of our forms and deleted when you close your browser.',
         ),
         paragraph(
           'These cookies are strictly necessary to provide the website and to respect your choice, so they need no consent. To change your choice, delete the cookies of our site in your browser; the banner then asks again.',

@@ -1,11 +1,10 @@
 import { Hono, type Context } from 'hono';
-import { getCookie } from 'hono/cookie';
 import * as z from 'zod/mini';
 import { EMAIL_ADDRESS_PATTERN } from '#shared/contracts/fields.ts';
 import { billingErrorMessage, validationMessages } from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { CSRF_COOKIE, issueCsrfToken } from '#server/http/csrf.ts';
+import { issueCsrfToken, readCsrfCookie } from '#server/http/csrf.ts';
 import type { AppEnv } from '#server/http/types.ts';
 import { syncDepsOf, handlePaymentEvent } from '../sync-subscription.ts';
 import type { PaymentEvent } from '../payment-types.ts';
@@ -111,6 +110,7 @@ function str(value: unknown): string {
  * hands them to the same handler as webhooks, before the buyer is redirected.
  */
 export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
+  const secureCookie = deps.env.PUBLIC_BASE_URL.startsWith('https:');
   const app = new Hono<AppEnv>();
   const db = deps.database.db;
   const repository = createLocalPaymentRepository(db);
@@ -130,7 +130,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   /** Without the CSRF cookie no form could be posted: set it with a self-refreshing page. */
   async function needsCookie(c: Context<AppEnv>): Promise<Response | undefined> {
-    if (getCookie(c, CSRF_COOKIE)) return undefined;
+    if (readCsrfCookie(c, secureCookie)) return undefined;
     const url = new URL(c.req.url);
     if (url.searchParams.has('cookie')) {
       return c.html(
@@ -145,7 +145,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
       );
     }
     url.searchParams.set('cookie', '1');
-    issueCsrfToken(c, deps.env.PUBLIC_BASE_URL.startsWith('https:'));
+    issueCsrfToken(c, secureCookie);
     return c.html(cookieInterstitialPage(`${url.pathname}${url.search}`));
   }
 
@@ -186,7 +186,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.html(
       checkoutPage({
         session,
-        csrfToken: getCookie(c, CSRF_COOKIE) ?? '',
+        csrfToken: readCsrfCookie(c, secureCookie) ?? '',
         values: { email: '', cardNumber: '', cardExpiry: '', cardCvc: '' },
         errors: {},
       }),
@@ -221,7 +221,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
       c.html(
         checkoutPage({
           session,
-          csrfToken: getCookie(c, CSRF_COOKIE) ?? '',
+          csrfToken: readCsrfCookie(c, secureCookie) ?? '',
           values,
           errors,
           failure,
@@ -306,7 +306,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
         customer,
         subscriptions,
         returnUrl: session.returnUrl,
-        csrfToken: getCookie(c, CSRF_COOKIE) ?? '',
+        csrfToken: readCsrfCookie(c, secureCookie) ?? '',
         now,
         notice:
           options.notice ??

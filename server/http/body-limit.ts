@@ -1,0 +1,90 @@
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
+import { nodeIncoming } from './node-bindings.ts';
+import type { AppEnv } from './types.ts';
+
+/** Every form and JSON body the site and the CLI send fits many times over (decision 127). */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** What an unread body may still send before we hang up rather than read it away. */
+const DRAINABLE_BYTES = DEFAULT_BODY_LIMIT_BYTES;
+/**
+ * After answering early we read (and drop) at most this much, for at most this long, so the
+ * client reads our answer before we hang up: closing at once makes the kernel reset the
+ * connection, and a client still sending loses the answer with it ("lingering close").
+ */
+const LINGER_BYTES = 256 * 1024;
+const LINGER_MS = 1000;
+
+function kibibytes(bytes: number): string {
+  return `${Math.round(bytes / 1024)} KiB`;
+}
+
+/**
+ * Hangs up after answering a request whose body is still arriving and was not read: otherwise
+ * @hono/node-server reads up to 64 MB of it away to keep the connection, which an attacker
+ * fills at will (decision 127). The answer says `Connection: close`; Node then ends the socket
+ * with `destroySoon()`, which this connection's own version turns into a lingering close.
+ */
+function hangUpIfBodyUnread(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
+  const incoming = nodeIncoming(c);
+  if (!incoming || incoming.readableEnded) return;
+  const declared = Number(c.req.header('content-length') ?? 'NaN');
+  if (Number.isFinite(declared) && declared <= DRAINABLE_BYTES) return;
+  c.header('Connection', 'close');
+  const socket = incoming.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    let read = 0;
+    const hangUp = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(hangUp, LINGER_MS);
+    timer.unref();
+    incoming.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BYTES) hangUp();
+    });
+    incoming.once('end', hangUp);
+    incoming.resume();
+  };
+}
+
+/**
+ * First in the chain, before anything reads a body (ARCHITECTURE.md): a declared length above
+ * the limit is refused before a byte is read; a chunked body is counted as it arrives and refused
+ * the moment it passes the limit. Answers 413 JSON, then hangs up.
+ */
+export function bodyLimits(options: {
+  /** The limit of a path; the default suits forms and JSON. */
+  limitFor: (path: string) => number;
+}): MiddlewareHandler<AppEnv> {
+  const limiters = new Map<number, MiddlewareHandler<AppEnv>>();
+  const limiterOf = (maxSize: number): MiddlewareHandler<AppEnv> => {
+    let limiter = limiters.get(maxSize);
+    if (!limiter) {
+      limiter = bodyLimit({
+        maxSize,
+        onError: (c) => {
+          return c.json(
+            {
+              Error: errorCodes.payloadTooLarge,
+              message: `The request body is larger than ${kibibytes(maxSize)}.`,
+            },
+            413,
+          );
+        },
+      });
+      limiters.set(maxSize, limiter);
+    }
+    return limiter;
+  };
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const refusal = await limiterOf(options.limitFor(c.req.path))(c, next);
+    if (refusal instanceof Response) c.res = refusal;
+    hangUpIfBodyUnread(c);
+  };
+}
