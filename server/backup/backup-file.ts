@@ -68,6 +68,8 @@ export async function writeBackup(
 ): Promise<BackupSummary> {
   const gzip = createGzip();
   const written = writePrivateFile(file, gzip);
+  // Its failure is awaited below; until then it must not count as unhandled and end the process.
+  written.catch(() => undefined);
   let bytes = 0;
   const write = async (value: unknown) => {
     const line = `${JSON.stringify(value)}\n`;

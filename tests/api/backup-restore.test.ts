@@ -100,6 +100,14 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
     expect(added.id).toBeGreaterThan(maxId);
   });
 
+  it('says so when the backup cannot be written, and leaves nothing behind', async () => {
+    const file = path.join(dir, 'no-such-directory', 'x.backup.gz');
+    const result = await runAdminOn(t, 'backup', file);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error: ENOENT: no such file or directory, open '.+\.partial'$/);
+    await expect(readFile(file)).rejects.toThrow();
+  });
+
   it('replaces a database that holds data only when told to', async () => {
     const file = path.join(dir, 'again.backup.gz');
     expect((await runAdminOn(t, 'backup', file)).code).toBe(0);
