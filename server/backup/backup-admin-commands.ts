@@ -10,7 +10,9 @@ const backup: AdminCommand = {
   details: [
     'Reads every table in one consistent snapshot. On PostgreSQL this works while the servers run;',
     'the embedded database can only be opened by one process, so stop the server first (the',
-    'command says so if it is running). Keep backups off the machine; see the README for how often.',
+    'command says so if it is running). The file holds every customer address, SECRET_KEY and the',
+    'licence signing key: it is written readable by its owner only (0600); keep it encrypted, off',
+    'the machine and with restricted access. See the README for how often.',
   ].join('\n'),
   arguments: [{ name: 'file', description: 'Where to write, e.g. orgsmith-2026-11-25.backup.gz' }],
   async run(context, { args }) {
@@ -35,7 +37,9 @@ const restore: AdminCommand = {
   details: [
     'Empties every table and loads the backup, in one transaction: all or nothing. Stop every',
     'server first (they would keep writing while the restore runs). A database that holds data is',
-    'only replaced with --replace. Whatever happened after the backup was made is lost.',
+    'only replaced with --replace. Whatever happened after the backup was made is lost. A backup',
+    'from an older version is restored at its own schema version, then the later migrations run',
+    'over its rows. Errors name the line, table and constraint, never a value from the file.',
   ].join('\n'),
   arguments: [{ name: 'file', description: 'A file written by the backup command' }],
   options: {
@@ -56,8 +60,13 @@ const restore: AdminCommand = {
     const started = Date.now();
     try {
       const summary = await restoreBackup(db, file);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const forward =
+        summary.migrated.length > 0
+          ? ` at its own schema version, then migrated it forward (${summary.migrated.join(', ')})`
+          : '';
       context.io.out(
-        `Restored ${summary.rows} rows of ${summary.tables} tables from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+        `Restored ${summary.rows} rows of ${summary.tables} tables from ${file}${forward} in ${seconds} s.`,
       );
     } catch (error) {
       if (error instanceof BackupError)

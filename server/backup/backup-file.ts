@@ -1,11 +1,13 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { createGunzip, createGzip } from 'node:zlib';
 import { z } from 'zod';
 import type { Database, Executor } from '../db/client.ts';
+import { migrateWithin, migrationFiles } from '../db/migrate.ts';
 import { createBackupRepository, inSnapshot, type TableInfo } from './backup-repository.ts';
+import { describeDatabaseError } from './describe-database-error.ts';
+import { writePrivateFile } from './write-private-file.ts';
 
 /** The migration ledger is compared, not restored: the code that restores has its own. */
 const MIGRATIONS_TABLE = 'schema_migrations';
@@ -17,6 +19,7 @@ const header = z.object({
   version: z.literal(1),
   createdAt: z.string(),
   database: z.enum(['pglite', 'postgres']),
+  /** Every backup ever written lists the migrations its database had applied: its schema version. */
   migrations: z.array(z.string()),
 });
 const tableStart = z.object({ table: z.string(), columns: z.array(z.string()) });
@@ -30,7 +33,12 @@ export interface BackupSummary {
   migrations: number;
 }
 
-/** A restore that cannot go ahead, in words an operator can act on. */
+export interface RestoreSummary extends BackupSummary {
+  /** Migrations run over the restored rows because the backup came from an older version. */
+  migrated: string[];
+}
+
+/** A restore that cannot go ahead, in words an operator can act on and without any row's values. */
 export class BackupError extends Error {
   override name = 'BackupError';
 }
@@ -50,27 +58,24 @@ async function migrationNames(db: Executor): Promise<string[]> {
 /**
  * Writes the whole database to `file` (gzip, one JSON document per line: a header, then each
  * table's columns and rows in pages, then an end marker with the counts). One read-only snapshot,
- * so a backup of a running PostgreSQL is consistent. Written to `file.partial`, then renamed.
+ * so a backup of a running PostgreSQL is consistent. The file holds every customer address and
+ * the service's secrets: it is written owner-only (0600) and atomically (writePrivateFile).
  */
 export async function writeBackup(
   db: Database,
   file: string,
   meta: { database: 'pglite' | 'postgres'; now: Date },
 ): Promise<BackupSummary> {
-  const partial = `${file}.partial`;
   const gzip = createGzip();
-  const out = createWriteStream(partial);
-  const piped = new Promise<void>((resolve, reject) => {
-    out.on('finish', resolve);
-    out.on('error', reject);
-    gzip.on('error', reject);
-  });
-  gzip.pipe(out);
+  const written = writePrivateFile(file, gzip);
+  // Its failure is awaited below; until then it must not count as unhandled and end the process.
+  written.catch(() => undefined);
   let bytes = 0;
   const write = async (value: unknown) => {
     const line = `${JSON.stringify(value)}\n`;
     bytes += Buffer.byteLength(line);
-    if (!gzip.write(line)) await once(gzip, 'drain');
+    // A failed file write stops the reader: then wait for that failure, not for room.
+    if (!gzip.write(line)) await Promise.race([once(gzip, 'drain'), written]);
   };
   try {
     const summary = await inSnapshot(db, async (tx) => {
@@ -100,55 +105,91 @@ export async function writeBackup(
       return { tables: count, rows, migrations: migrations.length };
     });
     gzip.end();
-    await piped;
-    await rename(partial, file);
+    await written;
     return { ...summary, bytes };
   } catch (error) {
+    // The writer removes its temporary file once the stream it reads from closes unfinished.
     gzip.destroy();
-    out.destroy();
-    await rm(partial, { force: true });
+    await written.catch(() => undefined);
     throw error;
   }
 }
 
-async function* lines(file: string): AsyncGenerator<unknown> {
+async function* lines(
+  file: string,
+): AsyncGenerator<{ value: unknown; line: number; bytes: number }> {
   const input = createReadStream(file).pipe(createGunzip());
   const reader = createInterface({ input, crlfDelay: Infinity });
-  for await (const line of reader) {
-    if (line.trim() === '') continue;
+  let line = 0;
+  for await (const text of reader) {
+    line += 1;
+    if (text.trim() === '') continue;
     try {
-      yield JSON.parse(line);
-    } catch {
-      throw new BackupError(`${file} is not an Orgsmith backup (a line is not JSON).`);
+      yield { value: JSON.parse(text), line, bytes: Buffer.byteLength(text) + 1 };
+    } catch (error) {
+      if (error instanceof SyntaxError) {
+        throw new BackupError(`${file} is not an Orgsmith backup (line ${line} is not JSON).`);
+      }
+      throw error;
     }
   }
 }
 
+const sameNames = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((name) => b.includes(name));
+
+/** A failure at `line` of `file` as a BackupError that names where and why, never a value. */
+function restoreFailure(error: unknown, file: string, line: number, table?: string): BackupError {
+  if (error instanceof BackupError) return error;
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  if (code === 'Z_BUF_ERROR')
+    return new BackupError(`${file} is cut short (incomplete gzip data).`);
+  if (code === 'Z_DATA_ERROR')
+    return new BackupError(`${file} is not an Orgsmith backup (not gzip).`);
+  const where = `${file}, line ${line}`;
+  const described = describeDatabaseError(error);
+  if (described) {
+    const inTable = described.table ?? table;
+    return new BackupError(`${where}${inTable ? ` (table ${inTable})` : ''}: ${described.text}.`);
+  }
+  // File-system errors name a path at most; anything else is named by its kind only.
+  if (error instanceof Error && 'syscall' in error) return new BackupError(error.message);
+  const kind = error instanceof Error ? error.name : typeof error;
+  return new BackupError(
+    `${where}: the restore stopped (${kind}${code ? ` ${String(code)}` : ''}).`,
+  );
+}
+
 /**
- * Replaces every table's content with the backup's, in one transaction: either the whole backup
- * is restored or nothing changes. The backup must come from this version of the schema or an
- * older one (its migrations a subset of ours); columns added since take their defaults.
+ * Replaces the database with the backup, in one transaction: either the whole backup is restored
+ * or nothing changes. A backup from an older schema version is restored at its own version
+ * (the tables dropped and rebuilt by its migrations only), then the later migrations run over
+ * its rows, data migrations included, as they would have run over the live database.
  */
-export async function restoreBackup(db: Database, file: string): Promise<BackupSummary> {
-  const current = new Set(await migrationNames(db));
+export async function restoreBackup(db: Database, file: string): Promise<RestoreSummary> {
+  const known = await migrationFiles();
   let restoredRows = 0;
   let restoredTables = 0;
   let bytes = 0;
   let migrations = 0;
-  await db.transaction(async (tx) => {
-    const repository = createBackupRepository(tx);
-    const tables = new Map((await repository.tables()).map((t) => [t.name, t]));
-    let table: TableInfo | undefined;
-    let columns: string[] = [];
-    let sawHeader = false;
-    let sawEnd = false;
-    try {
-      for await (const value of lines(file)) {
-        bytes += JSON.stringify(value).length + 1;
+  const migrated: string[] = [];
+  let line = 0;
+  let table: TableInfo | undefined;
+  try {
+    await db.transaction(async (tx) => {
+      const repository = createBackupRepository(tx);
+      let tables = new Map<string, TableInfo>();
+      let columns: string[] = [];
+      let sawHeader = false;
+      let sawEnd = false;
+      for await (const entry of lines(file)) {
+        line = entry.line;
+        bytes += entry.bytes;
+        const value = entry.value;
         if (!sawHeader) {
           const parsed = header.safeParse(value);
           if (!parsed.success) throw new BackupError(`${file} is not an Orgsmith backup.`);
-          const newer = parsed.data.migrations.filter((name) => !current.has(name));
+          const newer = parsed.data.migrations.filter((name) => !known.includes(name));
           if (newer.length > 0) {
             throw new BackupError(
               `${file} was made by a newer version (migrations ${newer.join(', ')}). Restore it with that version.`,
@@ -156,21 +197,36 @@ export async function restoreBackup(db: Database, file: string): Promise<BackupS
           }
           migrations = parsed.data.migrations.length;
           sawHeader = true;
+          if (!sameNames(parsed.data.migrations, await migrationNames(tx))) {
+            // The schema as the backup's version had it, so its rows fit as they were taken.
+            await repository.dropTables(await repository.tables());
+            await migrateWithin(tx, { only: new Set(parsed.data.migrations) });
+          }
+          tables = new Map((await repository.tables()).map((t) => [t.name, t]));
           await repository.truncateAll(
             [...tables.values()].filter((t) => t.name !== MIGRATIONS_TABLE),
           );
           continue;
         }
+        if (sawEnd)
+          throw new BackupError(`${file} is damaged: line ${line} follows the end marker.`);
         const start = tableStart.safeParse(value);
         if (start.success) {
           if (table) await repository.resetIdentities(table);
           table = tables.get(start.data.table);
-          if (!table)
+          if (!table || start.data.table === MIGRATIONS_TABLE) {
             throw new BackupError(
-              `The backup has a table this version does not know: ${start.data.table}.`,
+              `${file}, line ${line}: a table its schema version does not have: ${start.data.table}.`,
             );
-          const known = new Set(table.columns);
-          columns = start.data.columns.filter((column) => known.has(column));
+          }
+          const tableColumns = new Set(table.columns);
+          const unknown = start.data.columns.filter((column) => !tableColumns.has(column));
+          if (unknown.length > 0) {
+            throw new BackupError(
+              `${file}, line ${line}: table ${table.name} has columns its schema version does not have: ${unknown.join(', ')}.`,
+            );
+          }
+          columns = start.data.columns;
           restoredTables += 1;
           continue;
         }
@@ -188,19 +244,29 @@ export async function restoreBackup(db: Database, file: string): Promise<BackupS
           sawEnd = true;
           continue;
         }
-        throw new BackupError(`${file} is damaged: an unexpected line.`);
+        throw new BackupError(`${file} is damaged: line ${line} is not what a backup holds.`);
       }
-    } catch (error) {
-      if (error instanceof BackupError) throw error;
-      if (error instanceof Error && 'code' in error && error.code === 'Z_BUF_ERROR') {
-        throw new BackupError(`${file} is cut short (incomplete gzip data).`);
+      if (table) await repository.resetIdentities(table);
+      table = undefined;
+      if (!sawEnd) throw new BackupError(`${file} is cut short: it has no end marker.`);
+      // One migration at a time, so a failure names the one that could not take these rows.
+      for (const name of known) {
+        try {
+          migrated.push(...(await migrateWithin(tx, { only: new Set([name]) })));
+        } catch (error) {
+          const described = describeDatabaseError(error);
+          if (!described) throw error;
+          const inTable = described.table ? ` (table ${described.table})` : '';
+          throw new BackupError(
+            `${file}: its rows could not be migrated forward, migration ${name} failed${inTable}: ${described.text}.`,
+          );
+        }
       }
-      throw error;
-    }
-    if (table) await repository.resetIdentities(table);
-    if (!sawEnd) throw new BackupError(`${file} is cut short: it has no end marker.`);
-  });
-  return { tables: restoredTables, rows: restoredRows, bytes, migrations };
+    });
+  } catch (error) {
+    throw restoreFailure(error, file, line, table?.name);
+  }
+  return { tables: restoredTables, rows: restoredRows, bytes, migrations, migrated };
 }
 
 /** How many rows the database holds, the migration ledger aside. */

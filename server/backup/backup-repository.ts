@@ -99,6 +99,14 @@ export function createBackupRepository(db: Executor) {
       );
     },
 
+    /** Drops tables with their indexes, constraints and sequences; a restore then rebuilds them. */
+    async dropTables(tables: readonly TableInfo[]): Promise<void> {
+      if (tables.length === 0) return;
+      await db.execute(
+        sql.raw(`drop table ${tables.map((t) => quote(t.name)).join(', ')} cascade`),
+      );
+    },
+
     /** Inserts rows given as JSON objects; columns missing from them take their defaults. */
     async insertRows(table: TableInfo, columns: readonly string[], rows: unknown[]): Promise<void> {
       if (rows.length === 0) return;

@@ -1,13 +1,30 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createBackupRepository } from '#server/backup/backup-repository.ts';
-import { databaseFingerprint } from '#server/backup/backup-file.ts';
+import { databaseFingerprint, writeBackup } from '#server/backup/backup-file.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { migrate, migrationFiles } from '#server/db/migrate.ts';
+import { localCustomers, schemaMigrations } from '#server/db/schema.ts';
 import { createOutboxRepository } from '#server/email/outbox-repository.ts';
+import {
+  generateLicenceKey,
+  hashLicenceKey,
+  licenceKeyHint,
+} from '#server/licences/licence-key.ts';
+import {
+  hashEmailAddress,
+  normalizeEmailAddress,
+} from '#server/licences/normalize-email-address.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, runAdminOn } from '../helpers/licensing.ts';
+import { migrationsBefore, openOlderDatabase } from '../helpers/older-schema.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { postJson, requestTrial } from './account-support.ts';
 
@@ -83,6 +100,14 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
     expect(added.id).toBeGreaterThan(maxId);
   });
 
+  it('says so when the backup cannot be written, and leaves nothing behind', async () => {
+    const file = path.join(dir, 'no-such-directory', 'x.backup.gz');
+    const result = await runAdminOn(t, 'backup', file);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error: ENOENT: no such file or directory, open '.+\.partial'$/);
+    await expect(readFile(file)).rejects.toThrow();
+  });
+
   it('replaces a database that holds data only when told to', async () => {
     const file = path.join(dir, 'again.backup.gz');
     expect((await runAdminOn(t, 'backup', file)).code).toBe(0);
@@ -154,5 +179,107 @@ describe('backup of the embedded database while a server holds it', () => {
       await held.close();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe.each(databaseTargets)('restore of a backup from an older schema on $name', (target) => {
+  const FIRST_MISSING = '0302_local_customer_currency.sql';
+  let t: TestApp;
+  let older: DatabaseHandle;
+  let dir: string;
+  beforeAll(async () => {
+    t = await createTestApp(target, { env: { LICENSE_VALIDATION_CACHE_SECONDS: '0' } });
+    older = await openOlderDatabase(target, FIRST_MISSING);
+    dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-backup-older-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await older.close();
+    await t.close();
+  });
+
+  /** Rows as the release before 0302 wrote them: local customers have no currency yet. */
+  async function fillOlderDatabase(): Promise<string> {
+    const key = generateLicenceKey();
+    const secret = t.deps.secretKey;
+    const email = 'Euro.Buyer@example.com';
+    const normalized = normalizeEmailAddress(email);
+    const licenceId = randomUUID();
+    await older.db.execute(sql`
+      insert into licences (id, type, edition, quantity, status, email, email_normalized, key_hash,
+        key_hint, product_id, expires_at, customer_id, subscription_id, subscription_status)
+      values (${licenceId}, 'Paid', 'Pro', 4, 'Active', ${email}, ${normalized},
+        ${hashLicenceKey(secret, key)}, ${licenceKeyHint(key)}, ${siteConfig.productId},
+        '2027-01-15T10:00:00Z', 'lcus_eur', 'lsub_eur', 'active')`);
+    await older.db.execute(sql`
+      insert into trial_claims (email_hash, first_licence_id, first_licence_type)
+      values (${hashEmailAddress(secret, normalized)}, ${licenceId}, 'Paid')`);
+    await older.db.execute(sql`
+      insert into local_customers (id, email, email_normalized, card_brand, card_last4, card_outcome)
+      values ('lcus_eur', ${email}, ${normalized}, 'Visa', '4242', 'succeeds'),
+        ('lcus_none', 'no.subscription@example.com', 'no.subscription@example.com', null, null, null)`);
+    await older.db.execute(sql`
+      insert into local_subscriptions (id, customer_id, status, edition, quantity, billing_period,
+        currency, current_period_start, current_period_end)
+      values ('lsub_eur', 'lcus_eur', 'active', 'Pro', 4, 'yearly', 'EUR',
+        '2026-01-15T10:00:00Z', '2027-01-15T10:00:00Z')`);
+    await older.db.execute(sql`
+      insert into subscriptions (provider, subscription_id, licence_id, licence_origin, customer_id,
+        status, edition, quantity, billing_period, currency, current_period_end,
+        cancel_at_period_end, snapshot_read_at)
+      values ('local', 'lsub_eur', ${licenceId}, 'issued', 'lcus_eur', 'active', 'Pro', 4,
+        'yearly', 'EUR', '2027-01-15T10:00:00Z', false, '2026-01-15T10:00:00Z')`);
+    await older.db.execute(sql`
+      insert into email_outbox (kind, message_id, to_address, subject, next_attempt_at, status)
+      values ('licence-issued', '<older@orgsmith>', ${email}, 'Your key', now(), 'sent')`);
+    return key;
+  }
+
+  it('restores at its own version, then runs the later migrations over its rows', async () => {
+    const key = await fillOlderDatabase();
+    const file = path.join(dir, 'older.backup.gz');
+    await writeBackup(older.db, file, { database: target.name, now: t.deps.clock() });
+    const header = z.object({ migrations: z.array(z.string()) }).parse(
+      JSON.parse(
+        gunzipSync(await readFile(file))
+          .toString('utf8')
+          .split('\n')[0] ?? '',
+      ),
+    );
+    expect(header.migrations).toEqual(await migrationsBefore(FIRST_MISSING));
+
+    // What a fresh migration does to the same rows: the older database migrated in place.
+    expect((await migrate(older.db))[0]).toBe(FIRST_MISSING);
+    const expected = await databaseFingerprint(older.db);
+
+    const restore = await runAdminOn(t, 'restore', file, '--replace');
+    expect(restore.err).toBe('');
+    expect(restore.code).toBe(0);
+    expect(restore.out).toContain(`then migrated it forward (${FIRST_MISSING}`);
+    expect(await databaseFingerprint(t.deps.database.db)).toEqual(expected);
+    const customers = await t.deps.database.db
+      .select({ id: localCustomers.id, currency: localCustomers.currency })
+      .from(localCustomers)
+      .orderBy(localCustomers.id);
+    expect(customers).toEqual([
+      { id: 'lcus_eur', currency: 'EUR' },
+      { id: 'lcus_none', currency: 'USD' },
+    ]);
+    const ledger = await t.deps.database.db.select().from(schemaMigrations);
+    expect(ledger.map((row) => row.name).sort()).toEqual(await migrationFiles());
+
+    const answer = await postJson(t, '/account/v1/licenses/validate', {
+      licenseKey: key,
+      productId: siteConfig.productId,
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ valid: true, code: 'VALID' });
+
+    // Identity sequences follow the restored rows after the forward migrations too.
+    const added = await createOutboxRepository(t.deps.database.db).enqueue(
+      { kind: 'after-restore', to: 'x@example.com', subject: 'S', text: 'T', html: 'H' },
+      t.deps.clock(),
+    );
+    expect(added.id).toBeGreaterThan(1);
   });
 });
