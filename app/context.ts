@@ -1,5 +1,5 @@
 import { createContext as createRouterContext } from 'react-router';
-import type { CheckoutStatus } from '../shared/contracts/checkout.ts';
+import type { CheckoutStatusReading } from '../shared/contracts/checkout.ts';
 import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
 
 /**
@@ -10,7 +10,7 @@ export interface SiteServices {
   /** The release catalog: /download, the home page's structured data. */
   readonly releases: ReleaseCatalogReader;
   /** The checkout-success page: the licence status of a checkout session (server/checkout). */
-  readonly checkout?: { readStatus(sessionId: string | null): Promise<CheckoutStatus> };
+  readonly checkout?: { readStatus(sessionId: string | null): Promise<CheckoutStatusReading> };
 }
 
 export interface SiteRequestContext {

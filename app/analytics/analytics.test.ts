@@ -7,9 +7,22 @@ function entries(): unknown[][] {
 describe('analytics', () => {
   beforeEach(() => {
     vi.resetModules();
-    vi.stubGlobal('window', { dataLayer: [], location: { href: 'http://localhost/download' } });
-    vi.stubGlobal('document', { head: { appendChild: vi.fn() }, createElement: () => ({}) });
+    vi.stubGlobal('window', {
+      dataLayer: [],
+      location: { href: 'http://localhost/download', origin: 'http://localhost' },
+    });
+    vi.stubGlobal('document', {
+      head: { appendChild: vi.fn() },
+      createElement: () => ({}),
+      referrer: '',
+    });
   });
+
+  /** Where the visitor is: a link with a secret, reached from another link with one. */
+  function visit(href: string, referrer: string) {
+    window.location.href = href;
+    vi.stubGlobal('document', { ...document, referrer });
+  }
 
   it('defaults consent to denied and loads no script without a measurement id', async () => {
     const { initAnalytics } = await import('./analytics.ts');
@@ -45,7 +58,54 @@ describe('analytics', () => {
     expect(entries()).toContainEqual([
       'event',
       'downloadCli',
-      { event_category: 'download', event_label: 'Windows | x64 | msi', value: 250 },
+      {
+        event_category: 'download',
+        event_label: 'Windows | x64 | msi',
+        value: 250,
+        page_location: 'http://localhost/download',
+        page_referrer: '',
+      },
+    ]);
+  });
+
+  it('gives the tag only allowed parameters of the location and referrer, from the start', async () => {
+    visit(
+      'http://localhost/replace-licence-key?token=SECRET&utm_source=mail#key',
+      'http://localhost/checkout-success?session_id=cs_test_SECRET&modal=contact',
+    );
+    const page = {
+      page_location: 'http://localhost/replace-licence-key?utm_source=mail',
+      page_referrer: 'http://localhost/checkout-success?modal=contact',
+    };
+    const { initAnalytics, trackPageView } = await import('./analytics.ts');
+    initAnalytics({ measurementId: 'G-TEST123', consentGranted: false });
+    trackPageView('/replace-licence-key', 'Replace your licence key');
+    expect(entries()).toContainEqual(['set', page]);
+    expect(entries()).toContainEqual(['config', 'G-TEST123', { send_page_view: false, ...page }]);
+    expect(entries()).toContainEqual([
+      'event',
+      'page_view',
+      { page_path: '/replace-licence-key', page_title: 'Replace your licence key', ...page },
+    ]);
+    // The tag is told the page before it could read the real one: `set` precedes `config`.
+    const commands = entries().map((entry) => entry[0]);
+    expect(commands.indexOf('set')).toBeLessThan(commands.indexOf('config'));
+    expect(JSON.stringify(entries())).not.toMatch(/SECRET|token|session_id|#key/);
+  });
+
+  it('sends another site as the referrer by its origin only', async () => {
+    visit('http://localhost/pricing?size=10&email=a@b.c', 'https://mail.example/read?id=42');
+    const { trackContact } = await import('./analytics.ts');
+    trackContact();
+    expect(entries()).toContainEqual([
+      'event',
+      'submitContactForm',
+      {
+        event_category: 'contact',
+        value: 100,
+        page_location: 'http://localhost/pricing?size=10',
+        page_referrer: 'https://mail.example/',
+      },
     ]);
   });
 
@@ -55,7 +115,12 @@ describe('analytics', () => {
     expect(entries()).toContainEqual([
       'event',
       'submitContactForm',
-      { event_category: 'contact', value: 100 },
+      {
+        event_category: 'contact',
+        value: 100,
+        page_location: 'http://localhost/download',
+        page_referrer: '',
+      },
     ]);
   });
 });

@@ -1,7 +1,11 @@
+import { sanitizeAnalyticsReferrer, sanitizeAnalyticsUrl } from './sanitize-analytics-url.ts';
+
 /**
  * Analytics with consent (docs/product-rules.md#service-calls, #constants): everything is pushed to `window.dataLayer` in gtag's
  * format; the Google tag script is loaded only when a measurement id is configured. Consent mode
  * starts denied; `grantConsent()` grants ad and analytics storage. Page views are sent manually.
+ * Every command carries the page's URL and referrer with only the allowed parameters
+ * (decision 125): gtag would otherwise read `document.location` and `document.referrer` itself.
  */
 declare global {
   interface Window {
@@ -27,6 +31,15 @@ function gtag(...args: unknown[]): void {
 
 let initialised = false;
 
+/** The page as analytics may see it: its URL and referrer without tokens, ids or fragments. */
+function pageContext(): { page_location: string; page_referrer: string } {
+  if (typeof window === 'undefined') return { page_location: '', page_referrer: '' };
+  return {
+    page_location: sanitizeAnalyticsUrl(window.location.href),
+    page_referrer: sanitizeAnalyticsReferrer(document.referrer, window.location.origin),
+  };
+}
+
 export interface AnalyticsSetup {
   measurementId: string | null;
   /** True when the visitor accepted all cookies on an earlier visit. */
@@ -43,9 +56,11 @@ export function initAnalytics({ measurementId, consentGranted }: AnalyticsSetup)
     ad_personalization: 'denied',
   });
   if (consentGranted) grantConsent();
+  // Set before the tag reads anything: what it sends on its own gets these, not the real URL.
+  gtag('set', pageContext());
   gtag('js', new Date());
   if (measurementId) {
-    gtag('config', measurementId, { send_page_view: false });
+    gtag('config', measurementId, { send_page_view: false, ...pageContext() });
     const script = document.createElement('script');
     script.async = true;
     script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
@@ -58,11 +73,9 @@ export function grantConsent(): void {
 }
 
 export function trackPageView(path: string, title: string): void {
-  gtag('event', 'page_view', {
-    page_path: path,
-    page_title: title,
-    page_location: typeof window === 'undefined' ? path : window.location.href,
-  });
+  const page = pageContext();
+  gtag('set', page);
+  gtag('event', 'page_view', { page_path: path, page_title: title, ...page });
 }
 
 export interface DownloadEventInput {
@@ -77,6 +90,7 @@ export function trackDownload({ operatingSystem, architecture, format }: Downloa
     event_category: DOWNLOAD_EVENT.category,
     event_label: `${operatingSystem} | ${architecture} | ${format}`,
     value: DOWNLOAD_EVENT.value,
+    ...pageContext(),
   });
 }
 
@@ -85,5 +99,6 @@ export function trackContact(): void {
   gtag('event', CONTACT_EVENT.action, {
     event_category: CONTACT_EVENT.category,
     value: CONTACT_EVENT.value,
+    ...pageContext(),
   });
 }

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { data, Link } from 'react-router';
 import type { Route } from './+types/checkout-success.ts';
 import { LicenceStatus } from '../components/checkout/LicenceStatus.tsx';
 import { LostKeyForm } from '../components/licences/LostKeyForm.tsx';
@@ -15,8 +15,14 @@ export const meta = metaFor(pages.checkoutSuccess);
 /** Shows the licence of the buyer's own checkout session. */
 export const headers = perVisitHeaders;
 
-export function loader(args: Route.LoaderArgs) {
-  return licenceStatusFor(args);
+/**
+ * A client over its lookup limit gets the page without a status, as 429 (decision 125): the
+ * static text still tells every buyer where the key goes.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { status, retryAfterSeconds } = await licenceStatusFor(args);
+  if (retryAfterSeconds === undefined) return status;
+  return data(status, { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } });
 }
 
 export default function CheckoutSuccessPage({ loaderData }: Route.ComponentProps) {

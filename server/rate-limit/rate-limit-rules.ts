@@ -17,6 +17,10 @@ export const rateLimitRules = {
   managePerEmail: { name: 'manage:email', limit: 3, windowSeconds: HOUR },
   // Generous per IP (a whole company may share one); a session costs the provider little.
   checkoutPerIp: { name: 'checkout:ip', limit: 30, windowSeconds: HOUR },
+  // The success page's provider lookups (decision 125): per client, then for all clients, so no
+  // crowd spends the Stripe rate limit that checkout and webhooks share.
+  checkoutStatusPerIp: { name: 'checkout-status:ip', limit: 30, windowSeconds: 600 },
+  checkoutStatusOverall: { name: 'checkout-status:all', limit: 600, windowSeconds: 60 },
   // Lost keys: the resend e-mail and the key replacement behind its link (decision 075).
   resendPerIp: { name: 'resend:ip', limit: 20, windowSeconds: HOUR },
   resendPerEmail: { name: 'resend:email', limit: 3, windowSeconds: HOUR },

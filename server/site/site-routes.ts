@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { SiteRequestContext, SiteServices } from '#app/context.ts';
-import { readCheckoutStatus } from '../checkout/read-checkout-status.ts';
+import { checkoutStatusReaderOf } from '../checkout/read-checkout-status.ts';
 import type { AppDeps } from '../deps.ts';
 import {
   isHttps,
@@ -9,9 +9,9 @@ import {
   type SecurityHeaderOptions,
 } from '../http/security-headers.ts';
 import type { AppEnv } from '../http/types.ts';
+import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { releaseCatalogReaderFor } from '../releases/release-catalog.ts';
 import { RELEASE_CATALOG_CHANNEL } from '../releases/release-repository.ts';
-import { syncDepsOf } from '../payments/sync-subscription.ts';
 import { createPageCache, type PageCache, type PageRequest } from './page-cache.ts';
 import { siteContextOf } from './site-context.ts';
 
@@ -59,10 +59,17 @@ export function siteRoutes(
 ): SiteRoutes {
   const { env } = deps;
   const handleDocument = createRequestHandler(serverBuild, env.NODE_ENV);
-  const services: SiteServices = {
-    releases: releaseCatalogReaderFor(deps),
-    checkout: { readStatus: (sessionId) => readCheckoutStatus(syncDepsOf(deps), sessionId) },
-  };
+  const releases = releaseCatalogReaderFor(deps);
+  const checkoutStatus = checkoutStatusReaderOf(deps);
+  // The client of each visitor's request, for services that count per client; renders of a
+  // page's key alone (shared pages, warming) have none.
+  const clients = new WeakMap<Request, string>();
+  const servicesFor = (client: string | undefined): SiteServices => ({
+    releases,
+    checkout: {
+      readStatus: (sessionId) => checkoutStatus.read(sessionId, client ?? 'server'),
+    },
+  });
 
   async function render(request: Request): Promise<Response> {
     const build = typeof serverBuild === 'function' ? await serverBuild() : serverBuild;
@@ -72,7 +79,7 @@ export function siteRoutes(
       gaMeasurementId: env.GA_MEASUREMENT_ID,
       testPayments: env.payments.testModeNotice,
       now: deps.clock(),
-      services,
+      services: servicesFor(clients.get(request)),
     };
     const context = new RouterContextProvider();
     context.set(siteContextOf(build), site);
@@ -112,6 +119,7 @@ export function siteRoutes(
       await next();
     },
     render: async (c) => {
+      clients.set(c.req.raw, rateLimitClient(c));
       // Development has no CSP (Vite injects its own scripts), so nothing to hash either.
       return cache ? cache.respond(pageRequestOf(c), c.req.raw) : render(c.req.raw);
     },

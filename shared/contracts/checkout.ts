@@ -69,3 +69,10 @@ export type CheckoutStatus =
   | { state: 'expired' }
   /** No session, or not one of ours. */
   | { state: 'unknown' };
+
+/** The success page's read of a checkout session (decision 125). */
+export interface CheckoutStatusReading {
+  status: CheckoutStatus;
+  /** Set when this client looked up too many sessions: nothing was asked, the page says 429. */
+  retryAfterSeconds?: number;
+}

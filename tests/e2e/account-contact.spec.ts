@@ -81,13 +81,18 @@ test('sending a message shows progress, the success text, records the event and 
   await expect(dialog.getByTestId('typing-indicator')).toHaveCount(0);
 
   const events = await page.evaluate(() =>
-    (window.dataLayer ?? []).map((entry) =>
-      JSON.stringify(Array.from(entry as ArrayLike<unknown>)),
-    ),
+    (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>)),
   );
-  expect(events).toContainEqual(
-    JSON.stringify(['event', 'submitContactForm', { event_category: 'contact', value: 100 }]),
-  );
+  expect(events).toContainEqual([
+    'event',
+    'submitContactForm',
+    {
+      event_category: 'contact',
+      value: 100,
+      page_location: expect.stringMatching(/^http:\/\/localhost:\d+\/pricing\?modal=contact$/),
+      page_referrer: '',
+    },
+  ]);
 
   const mail = await sink.waitForMail({
     to: 'support@orgsmith.io',
