@@ -132,7 +132,7 @@ export function trialCannotBeManagedEmail(input: {
       },
       {
         kind: 'paragraph',
-        text: 'To keep using the tool after the trial, choose a plan on our pricing page. Buy with this same e-mail address and your trial converts to the subscription automatically.',
+        text: 'To keep using the tool after the trial, choose a plan on our pricing page. Buy Pro or Enterprise with this same e-mail address and your trial converts to the subscription automatically.',
       },
       { kind: 'button', label: 'See plans and pricing', url: `${publicBaseUrl}/pricing` },
       { kind: 'note', text: notYou },
