@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { SiteRequestContext, SiteServices } from '#app/context.ts';
+import { readPortalLink, readPortalLinkDepsOf } from '../billing-portal/read-portal-link.ts';
 import { readCheckoutStatus } from '../checkout/read-checkout-status.ts';
 import type { AppDeps } from '../deps.ts';
 import {
@@ -62,6 +63,7 @@ export function siteRoutes(
   const services: SiteServices = {
     releases: releaseCatalogReaderFor(deps),
     checkout: { readStatus: (sessionId) => readCheckoutStatus(syncDepsOf(deps), sessionId) },
+    billingPortal: { readLink: (token) => readPortalLink(readPortalLinkDepsOf(deps), token) },
   };
 
   async function render(request: Request): Promise<Response> {
