@@ -1,4 +1,5 @@
 import { createContext as createRouterContext } from 'react-router';
+import type { PortalLinkStatus } from '../shared/contracts/billing-portal.ts';
 import type { CheckoutStatusReading } from '../shared/contracts/checkout.ts';
 import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
 
@@ -11,6 +12,8 @@ export interface SiteServices {
   readonly releases: ReleaseCatalogReader;
   /** The checkout-success page: the licence status of a checkout session (server/checkout). */
   readonly checkout?: { readStatus(sessionId: string | null): Promise<CheckoutStatusReading> };
+  /** The billing-portal landing page: what its link is for, read without using it. */
+  readonly billingPortal?: { readLink(token: string | null): Promise<PortalLinkStatus> };
 }
 
 export interface SiteRequestContext {

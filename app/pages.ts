@@ -116,6 +116,13 @@ export const pages = {
       'Lost your Orgsmith licence key? Replace it with a new one, sent to the licence e-mail address.',
     noindex: true,
   },
+  billingPortal: {
+    path: '/billing-portal',
+    title: 'Manage your subscription',
+    description:
+      'Open the Orgsmith billing portal from the link in your e-mail: upgrade, downgrade or cancel your subscription and edit your billing information.',
+    noindex: true,
+  },
 } as const satisfies Record<string, PageInfo>;
 
 export type PageKey = keyof typeof pages;

@@ -22,6 +22,7 @@ export default [
   route('privacy', 'routes/legal/privacy.tsx'),
   route('checkout-success', 'routes/checkout-success.tsx'),
   route('replace-licence-key', 'routes/replace-licence-key.tsx'),
+  route('billing-portal', 'routes/billing-portal.tsx'),
   route('trial', 'routes/redirects/trial.ts'),
   route('slack', 'routes/redirects/slack.ts'),
   route('robots.txt', 'routes/seo/robots-txt.ts'),

@@ -1,17 +1,27 @@
 import { Hono } from 'hono';
-import { billingPortalRequestSchema } from '#shared/contracts/billing-portal.ts';
+import {
+  BILLING_PORTAL_PAGE,
+  billingPortalRequestSchema,
+  OPEN_BILLING_PORTAL_PATH,
+  openBillingPortalRequestSchema,
+} from '#shared/contracts/billing-portal.ts';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
+import { portalLinkNotices } from '#shared/contracts/messages.ts';
 import type { AppDeps } from '../deps.ts';
 import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
+import { noQueryParameters } from '../openapi/common-errors.ts';
+import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
+import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { gatePublicForm } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
-import { BILLING_PORTAL_LINK_PATH } from './build-portal-links.ts';
 import { openBillingPortal, openPortalDepsOf } from './open-billing-portal.ts';
 import { sendBillingPortalLink, sendLinkDepsOf } from './send-billing-portal-link.ts';
 
 /**
- * `POST /account/v1/manage` (docs/product-rules.md#service-calls) sends the portal-access e-mail; `GET
- * /account/v1/billing-portal?token=…` is the link in it.
+ * `POST /account/v1/manage` (docs/product-rules.md#service-calls) sends the portal-access e-mail,
+ * whose links open the site's landing page; its button's `POST /account/v1/billing-portal` uses a
+ * link (decision 123).
  */
 export function billingPortalRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -25,23 +35,44 @@ export function billingPortalRoutes(deps: AppDeps): Hono<AppEnv> {
       () => readJsonBody(c, billingPortalRequestSchema),
     );
     if (!input.ok) return input.response;
-    const { kind, links } = await sendBillingPortalLink(sendLinkDepsOf(deps), input.value);
+    const sent = await sendBillingPortalLink(sendLinkDepsOf(deps), input.value);
     deps.wakeOutbox();
-    c.get('log').info({ kind, links }, 'billing-portal e-mail queued');
+    c.get('log').info(sent, 'billing-portal e-mail queued');
     return c.body(null, 204);
   });
 
-  // A browser follows this link from an e-mail: answers are redirects, never JSON.
-  app.get(BILLING_PORTAL_LINK_PATH, async (c) => {
-    const result = await openBillingPortal(
-      openPortalDepsOf(deps, c.get('log')),
-      c.req.query('token') ?? '',
+  app.post(OPEN_BILLING_PORTAL_PATH, noQueryParameters, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const limited = await applyRateLimits(c, deps.rateLimiter, [
+      { rule: rateLimitRules.openPortalPerIp, subject: rateLimitClient(c) },
+    ]);
+    if (limited) return limited;
+    const body = await readJsonBody(c, openBillingPortalRequestSchema);
+    if (!body.ok) return body.response;
+    const result = await openBillingPortal(openPortalDepsOf(deps, c.get('log')), body.value.token);
+    if (result.ok) return c.json({ url: result.url });
+    if (result.reason === 'ProviderUnavailable') {
+      return c.json(
+        {
+          Error: errorCodes.paymentProviderUnavailable,
+          message: portalLinkNotices.unavailable,
+        },
+        503,
+      );
+    }
+    return c.json(
+      { Error: errorCodes.billingPortalLinkInvalid, message: portalLinkNotices.expired },
+      410,
     );
+  });
+
+  // Links of e-mails sent before the landing page pointed here: lead to it, never use them.
+  app.get(OPEN_BILLING_PORTAL_PATH, (c) => {
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');
-    if (result.ok) return c.redirect(result.url, 303);
-    const notice = result.reason === 'LinkExpired' ? 'expired' : 'unavailable';
-    return c.redirect(`${env.PUBLIC_BASE_URL}/?modal=portal-access&portalLink=${notice}`, 303);
+    const query = openBillingPortalRequestSchema.safeParse({ token: c.req.query('token') });
+    const search = query.success ? `?token=${encodeURIComponent(query.data.token)}` : '';
+    return c.redirect(`${env.PUBLIC_BASE_URL}${BILLING_PORTAL_PAGE}${search}`, 303);
   });
 
   return app;

@@ -9,6 +9,14 @@ export function createBillingPortalTokenRepository(db: Executor) {
     async deleteExpired(now: Date): Promise<void> {
       await db.delete(billingPortalTokenUses).where(lt(billingPortalTokenUses.expiresAt, now));
     },
+    /** Whether a token was used (the landing page asks without using it). */
+    async isUsed(tokenId: string): Promise<boolean> {
+      const rows = await db
+        .select({ tokenId: billingPortalTokenUses.tokenId })
+        .from(billingPortalTokenUses)
+        .where(eq(billingPortalTokenUses.tokenId, tokenId));
+      return rows.length > 0;
+    },
     /** Records the use of a token; false when it was used before. */
     async recordUse(tokenId: string, usedAt: Date, expiresAt: Date): Promise<boolean> {
       const used = await db

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BILLING_PORTAL_PAGE } from '#shared/contracts/billing-portal.ts';
 import {
-  BILLING_PORTAL_LINK_PATH,
   buildPortalLinks,
   MAX_PORTAL_LINKS,
   MAX_SUBSCRIPTIONS_PER_LINK,
@@ -12,16 +12,16 @@ import { verifyPortalToken } from './portal-token.ts';
 
 const secretKey = 'build-portal-links-test-secret-0123456789';
 const now = new Date('2026-01-15T10:00:00Z');
-const accountApiUrl = 'https://account.example.test';
+const publicBaseUrl = 'https://www.example.test';
 
 function tokenOf(link: PortalLink) {
   const url = new URL(link.url);
-  expect(`${url.origin}${url.pathname}`).toBe(`${accountApiUrl}${BILLING_PORTAL_LINK_PATH}`);
+  expect(`${url.origin}${url.pathname}`).toBe(`${publicBaseUrl}${BILLING_PORTAL_PAGE}`);
   return verifyPortalToken(secretKey, url.searchParams.get('token') ?? '', now);
 }
 
 function build(subscriptions: ManageableSubscription[]) {
-  return buildPortalLinks({ secretKey, accountApiUrl, now, subscriptions });
+  return buildPortalLinks({ secretKey, publicBaseUrl, now, subscriptions });
 }
 
 describe('buildPortalLinks', () => {

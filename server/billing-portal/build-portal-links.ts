@@ -1,9 +1,9 @@
+import { BILLING_PORTAL_PAGE } from '#shared/contracts/billing-portal.ts';
 import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
 import type { LicenceStatus, LicenceType } from '../db/schema.ts';
+import type { Licence } from '../licences/licence-repository.ts';
+import type { SubscriptionRow } from '../payments/subscription-repository.ts';
 import { createPortalToken, portalTokenExpiry } from './portal-token.ts';
-
-/** Where the link of the billing-portal e-mail points (on the account service). */
-export const BILLING_PORTAL_LINK_PATH = '/account/v1/billing-portal';
 
 /**
  * At most this many links (payment customers) in one e-mail, live ones and then the newest
@@ -27,6 +27,26 @@ export interface ManageableSubscription {
   billingPeriod: BillingPeriod | null;
   currency: Currency | null;
   createdAt: Date;
+}
+
+/** A licence as a link describes it; null for a trial or a licence without a customer. */
+export function manageableSubscription(
+  licence: Licence,
+  subscription: SubscriptionRow | undefined,
+): ManageableSubscription | null {
+  if (licence.type === 'Trial' || !licence.customerId) return null;
+  return {
+    licenceId: licence.id,
+    customerId: licence.customerId,
+    type: licence.type,
+    status: licence.status,
+    edition: licence.edition,
+    quantity: licence.quantity,
+    keyHint: licence.keyHint,
+    billingPeriod: subscription?.billingPeriod ?? null,
+    currency: subscription?.currency ?? null,
+    createdAt: licence.createdAt,
+  };
 }
 
 export interface PortalLink {
@@ -59,8 +79,8 @@ function isLive(subscription: ManageableSubscription): boolean {
  */
 export function buildPortalLinks(input: {
   secretKey: string;
-  /** Base URL of the account service as browsers reach it. */
-  accountApiUrl: string;
+  /** The site's origin: links open its landing page, whose button uses them (decision 123). */
+  publicBaseUrl: string;
   now: Date;
   subscriptions: readonly ManageableSubscription[];
 }): PortalLinks {
@@ -92,7 +112,7 @@ export function buildPortalLinks(input: {
     });
     return {
       customerId: anchor.customerId,
-      url: `${input.accountApiUrl}${BILLING_PORTAL_LINK_PATH}?token=${encodeURIComponent(token.token)}`,
+      url: `${input.publicBaseUrl}${BILLING_PORTAL_PAGE}?token=${encodeURIComponent(token.token)}`,
       subscriptions: group.slice(0, MAX_SUBSCRIPTIONS_PER_LINK),
       moreSubscriptions: Math.max(0, group.length - MAX_SUBSCRIPTIONS_PER_LINK),
     };

@@ -1,10 +1,9 @@
 import type { Database } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
-import { createBillingPortalTokenRepository } from './billing-portal-token-repository.ts';
-import { createLicenceRepository } from '../licences/licence-repository.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentProvider } from '../payments/payment-provider.ts';
-import { verifyPortalToken } from './portal-token.ts';
+import { createBillingPortalTokenRepository } from './billing-portal-token-repository.ts';
+import { checkPortalLink } from './check-portal-link.ts';
 
 export interface OpenBillingPortalDeps {
   db: Database;
@@ -26,11 +25,6 @@ export type OpenBillingPortalResult =
   /** The payment provider failed; the link stays usable. */
   | { ok: false; reason: 'ProviderUnavailable' };
 
-/**
- * Follows a billing-portal link: checks the token, re-reads its licence (it must still belong to
- * the token's customer), uses the token up (its id is the primary key of a use record, so two
- * clicks cannot both pass) and asks the payment provider for a portal session of that customer.
- */
 /** The portal link's dependencies, from the app's (`logger`: the request's). */
 export function openPortalDepsOf(deps: AppDeps, logger: Logger): OpenBillingPortalDeps {
   return {
@@ -43,45 +37,41 @@ export function openPortalDepsOf(deps: AppDeps, logger: Logger): OpenBillingPort
   };
 }
 
+/**
+ * Uses a billing-portal link: the landing page's button sends its token (a GET never comes
+ * here, decision 123). Checks the link, uses the token up (its id is the primary key of a use
+ * record, so two clicks cannot both pass) and asks the payment provider for a portal session of
+ * the link's customer.
+ */
 export async function openBillingPortal(
   deps: OpenBillingPortalDeps,
   token: string,
 ): Promise<OpenBillingPortalResult> {
   const now = deps.clock();
-  const verified = verifyPortalToken(deps.secretKey, token, now);
-  if (!verified.ok) {
-    deps.logger.info({ reason: verified.reason }, 'billing-portal link refused');
-    return { ok: false, reason: 'LinkExpired' };
-  }
-  const licence = await createLicenceRepository(deps.db).findById(verified.licenceId);
-  if (!licence?.customerId) {
-    deps.logger.info('billing-portal link refused: its licence is gone');
-    return { ok: false, reason: 'LinkExpired' };
-  }
-  // The e-mail labelled the link with this customer's subscriptions: never open another's.
-  if (licence.customerId !== verified.customerId) {
-    deps.logger.info({ licenceId: licence.id }, 'billing-portal link refused: customer changed');
+  const link = await checkPortalLink(deps.db, deps.secretKey, token, now);
+  if (!link.ok) {
+    deps.logger.info({ reason: link.reason }, 'billing-portal link refused');
     return { ok: false, reason: 'LinkExpired' };
   }
 
   // Use records are only needed until their token would have expired anyway.
   const tokenUses = createBillingPortalTokenRepository(deps.db);
   await tokenUses.deleteExpired(now);
-  if (!(await tokenUses.recordUse(verified.tokenId, now, verified.expiresAt))) {
+  if (!(await tokenUses.recordUse(link.tokenId, now, link.expiresAt))) {
     deps.logger.info('billing-portal link refused: already used');
     return { ok: false, reason: 'LinkExpired' };
   }
 
   try {
     const session = await deps.payments.createBillingPortalSession({
-      customerId: verified.customerId,
+      customerId: link.customerId,
       returnUrl: deps.returnUrl,
     });
     return { ok: true, url: session.url };
   } catch (error) {
-    deps.logger.error({ err: error, licenceId: licence.id }, 'billing-portal session failed');
+    deps.logger.error({ err: error, licenceId: link.licence.id }, 'billing-portal session failed');
     // Give the link back: the visitor did nothing wrong.
-    await tokenUses.forgetUse(verified.tokenId, now);
+    await tokenUses.forgetUse(link.tokenId, now);
     return { ok: false, reason: 'ProviderUnavailable' };
   }
 }

@@ -9,51 +9,20 @@ import {
 } from './emails/billing-portal.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
-import {
-  createSubscriptionRepository,
-  type SubscriptionRow,
-} from '../payments/subscription-repository.ts';
-import { buildPortalLinks, type ManageableSubscription } from './build-portal-links.ts';
+import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
+import { buildPortalLinks, manageableSubscription } from './build-portal-links.ts';
 
 export interface SendBillingPortalLinkDeps {
   db: Database;
   clock: () => Date;
   secretKey: string;
+  /** The site's origin: the links open its landing page (decision 123). */
   publicBaseUrl: string;
-  /** Base URL of this account service as browsers reach it (the link points here). */
-  accountApiUrl: string;
 }
 
 export type BillingPortalMailKind =
   'billing-portal-link' | 'billing-portal-trial-only' | 'billing-portal-no-subscription';
 
-function manageable(
-  licence: Licence,
-  mirror: ReadonlyMap<string, SubscriptionRow>,
-): ManageableSubscription | null {
-  if (licence.type === 'Trial' || !licence.customerId) return null;
-  const subscription = licence.subscriptionId ? mirror.get(licence.subscriptionId) : undefined;
-  return {
-    licenceId: licence.id,
-    customerId: licence.customerId,
-    type: licence.type,
-    status: licence.status,
-    edition: licence.edition,
-    quantity: licence.quantity,
-    keyHint: licence.keyHint,
-    billingPeriod: subscription?.billingPeriod ?? null,
-    currency: subscription?.currency ?? null,
-    createdAt: licence.createdAt,
-  };
-}
-
-/**
- * Answers a "manage my subscription" request with exactly one e-mail, whatever the address
- * holds, so the HTTP answer reveals nothing (decision 055): signed single-use portal links, one
- * per payment customer of the address (decision 092), sent to the address given at the newest
- * purchase; an explanation for a trial; or a hint to use the purchase address when nothing
- * matches.
- */
 /** The portal-access e-mail's dependencies, from the app's. */
 export function sendLinkDepsOf(deps: AppDeps): SendBillingPortalLinkDeps {
   return {
@@ -61,14 +30,29 @@ export function sendLinkDepsOf(deps: AppDeps): SendBillingPortalLinkDeps {
     clock: deps.clock,
     secretKey: deps.secretKey,
     publicBaseUrl: deps.env.PUBLIC_BASE_URL,
-    accountApiUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
   };
 }
 
+/** The licences grouped by the address each was bought with, in the order first met. */
+function byStoredAddress(licences: readonly Licence[]): Map<string, Licence[]> {
+  const grouped = new Map<string, Licence[]>();
+  for (const licence of licences) {
+    grouped.set(licence.email, [...(grouped.get(licence.email) ?? []), licence]);
+  }
+  return grouped;
+}
+
+/**
+ * Answers a "manage my subscription" request, whatever the address holds, with the same HTTP
+ * answer (decision 055): signed single-use portal links, one per payment customer (decision
+ * 092), each e-mailed only to the address its subscriptions were bought with — one e-mail per
+ * stored address, never to the address typed (decision 123); else an explanation for a trial;
+ * else a hint to use the purchase address.
+ */
 export async function sendBillingPortalLink(
   deps: SendBillingPortalLinkDeps,
   request: BillingPortalRequest,
-): Promise<{ kind: BillingPortalMailKind; links: number }> {
+): Promise<{ kind: BillingPortalMailKind; emails: number; links: number }> {
   const now = deps.clock();
   const licences = await createLicenceRepository(deps.db).findByNormalizedEmail(
     normalizeEmailAddress(request.emailAddress),
@@ -76,42 +60,57 @@ export async function sendBillingPortalLink(
   const paid = licences.filter((licence) => licence.type !== 'Trial' && licence.customerId);
   const trial = licences.find((licence) => licence.type === 'Trial');
 
-  let email: QueuedEmail & { kind: BillingPortalMailKind };
+  const emails: QueuedEmail[] = [];
+  let kind: BillingPortalMailKind;
   let links = 0;
-  const [newestPaid] = paid;
-  if (newestPaid) {
+  if (paid.length > 0) {
+    kind = 'billing-portal-link';
     const rows = await createSubscriptionRepository(deps.db).findByLicences(
       paid.map((licence) => licence.id),
     );
     const mirror = new Map(rows.map((row) => [row.subscriptionId, row]));
-    const built = buildPortalLinks({
-      secretKey: deps.secretKey,
-      accountApiUrl: deps.accountApiUrl,
-      now,
-      subscriptions: paid.flatMap((licence) => manageable(licence, mirror) ?? []),
-    });
-    links = built.links.length;
-    email = {
-      ...billingPortalLinksEmail({ ...built, publicBaseUrl: deps.publicBaseUrl }),
-      kind: 'billing-portal-link',
-      to: newestPaid.email,
-    };
+    // Addresses that normalize alike may be different people's: each gets only its own links.
+    for (const [address, owned] of byStoredAddress(paid)) {
+      const built = buildPortalLinks({
+        secretKey: deps.secretKey,
+        publicBaseUrl: deps.publicBaseUrl,
+        now,
+        subscriptions: owned.flatMap(
+          (licence) =>
+            manageableSubscription(
+              licence,
+              licence.subscriptionId ? mirror.get(licence.subscriptionId) : undefined,
+            ) ?? [],
+        ),
+      });
+      links += built.links.length;
+      emails.push({
+        ...billingPortalLinksEmail({ ...built, publicBaseUrl: deps.publicBaseUrl }),
+        kind,
+        to: address,
+      });
+    }
   } else if (trial) {
-    email = {
+    kind = 'billing-portal-trial-only';
+    emails.push({
       ...trialCannotBeManagedEmail({
         expiresAt: trial.expiresAt,
         publicBaseUrl: deps.publicBaseUrl,
       }),
-      kind: 'billing-portal-trial-only',
+      kind,
       to: trial.email,
-    };
+    });
   } else {
-    email = {
+    kind = 'billing-portal-no-subscription';
+    emails.push({
       ...noSubscriptionFoundEmail({ publicBaseUrl: deps.publicBaseUrl }),
-      kind: 'billing-portal-no-subscription',
+      kind,
       to: request.emailAddress,
-    };
+    });
   }
-  await createOutboxRepository(deps.db).enqueue(email, now);
-  return { kind: email.kind, links };
+  await deps.db.transaction(async (tx) => {
+    const outbox = createOutboxRepository(tx);
+    for (const email of emails) await outbox.enqueue(email, now);
+  });
+  return { kind, emails: emails.length, links };
 }

@@ -74,8 +74,9 @@ function termsOf(snapshot: SubscriptionSnapshot): SubscriptionTerms {
 
 /**
  * Gives a new subscription its licence, in order of precedence: the trial named at checkout;
- * a trial of the same (normalized) e-mail address; else a new licence whose key is e-mailed.
- * A converted trial keeps its key. Returns null when the buyer's address is unknown.
+ * for a paid subscription, a trial of the same (normalized) e-mail address; else a new licence
+ * whose key is e-mailed. A converted trial keeps its key. Returns null when the buyer's address
+ * is unknown.
  */
 async function attachLicence(
   tx: Executor,
@@ -110,7 +111,9 @@ async function attachLicence(
     const named = await licences.findById(snapshot.licenceIdToConvert);
     if (named) candidates.push(named);
   }
-  if (snapshot.customerEmail) {
+  // Anyone can type any address at a free checkout: only a paid one vouches for it (decision 122).
+  const paid = licenceTypeForEdition(snapshot.edition) === 'Paid';
+  if (paid && snapshot.customerEmail) {
     const sameAddress = await licences.findByNormalizedEmail(
       normalizeEmailAddress(snapshot.customerEmail),
     );

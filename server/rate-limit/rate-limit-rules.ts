@@ -15,6 +15,8 @@ export const rateLimitRules = {
   trialPerEmail: { name: 'trial:email', limit: 5, windowSeconds: HOUR },
   managePerIp: { name: 'manage:ip', limit: 20, windowSeconds: HOUR },
   managePerEmail: { name: 'manage:email', limit: 3, windowSeconds: HOUR },
+  // The landing page's button: each use asks the payment provider for a portal session.
+  openPortalPerIp: { name: 'open-portal:ip', limit: 30, windowSeconds: HOUR },
   // Generous per IP (a whole company may share one); a session costs the provider little.
   checkoutPerIp: { name: 'checkout:ip', limit: 30, windowSeconds: HOUR },
   // The success page's provider lookups (decision 125): per client, then for all clients, so no

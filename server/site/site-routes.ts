@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { SiteRequestContext, SiteServices } from '#app/context.ts';
+import { readPortalLink, readPortalLinkDepsOf } from '../billing-portal/read-portal-link.ts';
 import { checkoutStatusReaderOf } from '../checkout/read-checkout-status.ts';
 import type { AppDeps } from '../deps.ts';
 import {
@@ -61,6 +62,7 @@ export function siteRoutes(
   const handleDocument = createRequestHandler(serverBuild, env.NODE_ENV);
   const releases = releaseCatalogReaderFor(deps);
   const checkoutStatus = checkoutStatusReaderOf(deps);
+  const portalLinkDeps = readPortalLinkDepsOf(deps);
   // The client of each visitor's request, for services that count per client; renders of a
   // page's key alone (shared pages, warming) have none.
   const clients = new WeakMap<Request, string>();
@@ -69,6 +71,7 @@ export function siteRoutes(
     checkout: {
       readStatus: (sessionId) => checkoutStatus.read(sessionId, client ?? 'server'),
     },
+    billingPortal: { readLink: (token) => readPortalLink(portalLinkDeps, token) },
   });
 
   async function render(request: Request): Promise<Response> {

@@ -16,6 +16,8 @@ export const errorCodes = {
   trialLicenseAlreadyUsed: 'TrialLicenseAlreadyUsed',
   licenseKeyUnknown: 'LicenseKeyUnknown',
   subscriptionAlreadyExists: 'SubscriptionAlreadyExists',
+  /** A billing-portal link that is forged, expired, used, or whose licence has gone or moved. */
+  billingPortalLinkInvalid: 'BillingPortalLinkInvalid',
   /** The card payment provider could not open a checkout (unreachable or not configured). */
   paymentProviderUnavailable: 'PaymentProviderUnavailable',
 } as const;

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { failureMessages, portalLinkNotices, successMessages } from '#shared/contracts/messages.ts';
+import { waitForHydration } from './support/shell.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;
@@ -115,13 +116,81 @@ test('closing the dialog cancels a request in flight', async ({ page }) => {
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
-test('an expired or forged portal link leads back to the dialog with an explanation', async ({
+test('a forged or old-style portal link leads to the landing page, which explains and offers a new link', async ({
   page,
 }) => {
+  // The account service's older link form only leads to the landing page (decision 123).
   await page.goto('/account/v1/billing-portal?token=forged.token');
-  await expect(page).toHaveURL(/\/\?modal=portal-access&portalLink=expired$/);
+  await expect(page).toHaveURL(/\/billing-portal\?token=forged\.token$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Manage your subscription');
+  await expect(page.getByRole('status')).toHaveText(portalLinkNotices.expired);
+  await expect(page.getByRole('button', { name: 'Open the billing portal' })).toHaveCount(0);
+  await expectNoAxeViolations(page, 'billing-portal landing page, invalid link');
+  await waitForHydration(page);
+  await page.getByRole('link', { name: 'Request a new link' }).click();
   const dialog = page.getByRole('dialog', { name: 'Enter your email address' });
-  await expect(dialog.getByRole('status')).toHaveText(portalLinkNotices.expired);
   await expect(dialog.getByPlaceholder('Email address')).toBeVisible();
-  await expectNoAxeViolations(page, 'portal dialog', { include: 'dialog' });
+});
+
+test('the e-mailed link opens a landing page; only its button uses the link, once', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const address = `starter-${run}@example.com`;
+  await page.goto('/pricing?size=3');
+  const getStarter = page.getByRole('button', { name: 'Get Starter free' });
+  await expect(getStarter).toBeEnabled();
+  await getStarter.click();
+  await expect(page).toHaveURL(/\/billing\/local\/checkout\/lcs_/);
+  await page.getByLabel('Email address').fill(address);
+  await page.getByRole('button', { name: 'Get my free licence' }).click();
+  await expect(page).toHaveURL(/\/checkout-success/);
+  const keyMail = await sink.waitForMail({ to: address, subject: /licence key/ });
+  const keyHint = /ORGS(?:-[0-9A-Z]{4}){6}-([0-9A-Z]{4})/.exec(keyMail.text)?.[1] ?? 'none';
+
+  const dialog = await openPortal(page);
+  await dialog.getByPlaceholder('Email address').fill(address);
+  await dialog.locator('button[type=submit]').click();
+  await expect(dialog.getByRole('status')).toHaveText(successMessages.portalAccess);
+  const mail = await sink.waitForMail({ to: address, subject: /billing portal/ });
+  const link = /http:\/\/localhost:\d+\/billing-portal\?token=\S+/.exec(mail.text)?.[0] ?? '';
+  expect(link).not.toBe('');
+
+  // Opening the page (as a mail scanner would, three times) uses nothing.
+  for (let visit = 0; visit < 3; visit++) await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Manage your subscription');
+  await expect(page.getByText(`Orgsmith Starter · free · key ending in ${keyHint}`)).toBeVisible();
+  await expect(
+    page.getByText(/The link works once, until \d+ \w+ \d{4}, \d\d:\d\d UTC\./),
+  ).toBeVisible();
+  await expectNoAxeViolations(page, 'billing-portal landing page');
+  const otherTab = await page.context().newPage();
+  await otherTab.goto(link);
+  await waitForHydration(otherTab);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Open the billing portal' }).click();
+  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+
+  // The other tab's button finds the link used and says so in place.
+  await otherTab.getByRole('button', { name: 'Open the billing portal' }).click();
+  await expect(otherTab.getByRole('status')).toHaveText(portalLinkNotices.expired);
+  await expect(otherTab.getByRole('link', { name: 'Request a new link' })).toBeVisible();
+  await otherTab.close();
+
+  // Used: the page says so instead of offering the button.
+  await page.goto(link);
+  await expect(page.getByRole('status')).toHaveText(portalLinkNotices.expired);
+  await expect(page.getByRole('button', { name: 'Open the billing portal' })).toHaveCount(0);
+});
+
+test('the landing page without a link says where links come from', async ({ page }) => {
+  await page.goto('/billing-portal');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Manage your subscription');
+  await expect(
+    page.getByText(/opens the billing portal from the link in your email/),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Open the billing portal' })).toHaveCount(0);
+  await waitForHydration(page);
+  await page.getByRole('link', { name: 'Request a new link' }).click();
+  await expect(page.getByRole('dialog', { name: 'Enter your email address' })).toBeVisible();
 });

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { parseLicenceKey } from '#server/licences/licence-key.ts';
-import { failureMessages } from '#shared/contracts/messages.ts';
+import { failureMessages, portalLinkNotices } from '#shared/contracts/messages.ts';
+import { waitForHydration } from './support/shell.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;
@@ -29,6 +30,16 @@ async function openPlanCheckout(page: Page, search: string, button: string) {
   await expect(page).toHaveURL(/\/billing\/local\/checkout\/lcs_/);
 }
 
+const portalLinkPattern = /http:\/\/localhost:\d+\/billing-portal\?token=\S+/;
+
+/** Follows an e-mailed billing-portal link: its landing page, then its button (decision 123). */
+async function followPortalLink(page: Page, link: string) {
+  await page.goto(link);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Open the billing portal' }).click();
+  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+}
+
 /** Asks for the billing-portal e-mail in the dialog and follows its link to the local portal. */
 async function openBillingPortal(page: Page, email: string) {
   await page.goto('/?modal=portal-access');
@@ -36,12 +47,9 @@ async function openBillingPortal(page: Page, email: string) {
   await dialog.getByLabel('Email address', { exact: true }).fill(email);
   await dialog.getByRole('button', { name: 'Send' }).click();
   const portalMail = await sink.waitForMail({ to: email, subject: /billing portal/ });
-  const link = /http:\/\/localhost:\d+\/account\/v1\/billing-portal\?token=[^\s]+/.exec(
-    portalMail.text,
-  )?.[0];
+  const link = portalLinkPattern.exec(portalMail.text)?.[0];
   expect(link).toBeDefined();
-  await page.goto(link ?? '');
-  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+  await followPortalLink(page, link ?? '');
 }
 
 test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives by e-mail', async ({
@@ -275,26 +283,28 @@ test('a buyer with subscriptions under two billing accounts gets one link each a
   const accountTwo = mail.text.slice(mail.text.indexOf('Billing account 2'));
   expect(accountOne).toMatch(/Orgsmith Pro, 10 orgs · billed yearly in EUR · key ending in \w{4}/);
   expect(accountTwo).toMatch(/Orgsmith Pro, 5 orgs · billed monthly in USD · key ending in \w{4}/);
-  const linkPattern = /http:\/\/localhost:\d+\/account\/v1\/billing-portal\?token=\S+/;
-  const eurLink = linkPattern.exec(accountOne)?.[0] ?? '';
-  const usdLink = linkPattern.exec(accountTwo)?.[0] ?? '';
+  const eurLink = portalLinkPattern.exec(accountOne)?.[0] ?? '';
+  const usdLink = portalLinkPattern.exec(accountTwo)?.[0] ?? '';
   expect(eurLink).not.toBe('');
   expect(usdLink).not.toBe('');
   expect(eurLink).not.toBe(usdLink);
 
   // Each link opens the portal of its own billing account, once.
   await page.goto(usdLink);
+  await expect(page.getByText(/Orgsmith Pro, 5 orgs · billed monthly in USD/)).toBeVisible();
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Open the billing portal' }).click();
   await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
   const usd = page.getByRole('region', { name: 'Orgsmith Pro, 5 orgs' });
   await expect(usd.getByText('Monthly, USD')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Orgsmith Pro, 10 orgs' })).toHaveCount(0);
 
-  await page.goto(eurLink);
-  await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+  await followPortalLink(page, eurLink);
   const eur = page.getByRole('region', { name: 'Orgsmith Pro, 10 orgs' });
   await expect(eur.getByText('Yearly, EUR')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Orgsmith Pro, 5 orgs' })).toHaveCount(0);
 
   await page.goto(usdLink);
-  await expect(page).toHaveURL(/\/\?modal=portal-access&portalLink=expired$/);
+  await expect(page.getByRole('status')).toHaveText(portalLinkNotices.expired);
+  await expect(page.getByRole('button', { name: 'Open the billing portal' })).toHaveCount(0);
 });

@@ -58,6 +58,7 @@ test.describe.configure({ mode: 'serial' });
 test('collects every page as the server sends it', async ({ request }) => {
   const paths = [
     ...Object.values(pages).map((page) => page.path),
+    '/billing-portal?token=forged.token',
     '/pricing?size=25&period=yearly&currency=EUR',
     '/no-such-page',
   ];
@@ -111,6 +112,26 @@ test('collects every dialog state as the browser shows it', async ({ page }) => 
   await dialog.locator('button[type=submit]').click();
   await expect(dialog.getByRole('alert').or(dialog.getByRole('status'))).not.toHaveCount(0);
   documents.set('trial dialog issued', await liveDocument(page));
+});
+
+test('collects the billing-portal landing page of a live link', async ({ page, request }) => {
+  const address = `portal.${Date.now()}@example.com`;
+  await page.goto('/pricing?size=3');
+  const getStarter = page.getByRole('button', { name: 'Get Starter free' });
+  await expect(getStarter).toBeEnabled();
+  await getStarter.click();
+  await page.getByLabel('Email address').fill(address);
+  await page.getByRole('button', { name: 'Get my free licence' }).click();
+  await expect(page).toHaveURL(/\/checkout-success/);
+  const dialog = await openDialog(page, 'portal-access');
+  await dialog.getByLabel('Email address', { exact: true }).fill(address);
+  await dialog.locator('button[type=submit]').click();
+  const mail = await sink.waitForMail({ to: address, subject: /billing portal/ });
+  const link = /http:\/\/localhost:\d+(\/billing-portal\?token=\S+)/.exec(mail.text)?.[1] ?? '';
+  expect(link).not.toBe('');
+  const response = await request.get(link);
+  expect(await response.text()).toContain('Open the billing portal</button>');
+  documents.set('billing-portal landing page', await response.text());
 });
 
 test('the Nu HTML checker finds no error in any of them', async () => {

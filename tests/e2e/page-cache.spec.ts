@@ -5,7 +5,11 @@ import { pages } from '#app/pages.ts';
  * Page HTML is the same for every visitor, rendered once and served from memory with an ETag
  * (decision 100). Pages tied to one visitor's link are never stored or shared.
  */
-const perVisit = new Set<string>([pages.checkoutSuccess.path, pages.replaceLicenceKey.path]);
+const perVisit = new Set<string>([
+  pages.checkoutSuccess.path,
+  pages.replaceLicenceKey.path,
+  pages.billingPortal.path,
+]);
 const shared = Object.values(pages)
   .map((page) => page.path)
   .filter((path) => !perVisit.has(path));
@@ -80,4 +84,7 @@ test('pages of one visitor’s link are rendered for that link and never stored'
   const replace = await request.get('/replace-licence-key?token=abc');
   expect(replace.headers()['cache-control']).toBe('no-store');
   expect(replace.headers()['content-security-policy']).toContain("script-src 'self' 'sha256-");
+  const portal = await request.get('/billing-portal?token=abc');
+  expect(portal.headers()['cache-control']).toBe('no-store');
+  expect(portal.headers()['etag']).toBeUndefined();
 });

@@ -4,6 +4,7 @@ import type { CheckoutRequestInput, CheckoutResponse } from '#shared/contracts/c
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
+import { isSafeRedirect } from '#app/http/is-safe-redirect.ts';
 import type { RootData } from '#app/root-data.ts';
 import { quotePath } from '../pricing/price-selection.ts';
 import { Alert } from '../ui/Alert.tsx';
@@ -29,16 +30,6 @@ function isCheckoutResponse(value: unknown): value is CheckoutResponse {
     'sessionId' in value &&
     typeof value.sessionId === 'string'
   );
-}
-
-/** Only our own checkout pages or the provider's (https) are followed. */
-function isSafeRedirect(url: string): boolean {
-  try {
-    const target = new URL(url, window.location.href);
-    return target.protocol === 'https:' || target.origin === window.location.origin;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -6,15 +6,15 @@ import {
   type ManageableSubscription,
 } from '../build-portal-links.ts';
 import { subscription } from '../manageable-subscription.fixture.ts';
-import { billingPortalLinksEmail, describeSubscription } from './billing-portal.ts';
+import { describeSubscription } from '../describe-subscription.ts';
+import { billingPortalLinksEmail } from './billing-portal.ts';
 
 const secretKey = 'billing-portal-email-test-secret-0123456789';
 const now = new Date('2026-01-15T10:00:00Z');
-const accountApiUrl = 'https://account.example.test';
 const publicBaseUrl = 'https://www.example.test';
 
 function build(subscriptions: ManageableSubscription[]) {
-  return buildPortalLinks({ secretKey, accountApiUrl, now, subscriptions });
+  return buildPortalLinks({ secretKey, publicBaseUrl, now, subscriptions });
 }
 
 describe('the billing-portal links e-mail', () => {

@@ -1,10 +1,6 @@
-import { planName } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import {
-  MAX_PORTAL_LINKS,
-  type ManageableSubscription,
-  type PortalLinks,
-} from '../build-portal-links.ts';
+import { MAX_PORTAL_LINKS, type PortalLinks } from '../build-portal-links.ts';
+import { describeSubscription } from '../describe-subscription.ts';
 import {
   formatEmailDate,
   renderEmail,
@@ -13,33 +9,6 @@ import {
 } from '#server/email/render-email.ts';
 
 const notYou = 'If you did not ask for this, you can ignore this e-mail: nothing changes.';
-
-function billingTerms(subscription: ManageableSubscription): string | null {
-  if (subscription.type === 'Free') return 'free';
-  if (!subscription.billingPeriod || !subscription.currency) return null;
-  return `billed ${subscription.billingPeriod} in ${subscription.currency}`;
-}
-
-const statusWords: Record<ManageableSubscription['status'], string | null> = {
-  Active: null,
-  Deactivated: 'deactivated, payment due',
-  Cancelled: 'cancelled',
-};
-
-/**
- * How a link's subscription is named, so a reader with several can tell them apart: plan, orgs,
- * billing, the key's last group (never the key) and any state other than active.
- */
-export function describeSubscription(subscription: ManageableSubscription): string {
-  return [
-    planName(subscription.edition, subscription.quantity),
-    billingTerms(subscription),
-    `key ending in ${subscription.keyHint}`,
-    statusWords[subscription.status],
-  ]
-    .filter((part) => part !== null)
-    .join(' · ');
-}
 
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -132,7 +101,7 @@ export function trialCannotBeManagedEmail(input: {
       },
       {
         kind: 'paragraph',
-        text: 'To keep using the tool after the trial, choose a plan on our pricing page. Buy with this same e-mail address and your trial converts to the subscription automatically.',
+        text: 'To keep using the tool after the trial, choose a plan on our pricing page. Buy Pro or Enterprise with this same e-mail address and your trial converts to the subscription automatically.',
       },
       { kind: 'button', label: 'See plans and pricing', url: `${publicBaseUrl}/pricing` },
       { kind: 'note', text: notYou },

@@ -37,7 +37,7 @@ export function trialLicenceEmail(input: {
       ]),
       {
         kind: 'paragraph',
-        text: 'When you buy a subscription with this same e-mail address, your trial converts to it automatically.',
+        text: 'When you buy Pro or Enterprise with this same e-mail address, your trial converts to it automatically.',
       },
       {
         kind: 'note',
