@@ -12,8 +12,9 @@ import type { AppEnv } from '../http/types.ts';
 import { releaseCatalogReaderFor } from '../releases/release-catalog.ts';
 import { RELEASE_CATALOG_CHANNEL } from '../releases/release-repository.ts';
 import { syncDepsOf } from '../payments/sync-subscription.ts';
+import { createPageResolver } from './page-address.ts';
 import { createPageCache, type PageCache, type PageRequest } from './page-cache.ts';
-import { siteContextOf } from './site-context.ts';
+import { canonicalPageStateOf, siteContextOf } from './site-context.ts';
 
 export interface SiteRoutes {
   /** Serves stored pages before any other middleware runs (the fast path); else passes on. */
@@ -64,7 +65,8 @@ export function siteRoutes(
     checkout: { readStatus: (sessionId) => readCheckoutStatus(syncDepsOf(deps), sessionId) },
   };
 
-  async function render(request: Request): Promise<Response> {
+  /** Renders a request; `scriptMark` goes on every inline script the render writes. */
+  async function render(request: Request, scriptMark?: string): Promise<Response> {
     const build = typeof serverBuild === 'function' ? await serverBuild() : serverBuild;
     const site: SiteRequestContext = {
       publicBaseUrl: env.PUBLIC_BASE_URL,
@@ -72,6 +74,7 @@ export function siteRoutes(
       gaMeasurementId: env.GA_MEASUREMENT_ID,
       now: deps.clock(),
       services,
+      scriptMark,
     };
     const context = new RouterContextProvider();
     context.set(siteContextOf(build), site);
@@ -84,8 +87,10 @@ export function siteRoutes(
       ? undefined
       : createPageCache({
           render,
+          resolve: createPageResolver(serverBuild.routes, canonicalPageStateOf(serverBuild)),
           origin: env.PUBLIC_BASE_URL,
           securityHeaders: (inline) => securityHeaderList(security, inline),
+          onStore: (page) => deps.logger.debug(page, 'page stored'),
         });
 
   if (cache) {
