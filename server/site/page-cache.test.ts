@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { canonicalPageState } from '#app/ssr/canonical-page-state.ts';
 import { securityHeaderList } from '../http/security-headers.ts';
@@ -135,6 +136,29 @@ describe('createPageResolver', () => {
 
   it('keys pages of a route with parameters by the path as asked, within the budget', () => {
     expect(keyOf('/blog/hello?utm_source=x')).toEqual({ key: '/blog/hello', kind: 'variant' });
+  });
+
+  it('agrees with React Router on the route of every path', () => {
+    const tree = [
+      {
+        path: '',
+        children: routes.flatMap((route) =>
+          route.id === 'root'
+            ? []
+            : [route.path ? { id: route.id, path: route.path } : { id: route.id, index: true }],
+        ),
+      },
+    ];
+    const paths = ['/', '//', '/PRICING', '/pricing/', '/pricing//', '//pricing', '/pricing/x'];
+    paths.push('/Features/Toolbox-Commands', '/features/toolbox-commands/', '/features');
+    paths.push('/blog/hello', '/blog/', '/blog/a/b', '/404', '/wp-admin/x.php', '/trial.');
+    const routeOf = (path: string) => {
+      const leaf = matchRoutes(tree, path)?.at(-1)?.route;
+      if (leaf?.path === '*') return NOT_FOUND_PATH;
+      if (!leaf?.path) return '/';
+      return leaf.path.includes(':') ? path : `/${leaf.path}`;
+    };
+    for (const path of paths) expect(resolve(path, '')?.key, path).toBe(routeOf(path));
   });
 
   it('never shares route data or route manifests', () => {

@@ -58,7 +58,14 @@ describe('the CSP hashes only the inline scripts our render emits', () => {
   });
   afterAll(() => t?.close());
 
-  for (const page of ['/', '/pricing?size=10', '/no-such-page', '/replace-licence-key?token=x']) {
+  const pages = [
+    '/',
+    '/?modal=contact',
+    '/pricing?size=10',
+    '/no-such-page',
+    '/replace-licence-key?token=x',
+  ];
+  for (const page of pages) {
     it(`leaves a script injected into ${page} out of its CSP, and lists every script of ours`, async () => {
       const res = await t.app.request(page);
       const html = await res.text();
