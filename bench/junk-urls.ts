@@ -4,7 +4,8 @@
  * (unknown paths, unknown parameters, invalid values of known ones, other spellings of a route,
  * unknown /api, /account/v1 and /assets paths), then measures the real pages again. Prints junk
  * p50/p99 per kind, real pages' p50 before and after, and the server's RSS before and after.
- * Results also go to bench/results/.
+ * Then 700 more junk URLs and the real pages one at a time: the cost of a request without the
+ * queueing that ten connections on a busy machine add. Results also go to bench/results/.
  *
  *   npm run bench:junk [-- --skip-build] [--count 5000] [--concurrency 10] [--rounds 20]
  */
@@ -44,12 +45,15 @@ const load = () =>
     .join(' ');
 
 /** Every real page `rounds` times, shuffled by round so no page always goes first. */
-async function measureRealPages(baseUrl: string): Promise<{ p50: number; p99: number }> {
+async function measureRealPages(
+  baseUrl: string,
+  parallel = concurrency,
+): Promise<{ p50: number; p99: number }> {
   const real = realPagePaths();
   const paths = Array.from({ length: rounds }, (_, round) =>
     real.map((_, i) => real[(i + round) % real.length] ?? '/'),
   ).flat();
-  const answers = await getAll(baseUrl, paths, concurrency);
+  const answers = await getAll(baseUrl, paths, parallel);
   const failed = answers.filter((answer) => answer.status !== 200);
   if (failed.length > 0)
     throw new Error(`real pages failed: ${failed[0]?.path} ${failed[0]?.status}`);
@@ -85,6 +89,15 @@ try {
   const rssAfterJunk = await residentMb(pid);
   const realAfter = await measureRealPages(server.baseUrl);
   const rssAfter = await residentMb(pid);
+  // Fresh junk, so a store keyed by the raw URL sees none of it again.
+  const oneByOne = await getAll(
+    server.baseUrl,
+    junkUrls(count + 700)
+      .slice(count)
+      .map((url) => url.path),
+    1,
+  );
+  const realOneByOne = await measureRealPages(server.baseUrl, 1);
 
   const kinds = [...new Set(junk.map((url) => url.kind))];
   const rows: Array<Record<string, string | number>> = kinds.map((kind) => {
@@ -118,6 +131,12 @@ try {
     'real pages p99 ms before → after': `${realBefore.p99} → ${realAfter.p99}`,
     'RSS MB before → after junk → after': `${Math.round(rssBefore)} → ${Math.round(rssAfterJunk)} → ${Math.round(rssAfter)}`,
     'RSS growth MB': `${growth} (target < ${TARGET_RSS_GROWTH_MB})`,
+    'one at a time: junk p50 ms / real pages p50 ms': `${ms(
+      percentile(
+        oneByOne.map((answer) => answer.ms),
+        0.5,
+      ),
+    )} / ${realOneByOne.p50}`,
   };
   console.table(summary);
   console.log(`Load average after: ${load()}`);
@@ -137,7 +156,11 @@ try {
         concurrency,
         loadAverage: loadavg(),
         junk: rows,
-        realPages: { before: realBefore, after: realAfter },
+        realPages: { before: realBefore, after: realAfter, oneAtATime: realOneByOne },
+        junkOneAtATimeP50: percentile(
+          oneByOne.map((answer) => answer.ms),
+          0.5,
+        ),
         rssMb: { before: rssBefore, afterJunk: rssAfterJunk, after: rssAfter },
       },
       null,
