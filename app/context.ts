@@ -26,6 +26,11 @@ export interface SiteRequestContext {
   /** Render time, so the footer year and dates are computed when the page is (and testable). */
   now: Date;
   services: SiteServices;
+  /**
+   * A random mark (a `nonce` attribute) for every inline script this render emits: the server
+   * hashes only marked scripts for the CSP, then strips the marks (decision 120). Unset: no marks.
+   */
+  scriptMark?: string;
 }
 
 export const siteContext = createRouterContext<SiteRequestContext>();

@@ -15,6 +15,7 @@ import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { isDatabaseUnavailable } from './db/database-unavailable.ts';
+import { answerNotFound, unknownServicePaths } from './http/not-found.ts';
 import { securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts';
 import { staticAssets } from './http/static-assets.ts';
 import type { AppEnv } from './http/types.ts';
@@ -116,12 +117,14 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     c.get('log').error({ err: error }, 'unhandled error');
     return c.json({ Error: 'InternalError', message: 'An unexpected error occurred.' }, 500);
   });
+  // Unknown service paths answer as the service does, never with a rendered page (decision 120).
+  app.notFound(answerNotFound);
 
   if (site) {
     // Documents, route data and route manifests are large and of unknown length: compressed even
     // as JSON (the app-wide instance leaves JSON of unknown length alone, decision 081). Stored
     // pages carry their own brotli and gzip bytes, which compression leaves alone.
-    app.all('*', compression({ unknownLength: 'all' }), site.render);
+    app.all('*', unknownServicePaths, compression({ unknownLength: 'all' }), site.render);
   }
   return app;
 }

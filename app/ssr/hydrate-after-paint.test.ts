@@ -33,6 +33,18 @@ describe('holdHydration', () => {
     expect(() => new Function(hydrationLoader)).not.toThrow();
   });
 
+  it('keeps the render’s mark on the held block and puts it on the loader', () => {
+    const marked = page.replace(
+      '<script type="module" async="">',
+      '<script nonce="m4rk" type="module" async="">',
+    );
+    const out = holdHydration(marked, 'm4rk');
+    expect(out).toContain(
+      '<script nonce="m4rk" type="text/x-hydrate-after-paint" id="hydrate">import("/assets/entry.js");</script>',
+    );
+    expect(out).toContain(`<script nonce="m4rk">${hydrationLoader}</script></body>`);
+  });
+
   it('leaves a document without React Router’s module script alone', () => {
     const plain = '<html><body><link rel="modulepreload" href="/x.js"/></body></html>';
     expect(holdHydration(plain)).toBe(plain);

@@ -1,10 +1,13 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 
-/** React Router's module script: the route modules' imports and the call that hydrates. */
-const hydrationScript = '<script type="module" async="">';
-/** The same script, inert until the loader below starts it. */
-const heldScript = '<script type="text/x-hydrate-after-paint" id="hydrate">';
+/**
+ * React Router's module script: the route modules' imports and the call that hydrates; it carries
+ * the render's mark (`nonce`) when the server passed one (decision 120).
+ */
+const hydrationScript = /<script((?: nonce="[^"]*")?) type="module" async="">/;
+/** The same script, inert until the loader below starts it, its mark kept. */
+const heldScript = '<script$1 type="text/x-hydrate-after-paint" id="hydrate">';
 const modulePreload = /<link rel="modulepreload"[^>]*>/g;
 
 /**
@@ -22,12 +25,15 @@ export const hydrationLoader =
   '.observe({type:"paint",buffered:true})}catch(e){}' +
   'setTimeout(start,3000)})();';
 
-/** The document with hydration held until first paint: see {@link hydrateAfterFirstPaint}. */
-export function holdHydration(html: string): string {
-  if (!html.includes(hydrationScript)) return html;
+/**
+ * The document with hydration held until first paint: see {@link hydrateAfterFirstPaint}. The
+ * loader carries `mark` like every other script of the render, so the server hashes it.
+ */
+export function holdHydration(html: string, mark?: string): string {
+  if (!hydrationScript.test(html)) return html;
   const held = html.replace(modulePreload, '').replace(hydrationScript, heldScript);
   const bodyEnd = held.lastIndexOf('</body>');
-  const loader = `<script>${hydrationLoader}</script>`;
+  const loader = `<script${mark ? ` nonce="${mark}"` : ''}>${hydrationLoader}</script>`;
   return bodyEnd === -1 ? held + loader : held.slice(0, bodyEnd) + loader + held.slice(bodyEnd);
 }
 
@@ -38,7 +44,7 @@ export function holdHydration(html: string): string {
  * inert block, and a small inline loader starts it after the first contentful paint. The whole
  * document passes through (the server waits for it anyway, to hash and cache it).
  */
-export function hydrateAfterFirstPaint(): Transform {
+export function hydrateAfterFirstPaint(mark?: string): Transform {
   const decoder = new StringDecoder('utf8');
   let html = '';
   return new Transform({
@@ -48,7 +54,7 @@ export function hydrateAfterFirstPaint(): Transform {
     },
     flush(callback) {
       html += decoder.end();
-      callback(null, holdHydration(html));
+      callback(null, holdHydration(html, mark));
     },
   });
 }

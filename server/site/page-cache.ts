@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { PAGE_STATE_PARAMS } from '#shared/contracts/page-url.ts';
+import { LRUCache } from 'lru-cache';
 import { pickEncoding } from '../http/compression.ts';
 import { HSTS_HEADER, type InlineHashes } from '../http/security-headers.ts';
-import { inlineHashes } from './inline-hashes.ts';
+import { ownInlineCode } from './inline-hashes.ts';
+import { NOT_FOUND_PATH, type PageAddress, type ResolvePage } from './page-address.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -16,6 +17,16 @@ const gzipAsync = promisify(gzip);
  * our own instances drop their copies at once (decision 100).
  */
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
+
+/**
+ * The byte budget of the page variants (quotes, open dialogs): about 550 pricing pages of 58 kB
+ * (brotli, gzip and identity bytes), far more than visitors share at once; someone walking every
+ * valid quote evicts only other variants, never a route's own page (decision 120).
+ */
+export const VARIANT_BUDGET_BYTES = 32 * 1024 * 1024;
+
+/** Pages are documents: no route of the site takes a form or an action (decision 120). */
+const DOCUMENT_METHODS = 'GET, HEAD';
 
 type Encoding = 'br' | 'gzip';
 const encodings: readonly Encoding[] = ['br', 'gzip'];
@@ -39,21 +50,42 @@ export interface CachedPage {
   gzip: Representation;
   /** The ETags of all three representations: a client holding any of them has this page. */
   etags: ReadonlySet<string>;
+  /** Its three bodies together: what it costs the store. */
+  bytes: number;
   renderedAt: number;
 }
 
+/** What the store reports about a page it just stored (the server logs it). */
+export interface StoredPage {
+  key: string;
+  status: number;
+  /** Render, hashing and compression. */
+  ms: number;
+  bytes: number;
+  /** Pages now stored, and the bytes of the variants among them. */
+  pages: number;
+  variantBytes: number;
+}
+
 export interface PageCacheOptions {
-  /** Renders a document (React Router's handler). */
-  render(request: Request): Promise<Response>;
+  /**
+   * Renders a document (React Router's handler), putting `mark` on every inline script it writes:
+   * only those are hashed for the CSP (decision 120).
+   */
+  render(request: Request, mark: string): Promise<Response>;
+  /** Where a request's page is stored and what it is rendered from (`createPageResolver`). */
+  resolve: ResolvePage;
   /** The security headers of a document whose inline code has these hashes (no HSTS). */
   securityHeaders(inline: InlineHashes): HeaderList;
   /** Public origin the render requests are made on (`PUBLIC_BASE_URL`). */
   origin: string;
-  /** Most pages kept (distinct paths, 404s and pricing quotes); the oldest goes first. */
-  maxEntries?: number;
+  /** Byte budget of the variants; the least recently used go first (default 32 MiB). */
+  maxVariantBytes?: number;
   /** After this long a page is rendered again (in the background; the old copy serves meanwhile). */
   maxAgeMs?: number;
   now?: () => number;
+  /** Told about every page stored. */
+  onStore?(page: StoredPage): void;
 }
 
 /** What the request side of the cache needs to know; built by the Hono middleware. */
@@ -71,9 +103,10 @@ export interface PageCache {
   /** A stored page for a GET or HEAD request, as a finished response; undefined on a miss. */
   lookup(request: PageRequest): Response | undefined;
   /**
-   * Answers a document request that `lookup` missed: renders it once (concurrent requests for the
-   * same page wait for that render), stores it when it is shareable, and answers from the store.
-   * Pages that are not shareable are rendered from the full request every time, with their CSP.
+   * Answers a document request no other route took: renders its page once (concurrent requests for
+   * the same page wait for that render), stores it when it is shareable, and answers from the
+   * store; every unknown path gets the one stored 404 page. Pages that are not shareable are
+   * rendered from the full request every time, with their CSP.
    */
   respond(request: PageRequest, raw: Request): Promise<Response>;
   /**
@@ -81,27 +114,12 @@ export interface PageCache {
    * The pages that were stored are rendered again in the background, one at a time.
    */
   clear(): void;
-  /** Renders these pages (keys: path and page-state query) in the background, one at a time. */
-  warm(keys: readonly string[]): Promise<void>;
+  /** Renders the pages of these URLs (path and query) in the background, one at a time. */
+  warm(urls: readonly string[]): Promise<void>;
+  /** Pages stored: route pages, variants and the 404 page. */
   readonly size: number;
-}
-
-/**
- * The key of a shareable page, and the URL it is rendered from: the path and the page-state
- * parameters in a fixed order. `undefined` for requests that are never shared: route data
- * (`.data`) and route manifests.
- */
-export function pageKeyOf(path: string, query: string): string | undefined {
-  if (path.endsWith('.data') || path.startsWith('/__manifest')) return undefined;
-  if (!query) return path;
-  const params = new URLSearchParams(query);
-  const kept = new URLSearchParams();
-  for (const name of PAGE_STATE_PARAMS) {
-    const value = params.get(name);
-    if (value !== null) kept.set(name, value);
-  }
-  const search = kept.toString();
-  return search ? `${path}?${search}` : path;
+  /** Bytes of the stored variants, within `maxVariantBytes`. */
+  readonly variantBytes: number;
 }
 
 /** Weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches anything. */
@@ -188,6 +206,7 @@ async function representations(
     identity: represent(identity, undefined),
     br: represent(br, 'br'),
     gzip: represent(gz, 'gzip'),
+    bytes: identity.length + br.length + gz.length,
     renderedAt: now,
   };
   return { ...page, etags: new Set([page.identity.etag, page.br.etag, page.gzip.etag]) };
@@ -221,125 +240,182 @@ function pickEncodingCached(acceptEncoding: string | undefined): Encoding | unde
   return picked ?? undefined;
 }
 
+/** A fresh mark for one render's inline scripts: unguessable, so injected code cannot carry it. */
+const newMark = () => randomBytes(18).toString('base64url');
+
+/** The path part of a key (`/pricing` of `/pricing?size=10`). */
+const pathOf = (key: string) => key.split('?', 1)[0] ?? key;
+
 /**
  * Page HTML is the same for every visitor (decision 100), so each page is rendered once and served
  * from memory: brotli, gzip and identity bytes, a strong ETag per representation, 304 on
  * `If-None-Match`, and `Cache-Control` that lets a CDN keep it. The CSP lists the hashes of the
- * page's inline scripts. A page is shareable unless its route says otherwise (any
+ * inline scripts the render emitted. A page is shareable unless its route says otherwise (any
  * `Cache-Control` of its own, a cookie or a `Vary`); those paths are remembered and rendered per
  * request from the full URL.
+ *
+ * What is stored is bounded by the site, not by its visitors (decision 120): requests resolve to
+ * a route's own path and canonical page state, so a route's page is stored once (kept for good),
+ * its variants (quotes, dialogs) share an LRU byte budget, and all unknown paths one 404 page.
  */
 export function createPageCache(options: PageCacheOptions): PageCache {
-  const maxEntries = options.maxEntries ?? 500;
   const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
   const now = options.now ?? Date.now;
-  const pages = new Map<string, CachedPage>();
+  /** One page per route: bounded by the route table, never evicted. */
+  const routePages = new Map<string, CachedPage>();
+  const variants = new LRUCache<string, CachedPage>({
+    maxSize: options.maxVariantBytes ?? VARIANT_BUDGET_BYTES,
+    sizeCalculation: (page) => page.bytes,
+  });
+  let notFound: CachedPage | undefined;
   const rendering = new Map<string, Promise<CachedPage | undefined>>();
-  /** Paths whose pages are not shareable: always rendered from the full request. */
+  /** Route paths whose pages are not shareable: always rendered from the full request. */
   const perRequestPaths = new Set<string>();
   let generation = 0;
 
-  function store(key: string, page: CachedPage): void {
-    pages.delete(key);
-    if (pages.size >= maxEntries) {
-      const oldest = pages.keys().next().value;
-      if (oldest !== undefined) pages.delete(oldest);
-    }
-    pages.set(key, page);
+  function stored(address: PageAddress): CachedPage | undefined {
+    if (address.kind === 'route') return routePages.get(address.key);
+    if (address.kind === 'variant') return variants.get(address.key);
+    return notFound;
   }
 
+  function store(address: PageAddress, page: CachedPage): void {
+    if (address.kind === 'route') routePages.set(address.key, page);
+    else if (address.kind === 'variant') variants.set(address.key, page);
+    else notFound = page;
+  }
+
+  const size = () => routePages.size + variants.size + (notFound ? 1 : 0);
+
   /** Renders the page from its key alone; undefined when the result may not be shared. */
-  function renderShared(key: string): Promise<CachedPage | undefined> {
+  function renderShared(address: PageAddress): Promise<CachedPage | undefined> {
+    const { key } = address;
     const running = rendering.get(key);
     if (running) return running;
     const startedIn = generation;
     const task = (async () => {
+      const started = performance.now();
+      const mark = newMark();
+      // Concatenated, not resolved: a key is a path, never an origin of its own.
       const response = await options.render(
-        new Request(new URL(key, options.origin), { headers: { accept: 'text/html' } }),
+        new Request(`${options.origin}${key}`, { headers: { accept: 'text/html' } }),
+        mark,
       );
       if (!isShareable(response)) {
         await response.body?.cancel();
         return undefined;
       }
-      const html = await response.text();
+      const own = ownInlineCode(await response.text(), mark);
       const page = await representations(
         response.status,
-        html,
+        own.html,
         response.headers,
-        options.securityHeaders(inlineHashes(html)),
+        options.securityHeaders(own.hashes),
         now(),
       );
       // A clear while this render ran means it may show what just changed: don't keep it.
-      if (startedIn === generation) store(key, page);
+      if (startedIn === generation) {
+        store(address, page);
+        options.onStore?.({
+          key,
+          status: page.status,
+          ms: Math.round(performance.now() - started),
+          bytes: page.bytes,
+          pages: size(),
+          variantBytes: variants.calculatedSize,
+        });
+      }
       return page;
     })().finally(() => rendering.delete(key));
     rendering.set(key, task);
     return task;
   }
 
-  async function warm(keys: readonly string[]): Promise<void> {
+  async function warm(urls: readonly string[]): Promise<void> {
     const startedIn = generation;
-    for (const key of keys) {
+    for (const url of urls) {
       // A newer clear warms its own list.
       if (generation !== startedIn) return;
-      if (pages.has(key) || perRequestPaths.has(key.split('?')[0] ?? key)) continue;
-      await renderShared(key).catch(() => undefined);
+      const queryStart = url.indexOf('?');
+      const address =
+        queryStart === -1
+          ? options.resolve(url, '')
+          : options.resolve(url.slice(0, queryStart), url.slice(queryStart + 1));
+      if (!address || perRequestPaths.has(pathOf(address.key))) continue;
+      if (address.kind === 'variant' ? variants.has(address.key) : stored(address)) continue;
+      await renderShared(address).catch(() => undefined);
     }
   }
 
   /** A document that is not shared: rendered for this request, with its own CSP. */
   async function renderPerRequest(raw: Request, request: PageRequest): Promise<Response> {
-    const response = await options.render(raw);
+    const mark = newMark();
+    const response = await options.render(raw, mark);
     if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) return response;
-    const html = await response.text();
+    const own = ownInlineCode(await response.text(), mark);
     const headers = new Headers(response.headers);
     headers.delete('content-length');
-    for (const [name, value] of options.securityHeaders(inlineHashes(html))) {
-      headers.set(name, value);
-    }
+    for (const [name, value] of options.securityHeaders(own.hashes)) headers.set(name, value);
     if (request.https) headers.set(...HSTS_HEADER);
-    return new Response(request.method === 'HEAD' ? null : html, {
+    return new Response(request.method === 'HEAD' ? null : own.html, {
       status: response.status,
       headers,
     });
   }
 
+  function fresh(address: PageAddress, page: CachedPage): CachedPage {
+    if (now() - page.renderedAt > maxAgeMs) void renderShared(address).catch(() => undefined);
+    return page;
+  }
+
   return {
     lookup(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-      const key = request.query ? pageKeyOf(request.path, request.query) : request.path;
-      if (key === undefined) return undefined;
-      const page = pages.get(key);
-      if (!page) return undefined;
-      if (now() - page.renderedAt > maxAgeMs) void renderShared(key).catch(() => undefined);
-      return answer(page, request);
+      // The common case, a route's page by its own path, costs one map lookup.
+      const direct = request.query ? undefined : routePages.get(request.path);
+      if (direct) return answer(fresh({ key: request.path, kind: 'route' }, direct), request);
+      const address = options.resolve(request.path, request.query);
+      // Unknown to the site: an API route or a static file may still answer it.
+      if (!address || address.kind === 'not-found') return undefined;
+      const page = stored(address);
+      return page ? answer(fresh(address, page), request) : undefined;
     },
 
     async respond(request, raw) {
-      const key =
-        request.method === 'GET' || request.method === 'HEAD'
-          ? pageKeyOf(request.path, request.query)
-          : undefined;
-      if (key === undefined || perRequestPaths.has(request.path)) {
-        return renderPerRequest(raw, request);
+      const address = options.resolve(request.path, request.query);
+      if (!address) return renderPerRequest(raw, request);
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        // Rendering an error page per OPTIONS or PROPFIND would make junk costly again.
+        return new Response('Method Not Allowed', {
+          status: 405,
+          headers: { allow: DOCUMENT_METHODS, 'content-type': 'text/plain; charset=utf-8' },
+        });
       }
-      const page = await renderShared(key);
+      if (perRequestPaths.has(pathOf(address.key))) return renderPerRequest(raw, request);
+      const page = stored(address) ?? (await renderShared(address));
       if (page) return answer(page, request);
-      if (perRequestPaths.size < 1_000) perRequestPaths.add(request.path);
+      if (perRequestPaths.size < 1_000) perRequestPaths.add(pathOf(address.key));
       return renderPerRequest(raw, request);
     },
 
     clear() {
-      const stored = [...pages.keys()];
+      const keys = [...routePages.keys(), ...variants.keys()];
+      if (notFound) keys.push(NOT_FOUND_PATH);
       generation += 1;
-      pages.clear();
-      void warm(stored);
+      routePages.clear();
+      variants.clear();
+      notFound = undefined;
+      void warm(keys);
     },
 
     warm,
 
     get size() {
-      return pages.size;
+      return size();
+    },
+
+    get variantBytes() {
+      return variants.calculatedSize;
     },
   };
 }

@@ -13,8 +13,9 @@ import type { AppEnv } from '../http/types.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { releaseCatalogReaderFor } from '../releases/release-catalog.ts';
 import { RELEASE_CATALOG_CHANNEL } from '../releases/release-repository.ts';
+import { createPageResolver } from './page-address.ts';
 import { createPageCache, type PageCache, type PageRequest } from './page-cache.ts';
-import { siteContextOf } from './site-context.ts';
+import { canonicalPageStateOf, siteContextOf } from './site-context.ts';
 
 export interface SiteRoutes {
   /** Serves stored pages before any other middleware runs (the fast path); else passes on. */
@@ -74,7 +75,8 @@ export function siteRoutes(
     billingPortal: { readLink: (token) => readPortalLink(portalLinkDeps, token) },
   });
 
-  async function render(request: Request): Promise<Response> {
+  /** Renders a request; `scriptMark` goes on every inline script the render writes. */
+  async function render(request: Request, scriptMark?: string): Promise<Response> {
     const build = typeof serverBuild === 'function' ? await serverBuild() : serverBuild;
     const site: SiteRequestContext = {
       publicBaseUrl: env.PUBLIC_BASE_URL,
@@ -83,6 +85,7 @@ export function siteRoutes(
       testPayments: env.payments.testModeNotice,
       now: deps.clock(),
       services: servicesFor(clients.get(request)),
+      scriptMark,
     };
     const context = new RouterContextProvider();
     context.set(siteContextOf(build), site);
@@ -95,8 +98,10 @@ export function siteRoutes(
       ? undefined
       : createPageCache({
           render,
+          resolve: createPageResolver(serverBuild.routes, canonicalPageStateOf(serverBuild)),
           origin: env.PUBLIC_BASE_URL,
           securityHeaders: (inline) => securityHeaderList(security, inline),
+          onStore: (page) => deps.logger.debug(page, 'page stored'),
         });
 
   if (cache) {

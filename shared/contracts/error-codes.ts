@@ -9,6 +9,8 @@ export const errorCodes = {
   payloadTooLarge: 'PayloadTooLarge',
   tooManyRequests: 'TooManyRequests',
   csrfTokenInvalid: 'CsrfTokenInvalid',
+  /** No endpoint at this path of the account service or the site's API. */
+  notFound: 'NotFound',
   internalError: 'InternalError',
   /** A trial was requested for another product than the CLI. */
   productIdInvalid: 'ProductIdInvalid',

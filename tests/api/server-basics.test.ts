@@ -50,6 +50,28 @@ describe.each(databaseTargets)('server basics on $name', (target) => {
     expect(res.headers.get('content-encoding')).toBeNull();
   });
 
+  it('answers unknown service paths with a JSON 404 and unknown assets in plain text', async () => {
+    const unknown: Array<[string, string]> = [
+      ['GET', '/api/no-such-endpoint'],
+      ['GET', '/account/v1/no/such/endpoint'],
+      // A known path with a method it does not take is no endpoint either.
+      ['GET', '/account/v1/checkout'],
+      ['POST', '/account/v1/webhooks/no-such-provider'],
+    ];
+    for (const [method, path] of unknown) {
+      const res = await t.app.request(path, { method, headers: csrfHeaders() });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toContain('application/json');
+      expect(await res.json(), path).toEqual({
+        Error: 'NotFound',
+        message: 'There is no endpoint at this path.',
+      });
+    }
+    const asset = await t.app.request('/assets/no-such-file.js');
+    expect(asset.status).toBe(404);
+    expect(asset.headers.get('content-type')).toContain('text/plain');
+  });
+
   it('adds HSTS only when served over HTTPS', async () => {
     const res = await t.app.request('/healthz', { headers: { 'X-Forwarded-Proto': 'https' } });
     expect(res.headers.get('strict-transport-security')).toContain('max-age=');

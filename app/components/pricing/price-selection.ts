@@ -44,6 +44,25 @@ export function parsePriceSelection(params: URLSearchParams): PriceSelection {
   };
 }
 
+/**
+ * The selection parameters of a URL as the page reads them, each in the spelling this page writes
+ * (`period=YEARLY` → `yearly`, `size=010` → `10`); an invalid one is left out, since it falls back
+ * to its default just as if it were absent, and `size` goes when a valid `plan` overrides it. The
+ * server keys its stored copies of the pricing page by this (decision 120).
+ */
+export function canonicalSelectionParams(params: URLSearchParams): URLSearchParams {
+  const canonical = new URLSearchParams();
+  const plan = editions.find((edition) => edition === params.get(planParam));
+  const size = parseSize(params.get(selectionParams.size));
+  if (!plan && size !== undefined) canonical.set(selectionParams.size, String(size));
+  const period = params.get(selectionParams.period)?.toLowerCase();
+  if (isBillingPeriod(period)) canonical.set(selectionParams.period, period);
+  const currency = params.get(selectionParams.currency)?.toUpperCase();
+  if (isCurrency(currency)) canonical.set(selectionParams.currency, currency);
+  if (plan) canonical.set(planParam, plan);
+  return canonical;
+}
+
 /** `current` with the selection written in; other parameters (e.g. `modal`) are kept. */
 export function searchParamsWithSelection(
   current: URLSearchParams,
