@@ -213,6 +213,24 @@ describe('createPageCache', () => {
     expect(state.rendered.filter((url) => url === '/')).toHaveLength(2);
   });
 
+  it('counts hits and misses and reports the pages and bytes it holds', async () => {
+    const { cache } = pages();
+    expect(cache.stats()).toEqual({ hits: 0, misses: 0, pages: 0, bytes: 0 });
+    await get(cache, '/imprint');
+    await get(cache, '/imprint');
+    await get(cache, '/imprint', { acceptEncoding: 'br' });
+    await get(cache, '/checkout-success?session_id=cs_1');
+    const stats = cache.stats();
+    expect(stats).toMatchObject({ hits: 2, misses: 2, pages: 1 });
+    const page = await get(cache, '/imprint');
+    const identity = (await page.arrayBuffer()).byteLength;
+    // Identity, brotli and gzip bodies together.
+    expect(stats.bytes).toBeGreaterThan(identity);
+    expect(stats.bytes).toBeLessThan(identity * 2);
+    cache.clear();
+    expect(cache.stats()).toMatchObject({ pages: 0, bytes: 0 });
+  });
+
   it('keeps at most maxEntries pages, dropping the oldest', async () => {
     const { cache } = pages({ maxEntries: 2 });
     await get(cache, '/a');

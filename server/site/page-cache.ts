@@ -84,6 +84,18 @@ export interface PageCache {
   /** Renders these pages (keys: path and page-state query) in the background, one at a time. */
   warm(keys: readonly string[]): Promise<void>;
   readonly size: number;
+  /** Counts since start, and what is stored now (read by `/metrics`). */
+  stats(): PageCacheStats;
+}
+
+export interface PageCacheStats {
+  /** Requests answered from the store by `lookup`. */
+  hits: number;
+  /** Document requests `respond` rendered (or waited for a render of). */
+  misses: number;
+  pages: number;
+  /** The bodies of every stored page: identity, brotli and gzip. */
+  bytes: number;
 }
 
 /**
@@ -238,6 +250,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   /** Paths whose pages are not shareable: always rendered from the full request. */
   const perRequestPaths = new Set<string>();
   let generation = 0;
+  let hits = 0;
+  let misses = 0;
 
   function store(key: string, page: CachedPage): void {
     pages.delete(key);
@@ -312,10 +326,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       const page = pages.get(key);
       if (!page) return undefined;
       if (now() - page.renderedAt > maxAgeMs) void renderShared(key).catch(() => undefined);
+      hits += 1;
       return answer(page, request);
     },
 
     async respond(request, raw) {
+      misses += 1;
       const key =
         request.method === 'GET' || request.method === 'HEAD'
           ? pageKeyOf(request.path, request.query)
@@ -340,6 +356,14 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
     get size() {
       return pages.size;
+    },
+
+    stats() {
+      let bytes = 0;
+      for (const page of pages.values()) {
+        bytes += page.identity.body.length + page.br.body.length + page.gzip.body.length;
+      }
+      return { hits, misses, pages: pages.size, bytes };
     },
   };
 }
