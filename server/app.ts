@@ -28,6 +28,9 @@ import {
   STRIPE_WEBHOOK_PATH,
 } from './payments/webhook-routes.ts';
 import { bodyLimits, DEFAULT_BODY_LIMIT_BYTES } from './http/body-limit.ts';
+import { metricsEnabled, METRICS_PATH } from './metrics/metrics-access.ts';
+import { metricsRoute } from './metrics/metrics-routes.ts';
+import { requestMetrics } from './metrics/request-metrics.ts';
 import { siteRoutes } from './site/site-routes.ts';
 import { trialRoutes } from './trials/trial-routes.ts';
 
@@ -61,7 +64,19 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   };
   const secureCookie = env.PUBLIC_BASE_URL.startsWith('https:');
   const site = options.serverBuild ? siteRoutes(deps, options.serverBuild, security) : undefined;
+  const assets = options.clientDir ? staticAssets(options.clientDir) : undefined;
 
+  if (metricsEnabled(env)) {
+    // First, so refusals and stored pages are timed too (decision 131).
+    const kinds = new Map<unknown, string>();
+    if (site) {
+      kinds.set(site.cachedPages, 'page').set(site.render, 'page');
+      const { cache } = site;
+      if (cache) deps.metrics.watchPageStore(() => cache.stats());
+    }
+    if (assets) kinds.set(assets, 'asset');
+    app.use(requestMetrics(deps.metrics, kinds));
+  }
   app.use(requestId());
   app.use(async (c, next) => {
     c.set('trustedProxies', env.TRUST_PROXY);
@@ -75,6 +90,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
         path === STRIPE_WEBHOOK_PATH ? MAX_WEBHOOK_BYTES : DEFAULT_BODY_LIMIT_BYTES,
     }),
   );
+  // Before the page store, which may hold the 404 page under this path.
+  if (env.METRICS_TOKEN) app.get(METRICS_PATH, metricsRoute(deps.metrics, env.METRICS_TOKEN));
   // Pages rendered once, served from memory with all their headers (decision 100).
   if (site) app.use(site.cachedPages);
   // The CLI's hot path: JSON for a machine, so no CSP, cookies or compression (decision 077).
@@ -98,7 +115,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', licenceRecoveryRoutes(deps));
   app.route('/', openApiRoutes(deps, { isCsrfExempt }));
 
-  if (options.clientDir) app.use(staticAssets(options.clientDir));
+  if (assets) app.use(assets);
 
   app.onError((error, c) => {
     if (isDatabaseUnavailable(error)) {

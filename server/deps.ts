@@ -2,6 +2,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { LicenceSigningKey } from './licence-certificates/signing-key.ts';
 import type { Logger } from './logger.ts';
+import type { ServiceMetrics } from './metrics/service-metrics.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import type { RateLimiter } from './rate-limit/rate-limiter.ts';
 
@@ -22,4 +23,6 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Asks the e-mail outbox worker to deliver soon (called after an e-mail was queued). */
   wakeOutbox: () => void;
+  /** What `/metrics` reports; `metricsOff` unless METRICS_TOKEN or METRICS_PORT is set (decision 131). */
+  metrics: ServiceMetrics;
 }

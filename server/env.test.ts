@@ -52,3 +52,42 @@ describe('payments on a public origin (decision 126)', () => {
     expect(parseEnv({}).payments).toEqual({ provider: 'local', testModeNotice: false });
   });
 });
+
+describe('metrics access (decision 131)', () => {
+  const token = 'metrics-token-0123456789abcdef0123456789';
+
+  it('is off by default', () => {
+    const env = parseEnv({});
+    expect(env.METRICS_TOKEN).toBeUndefined();
+    expect(env.METRICS_PORT).toBeUndefined();
+  });
+
+  it('takes a long bearer token and a port of its own, on loopback unless told otherwise', () => {
+    const env = parseEnv({ METRICS_TOKEN: token, METRICS_PORT: '9464' });
+    expect(env.METRICS_TOKEN).toBe(token);
+    expect(env.METRICS_PORT).toBe(9464);
+    expect(env.METRICS_HOST).toBe('127.0.0.1');
+    expect(parseEnv({ METRICS_PORT: '9464', METRICS_HOST: '::1' }).METRICS_HOST).toBe('::1');
+  });
+
+  it('refuses a short or unprintable token, a port in use and a host without a port', () => {
+    expect(() => parseEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => parseEnv({ METRICS_TOKEN: `${token} x` })).toThrow(/METRICS_TOKEN/);
+    expect(() => parseEnv({ METRICS_PORT: '3000' })).toThrow(/METRICS_PORT.*PORT/);
+    expect(() => parseEnv({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+    expect(() => parseEnv({ METRICS_HOST: '127.0.0.1' })).toThrow(/METRICS_HOST.*METRICS_PORT/);
+    expect(() => parseEnv({ METRICS_PORT: '9464', METRICS_HOST: 'example.com' })).toThrow(
+      /METRICS_HOST/,
+    );
+  });
+
+  it('opens the metrics port beyond loopback only with a token', () => {
+    expect(() => parseEnv({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toThrow(
+      /METRICS_HOST.*METRICS_TOKEN/,
+    );
+    expect(
+      parseEnv({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: token })
+        .METRICS_HOST,
+    ).toBe('0.0.0.0');
+  });
+});

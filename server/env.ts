@@ -1,6 +1,12 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { siteConfig } from '../shared/site-config.ts';
 import { isEd25519PrivateKeyPem } from './licence-certificates/signing-key.ts';
+import {
+  DEFAULT_METRICS_HOST,
+  METRICS_TOKEN_PATTERN,
+  metricsSettingProblems,
+} from './metrics/metrics-access.ts';
 import { choosePaymentProvider } from './payments/choose-payment-provider.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './rate-limit/trusted-proxies.ts';
 
@@ -60,6 +66,21 @@ const envSchema = z
     LICENSE_VALIDATION_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
     /** Seconds a validation may reuse a licence it read (changes show within this); 0 = never. */
     LICENSE_VALIDATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    /** Bearer token that opens `GET /metrics` on the public port (decision 131); unset = closed. */
+    METRICS_TOKEN: z
+      .string()
+      .regex(
+        METRICS_TOKEN_PATTERN,
+        'must be 32 to 512 characters of A-Z a-z 0-9 - . _ ~ + / = (e.g. `openssl rand -hex 32`)',
+      )
+      .optional(),
+    /** A listener of its own that serves only `/metrics`; unset = none. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** The address that listener binds (default 127.0.0.1). */
+    METRICS_HOST: z
+      .string()
+      .refine((host) => isIP(host) !== 0, 'must be an IP address, e.g. 127.0.0.1, ::1 or 0.0.0.0')
+      .optional(),
   })
   .transform((env, ctx) => {
     const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(
@@ -71,8 +92,15 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: [], message: payments.refused });
       return z.NEVER;
     }
+    const metricsProblems = metricsSettingProblems(env);
+    for (const [variable, message] of metricsProblems) {
+      ctx.addIssue({ code: 'custom', path: [variable], message });
+    }
+    if (metricsProblems.length > 0) return z.NEVER;
     return {
       ...env,
+      METRICS_HOST:
+        env.METRICS_PORT === undefined ? undefined : (env.METRICS_HOST ?? DEFAULT_METRICS_HOST),
       PUBLIC_BASE_URL: publicBaseUrl,
       ACCOUNT_API_URL: env.ACCOUNT_API_URL?.replace(/\/$/, ''),
       DOWNLOAD_BASE_URL: env.DOWNLOAD_BASE_URL.replace(/\/$/, ''),

@@ -6,6 +6,7 @@ import type { ServerBuild } from 'react-router';
 import { buildApp } from './app.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './logger.ts';
+import { startMetricsListener } from './metrics/metrics-listener.ts';
 import { createRuntime } from './runtime.ts';
 
 /** Production entry: reads the environment, opens the database, listens, shuts down gracefully. */
@@ -32,6 +33,19 @@ async function main(): Promise<void> {
   const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
     logger.info({ port: info.port, url: env.PUBLIC_BASE_URL }, 'listening');
   });
+  const metricsListener =
+    env.METRICS_PORT === undefined || env.METRICS_HOST === undefined
+      ? undefined
+      : await startMetricsListener({
+          metrics: runtime.deps.metrics,
+          port: env.METRICS_PORT,
+          hostname: env.METRICS_HOST,
+          token: env.METRICS_TOKEN,
+        }).catch((error: unknown) => {
+          logger.fatal({ err: error }, 'cannot listen on METRICS_PORT');
+          process.exit(1);
+        });
+  if (metricsListener) logger.info({ url: `${metricsListener.url}/metrics` }, 'metrics listening');
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -56,6 +70,7 @@ async function main(): Promise<void> {
       setTimeout(() => process.exit(1), 5_000).unref();
     }, 10_000);
     force.unref();
+    void metricsListener?.close();
     server.close(() => void finish(0));
     // Idle keep-alive connections would hold close() open.
     if ('closeIdleConnections' in server) server.closeIdleConnections();

@@ -6,6 +6,8 @@ import { loadLicenceSigningKey } from './licence-certificates/signing-key.ts';
 import type { OutboxWorker } from './email/deliver-outbox.ts';
 import { startEmailWorker } from './email/start-email-worker.ts';
 import type { Logger } from './logger.ts';
+import { metricsEnabled } from './metrics/metrics-access.ts';
+import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
 import { startLifecycleWorker } from './licences/lifecycle-worker.ts';
 import { createPaymentProvider } from './payments/create-payment-provider.ts';
 import {
@@ -39,6 +41,7 @@ export async function assembleDeps(options: {
   wakeOutbox: () => void;
 }): Promise<AppDeps> {
   const { env, database, logger, clock, secretKey } = options;
+  const metrics = metricsEnabled(env) ? createServiceMetrics({ database, clock }) : metricsOff;
   return {
     env,
     database,
@@ -47,8 +50,14 @@ export async function assembleDeps(options: {
     secretKey,
     licenceSigningKey: await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY, clock()),
     payments: createPaymentProvider({ env, db: database.db, clock, logger }),
-    rateLimiter: createRateLimiter({ db: database.db, clock, secretKey }),
+    rateLimiter: createRateLimiter({
+      db: database.db,
+      clock,
+      secretKey,
+      onRefusal: (rule) => metrics.rateLimitRefused(rule.name),
+    }),
     wakeOutbox: options.wakeOutbox,
+    metrics,
   };
 }
 
@@ -78,6 +87,7 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
         env,
         clock: deps.clock,
         logger,
+        onOutcome: deps.metrics.outboxDelivered,
       });
       outboxWorker = worker;
       stoppers.push(() => worker.stop());

@@ -17,9 +17,19 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle or the database itself: repositories accept either. */
 export type Executor = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
 
+/** What the PostgreSQL connection pool holds right now (`/metrics`). */
+export interface DatabasePoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** The connection pool's counts; PostgreSQL only (PGlite is one connection in this process). */
+  poolStats?: () => DatabasePoolStats;
   /**
    * Runs `handler` for every `NOTIFY` on `channel` (from any process on the same database) until
    * the returned function is called; `undefined` means notifications may have been missed.
@@ -66,6 +76,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db,
       kind: 'postgres',
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max,
+      }),
       listen: (channel, handler) => notifications.listen(channel, handler),
       async close() {
         await notifications.close();

@@ -20,6 +20,8 @@ export interface OutboxDeliveryOptions {
   concurrency?: number;
   /** Attempts before a message is given up and marked failed. */
   maxAttempts?: number;
+  /** Told the outcome of every attempt (`/metrics`). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
 }
 
 export interface DeliveryReport {
@@ -27,6 +29,8 @@ export interface DeliveryReport {
   retrying: number;
   failed: number;
 }
+
+export type DeliveryOutcome = keyof DeliveryReport;
 
 const FIRST_RETRY_MS = 10_000;
 /** A claim not renewed for this long belongs to a dead worker and is offered again. */
@@ -54,7 +58,7 @@ function describe(error: unknown): string {
  * message is claimed by exactly one worker (row locks with SKIP LOCKED plus a lease).
  */
 export function createOutboxDelivery(options: OutboxDeliveryOptions) {
-  const { db, transport, from, clock, logger } = options;
+  const { db, transport, from, clock, logger, onOutcome } = options;
   const batchSize = options.batchSize ?? 10;
   const leaseMs = options.leaseMs ?? OUTBOX_LEASE_MS;
   const maxAttempts = options.maxAttempts ?? 20;
@@ -79,6 +83,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
       if (isPermanent(error) || row.attempts >= maxAttempts) {
         await outbox.markFailed(row, message);
         report.failed++;
+        onOutcome?.('failed');
         logger.error(
           { outboxId: row.id, kind: row.kind, attempts: row.attempts, err: message },
           'e-mail delivery failed for good',
@@ -87,6 +92,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         const next = new Date(clock().getTime() + retryDelayMs(row.attempts));
         await outbox.markForRetry(row, next, message);
         report.retrying++;
+        onOutcome?.('retrying');
         logger.warn(
           { outboxId: row.id, kind: row.kind, attempts: row.attempts, retryAt: next, err: message },
           'e-mail delivery failed, will retry',
@@ -94,6 +100,8 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
       }
       return;
     }
+    // Counted once the relay has it, whether or not the record below succeeds.
+    onOutcome?.('sent');
     await outbox.markSent(row, clock());
     report.sent++;
     logger.info({ outboxId: row.id, kind: row.kind, transport: transport.name }, 'e-mail sent');

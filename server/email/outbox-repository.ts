@@ -113,6 +113,21 @@ export function createOutboxRepository(db: Executor) {
       return row?.createdAt;
     },
 
+    /** Unsent messages and the oldest due one, in one statement over the pending index (`/metrics`). */
+    async backlog(now: Date): Promise<{ pending: number; oldestDue: Date | undefined }> {
+      const [row] = await db
+        .select({
+          pending: sql<number>`count(*)`.mapWith(Number),
+          oldestDue:
+            sql<Date | null>`min(${emailOutbox.createdAt}) filter (where ${lte(emailOutbox.nextAttemptAt, now)})`.mapWith(
+              emailOutbox.createdAt,
+            ),
+        })
+        .from(emailOutbox)
+        .where(eq(emailOutbox.status, 'pending'));
+      return { pending: row?.pending ?? 0, oldestDue: row?.oldestDue ?? undefined };
+    },
+
     /** Marks a claimed message sent and drops its bodies (they may hold a licence key). */
     async markSent(claimed: OutboxRow, now: Date): Promise<void> {
       await db

@@ -1,7 +1,12 @@
 import type { Database } from '../db/client.ts';
 import type { Env } from '../env.ts';
 import type { Logger } from '../logger.ts';
-import { createOutboxDelivery, startOutboxWorker, type OutboxWorker } from './deliver-outbox.ts';
+import {
+  createOutboxDelivery,
+  startOutboxWorker,
+  type DeliveryOutcome,
+  type OutboxWorker,
+} from './deliver-outbox.ts';
 import { createMailTransport } from './mail-transport.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 
@@ -16,11 +21,20 @@ export function startEmailWorker(options: {
   env: Pick<Env, 'SMTP_URL' | 'DATA_DIR' | 'MAIL_FROM'>;
   clock: () => Date;
   logger: Logger;
+  /** Told the outcome of every delivery attempt (`/metrics`). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
 }): OutboxWorker {
-  const { db, env, clock, exclusive } = options;
+  const { db, env, clock, exclusive, onOutcome } = options;
   const logger = options.logger.child({ worker: 'outbox' });
   const transport = createMailTransport({ smtpUrl: env.SMTP_URL, dataDir: env.DATA_DIR }, logger);
-  const delivery = createOutboxDelivery({ db, transport, from: env.MAIL_FROM, clock, logger });
+  const delivery = createOutboxDelivery({
+    db,
+    transport,
+    from: env.MAIL_FROM,
+    clock,
+    logger,
+    onOutcome,
+  });
   const released = exclusive ? createOutboxRepository(db).releaseAllLeases() : Promise.resolve(0);
   const worker = startOutboxWorker(delivery, logger, 1000, released);
   void released.then(

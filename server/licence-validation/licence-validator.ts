@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { AppDeps } from '../deps.ts';
 import type { LicenceCertificate } from '../licence-certificates/licence-certificate-contract.ts';
+import type { ValidationCode } from './check-licence.ts';
 import { decideRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import { licenceValidationRules } from '../rate-limit/rate-limit-rules.ts';
 import { createLookupCache } from './lookup-cache.ts';
@@ -29,8 +30,14 @@ export type ValidationResult =
 
 export type LicenceValidatorDeps = Pick<
   AppDeps,
-  'env' | 'secretKey' | 'licenceSigningKey' | 'clock' | 'rateLimiter'
+  'env' | 'secretKey' | 'licenceSigningKey' | 'clock' | 'rateLimiter' | 'metrics'
 > & { db: AppDeps['database']['db'] };
+
+/** An answer kept for a burst of identical validations: its text, and its code for `/metrics`. */
+interface StoredAnswer {
+  json: string;
+  code: ValidationCode;
+}
 
 export function licenceValidatorDepsOf(deps: AppDeps): LicenceValidatorDeps {
   return { ...deps, db: deps.database.db };
@@ -56,7 +63,7 @@ export function createLicenceValidator(deps: LicenceValidatorDeps) {
   };
   const licences = createLookupCache<Promise<LicenceForValidation | null>>(cacheOptions);
   const certificates = createLookupCache<LicenceCertificate>(cacheOptions);
-  const answers = createLookupCache<string>(cacheOptions);
+  const answers = createLookupCache<StoredAnswer>(cacheOptions);
   // Credentials already parsed and hashed, by a fingerprint of the text as sent (never the text).
   const identities = createLookupCache<IdentifiedCredential>(cacheOptions);
   const validateDeps = {
@@ -109,17 +116,19 @@ export function createLicenceValidator(deps: LicenceValidatorDeps) {
       }
       const answerKey =
         identified.kind === 'hashed' ? `${identified.cacheKey}|${request.productId}` : '';
-      let json = answerKey ? answers.get(answerKey) : undefined;
-      if (json === undefined) {
+      let answer = answerKey ? answers.get(answerKey) : undefined;
+      if (answer === undefined) {
         const input = {
           credential: request.credential,
           productId: request.productId,
           orgId: request.orgId,
         };
-        json = JSON.stringify(await validateLicence(validateDeps, input, identified));
-        if (answerKey) answers.set(answerKey, json);
+        const validation = await validateLicence(validateDeps, input, identified);
+        answer = { json: JSON.stringify(validation), code: validation.code };
+        if (answerKey) answers.set(answerKey, answer);
       }
-      return { ok: true, json, headers };
+      deps.metrics.licenceValidated(answer.code);
+      return { ok: true, json: answer.json, headers };
     },
   };
 }

@@ -90,6 +90,21 @@ describe.each(databaseTargets)('batched rate limiter on $name', (target) => {
     expect(unconfirmedAllowance(30)).toBe(3);
   });
 
+  it('tells every refusal with its rule, from memory and from the database alike', async () => {
+    const refused: string[] = [];
+    const instance = createRateLimiter({
+      db: handle.db,
+      clock,
+      secretKey,
+      onRefusal: (rule) => refused.push(rule.name),
+    });
+    for (const limit of [2, 30]) {
+      const rule = perMinute(limit);
+      for (let n = 0; n < limit + 3; n++) await instance.hit(rule, 'refusals');
+    }
+    expect(refused).toEqual(['test:2', 'test:2', 'test:2', 'test:30', 'test:30', 'test:30']);
+  });
+
   it('rolls over to a fresh count when the window ends, writing each window to its own row', async () => {
     const rule = perMinute(20);
     const instance = limiter();

@@ -75,8 +75,10 @@ export function createRateLimiter(options: {
   secretKey: string;
   /** Counters kept in memory before idle ones are dropped (they are re-read when hit again). */
   maxCounters?: number;
+  /** Told every refusal, with its rule (`/metrics`). */
+  onRefusal?: (rule: RateLimitRule) => void;
 }): RateLimiter {
-  const { db, clock, secretKey } = options;
+  const { db, clock, secretKey, onRefusal } = options;
   const maxCounters = options.maxCounters ?? 100_000;
   const counters = new Map<string, Counter>();
   let pruneScheduled = false;
@@ -189,12 +191,16 @@ export function createRateLimiter(options: {
       const windowStart = Math.floor(now / windowMs) * windowMs;
       const windowEnd = windowStart + windowMs;
       const allowance = unconfirmedAllowance(rule.limit);
-      const decide = (position: number): RateLimitDecision => ({
-        allowed: position <= rule.limit,
-        retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
-        limit: rule.limit,
-        remaining: Math.max(0, rule.limit - position),
-      });
+      const decide = (position: number): RateLimitDecision => {
+        const allowed = position <= rule.limit;
+        if (!allowed) onRefusal?.(rule);
+        return {
+          allowed,
+          retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
+          limit: rule.limit,
+          remaining: Math.max(0, rule.limit - position),
+        };
+      };
       for (;;) {
         // Looked up afresh after every wait: an idle counter may have been dropped meanwhile.
         const counter = counterFor(rule, subject, windowStart, windowEnd);

@@ -361,6 +361,21 @@ describe('createPageCache', () => {
     ]);
   });
 
+  it('counts hits and misses and reports the pages and bytes it holds', async () => {
+    const { cache } = pages();
+    expect(cache.stats()).toEqual({ hits: 0, misses: 0, pages: 0, bytes: 0 });
+    await get(cache, '/imprint');
+    await get(cache, '/imprint');
+    await get(cache, '/imprint', { acceptEncoding: 'br' });
+    const stats = cache.stats();
+    expect(stats).toMatchObject({ hits: 2, misses: 1, pages: 1 });
+    const page = await get(cache, '/imprint');
+    const identity = (await page.arrayBuffer()).byteLength;
+    // Identity, brotli and gzip bodies together.
+    expect(stats.bytes).toBeGreaterThan(identity);
+    expect(stats.bytes).toBeLessThan(identity * 2);
+  });
+
   it('renders an old page again in the background and serves the old copy meanwhile', async () => {
     let now = 0;
     const state = pages({ maxAgeMs: 1_000, now: () => now });

@@ -120,6 +120,18 @@ export interface PageCache {
   readonly size: number;
   /** Bytes of the stored variants, within `maxVariantBytes`. */
   readonly variantBytes: number;
+  /** Counts since start, and what is stored now (read by `/metrics`). */
+  stats(): PageCacheStats;
+}
+
+export interface PageCacheStats {
+  /** Requests answered from the store. */
+  hits: number;
+  /** Document requests that needed a render (or waited for one). */
+  misses: number;
+  pages: number;
+  /** The bodies of every stored page: identity, brotli and gzip. */
+  bytes: number;
 }
 
 /** Weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches anything. */
@@ -268,6 +280,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     sizeCalculation: (page) => page.bytes,
   });
   let notFound: CachedPage | undefined;
+  let hits = 0;
+  let misses = 0;
   const rendering = new Map<string, Promise<CachedPage | undefined>>();
   /** Route paths whose pages are not shareable: always rendered from the full request. */
   const perRequestPaths = new Set<string>();
@@ -373,12 +387,17 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       // The common case, a route's page by its own path, costs one map lookup.
       const direct = request.query ? undefined : routePages.get(request.path);
-      if (direct) return answer(fresh({ key: request.path, kind: 'route' }, direct), request);
+      if (direct) {
+        hits += 1;
+        return answer(fresh({ key: request.path, kind: 'route' }, direct), request);
+      }
       const address = options.resolve(request.path, request.query);
       // Unknown to the site: an API route or a static file may still answer it.
       if (!address || address.kind === 'not-found') return undefined;
       const page = stored(address);
-      return page ? answer(fresh(address, page), request) : undefined;
+      if (!page) return undefined;
+      hits += 1;
+      return answer(fresh(address, page), request);
     },
 
     async respond(request, raw) {
@@ -392,7 +411,10 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         });
       }
       if (perRequestPaths.has(pathOf(address.key))) return renderPerRequest(raw, request);
-      const page = stored(address) ?? (await renderShared(address));
+      const kept = stored(address);
+      if (kept) hits += 1;
+      else misses += 1;
+      const page = kept ?? (await renderShared(address));
       if (page) return answer(page, request);
       if (perRequestPaths.size < 1_000) perRequestPaths.add(pathOf(address.key));
       return renderPerRequest(raw, request);
@@ -416,6 +438,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
     get variantBytes() {
       return variants.calculatedSize;
+    },
+
+    stats() {
+      let bytes = variants.calculatedSize + (notFound?.bytes ?? 0);
+      for (const page of routePages.values()) bytes += page.bytes;
+      return { hits, misses, pages: size(), bytes };
     },
   };
 }

@@ -27,6 +27,7 @@ const SMTP_PORT = 2571;
 const PROXY_PORT = 3270;
 const APP_PORTS = [3271, 3272] as const;
 const CSRF = 'deploy-test-csrf-token';
+const METRICS_TOKEN = 'deploy-test-metrics-token-0123456789abcdef';
 
 /**
  * The deployment kit of deploy/ on this machine (issue 13): the app as the Dockerfile's final
@@ -64,6 +65,7 @@ describe('deploy/: nginx in front of two instances on PostgreSQL', () => {
             SMTP_URL: sink.url,
             DATA_DIR: path.join(work, `data-${port}`),
             PUBLIC_BASE_URL: `http://127.0.0.1:${PROXY_PORT}`,
+            METRICS_TOKEN,
           },
         }),
       ),
@@ -136,6 +138,18 @@ describe('deploy/: nginx in front of two instances on PostgreSQL', () => {
     expect(await fromNginx.text()).toBe(await fromApp.text());
     const missing = await fetch(`${nginx.url}/assets/nothing-here.js`);
     expect(missing.status).toBe(404);
+  });
+
+  it('keeps /metrics private: the proxy answers 404 whatever the token, the instance serves it', async () => {
+    const bearer = { Authorization: `Bearer ${METRICS_TOKEN}` };
+    for (const variant of ['/metrics', '/%6detrics', '//metrics', '/metrics?format=text']) {
+      const res = await fetch(`${nginx.url}${variant}`, { headers: bearer });
+      expect(res.status, variant).toBe(404);
+      expect(await res.text(), variant).not.toContain('orgsmith_');
+    }
+    const direct = await fetch(`http://127.0.0.1:${APP_PORTS[0]}/metrics`, { headers: bearer });
+    expect(direct.status).toBe(200);
+    expect(await direct.text()).toContain('orgsmith_http_request_duration_seconds');
   });
 
   it('drives a trial, a contact message and a local purchase through the proxy', async () => {
@@ -276,5 +290,7 @@ describe('deploy/: nginx in front of two instances on PostgreSQL', () => {
     expect(appStage).toMatch(/FROM node:24/);
     expect(dockerfile).toContain('npm prune --omit=dev');
     expect(dockerfile).toContain('COPY deploy/nginx/templates/ /etc/nginx/templates/');
+    const template = await readFile('deploy/nginx/templates/orgsmith.conf.template', 'utf8');
+    expect(template).toMatch(/location = \/metrics \{\s*return 404;\s*\}/);
   });
 });
