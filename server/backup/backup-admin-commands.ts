@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { AdminError, EXIT_OK, type AdminCommand } from '../admin/command.ts';
-import { BackupError, databaseRowCount, restoreBackup, writeBackup } from './backup-file.ts';
+import { BackupError, databaseDataRowCount, restoreBackup, writeBackup } from './backup-file.ts';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -37,9 +37,10 @@ const restore: AdminCommand = {
   details: [
     'Empties every table and loads the backup, in one transaction: all or nothing. Stop every',
     'server first (they would keep writing while the restore runs). A database that holds data is',
-    'only replaced with --replace. Whatever happened after the backup was made is lost. A backup',
-    'from an older version is restored at its own schema version, then the later migrations run',
-    'over its rows. Errors name the line, table and constraint, never a value from the file.',
+    'only replaced with --replace; a fresh one (only the rows its migrations wrote) needs none.',
+    'Whatever happened after the backup was made is lost. A backup from an older version is',
+    'restored at its own schema version, then the later migrations run over its rows. Errors',
+    'name the line, table and constraint, never a value from the file.',
   ].join('\n'),
   arguments: [{ name: 'file', description: 'A file written by the backup command' }],
   options: {
@@ -51,7 +52,7 @@ const restore: AdminCommand = {
       throw new AdminError(`No such file: ${file}`);
     });
     const db = await context.database();
-    const before = await databaseRowCount(db);
+    const before = await databaseDataRowCount(db);
     if (before > 0 && options.replace !== true) {
       throw new AdminError(
         `The database holds ${before} rows. Restoring replaces all of them with the backup; run again with --replace to do that.`,

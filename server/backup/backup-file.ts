@@ -200,7 +200,10 @@ export async function restoreBackup(db: Database, file: string): Promise<Restore
           if (!sameNames(parsed.data.migrations, await migrationNames(tx))) {
             // The schema as the backup's version had it, so its rows fit as they were taken.
             await repository.dropTables(await repository.tables());
-            await migrateWithin(tx, { only: new Set(parsed.data.migrations) });
+            // In a savepoint: its own transaction id, so the restored rows never pass for seed rows.
+            await tx.transaction((sp) =>
+              migrateWithin(sp, { only: new Set(parsed.data.migrations) }),
+            );
           }
           tables = new Map((await repository.tables()).map((t) => [t.name, t]));
           await repository.truncateAll(
@@ -252,7 +255,9 @@ export async function restoreBackup(db: Database, file: string): Promise<Restore
       // One migration at a time, so a failure names the one that could not take these rows.
       for (const name of known) {
         try {
-          migrated.push(...(await migrateWithin(tx, { only: new Set([name]) })));
+          migrated.push(
+            ...(await tx.transaction((sp) => migrateWithin(sp, { only: new Set([name]) }))),
+          );
         } catch (error) {
           const described = describeDatabaseError(error);
           if (!described) throw error;
@@ -269,12 +274,15 @@ export async function restoreBackup(db: Database, file: string): Promise<Restore
   return { tables: restoredTables, rows: restoredRows, bytes, migrations, migrated };
 }
 
-/** How many rows the database holds, the migration ledger aside. */
-export async function databaseRowCount(db: Database): Promise<number> {
+/**
+ * How many rows the database holds that its migrations did not write: 0 for a freshly migrated
+ * database with the release catalog's seed rows, so a restore there needs no --replace.
+ */
+export async function databaseDataRowCount(db: Database): Promise<number> {
   const repository = createBackupRepository(db);
   let rows = 0;
   for (const table of await repository.tables()) {
-    if (table.name !== MIGRATIONS_TABLE) rows += await repository.countRows(table);
+    if (table.name !== MIGRATIONS_TABLE) rows += await repository.countRowsSinceMigrations(table);
   }
   return rows;
 }

@@ -126,9 +126,15 @@ export function createBackupRepository(db: Executor) {
       }
     },
 
-    async countRows(table: TableInfo): Promise<number> {
+    /**
+     * Rows written since the migrations: a row whose `xmin` (the transaction that wrote it) is
+     * the transaction that recorded a migration is that migration's seed row (decision 130).
+     */
+    async countRowsSinceMigrations(table: TableInfo): Promise<number> {
       const result = await db.execute(
-        sql.raw(`select count(*)::int as rows from ${quote(table.name)}`),
+        sql.raw(
+          `select count(*)::int as rows from ${quote(table.name)} where xmin not in (select xmin from schema_migrations)`,
+        ),
       );
       const [row] = z.array(z.object({ rows: z.number() })).parse(rowsOf(result));
       return row?.rows ?? 0;
