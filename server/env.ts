@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { siteConfig } from '../shared/site-config.ts';
+import {
+  DEFAULT_BACKUP_EVERY_MS,
+  DEFAULT_BACKUP_KEEP,
+  parseBackupInterval,
+} from './backup/backup-interval.ts';
 import { isEd25519PrivateKeyPem } from './licence-certificates/signing-key.ts';
 import { choosePaymentProvider } from './payments/choose-payment-provider.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './rate-limit/trusted-proxies.ts';
@@ -60,6 +65,27 @@ const envSchema = z
     LICENSE_VALIDATION_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
     /** Seconds a validation may reuse a licence it read (changes show within this); 0 = never. */
     LICENSE_VALIDATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    /** Scheduled backups go here (decision 130); unset = none. */
+    BACKUP_DIR: z.string().min(1).optional(),
+    /** How often: `30m`, `24h`, `7d` (default 24h with BACKUP_DIR). */
+    BACKUP_EVERY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        const ms = parseBackupInterval(value);
+        if (ms === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must be a whole number and one unit: s, m, h or d (e.g. 30m, 24h, 7d), from 1s to 366d',
+          });
+          return z.NEVER;
+        }
+        return ms;
+      }),
+    /** How many scheduled backups to keep; older ones are deleted (default 7). */
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).optional(),
   })
   .transform((env, ctx) => {
     const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(
@@ -71,11 +97,24 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: [], message: payments.refused });
       return z.NEVER;
     }
+    // A schedule without a place to write would silently take no backups.
+    for (const name of ['BACKUP_EVERY', 'BACKUP_KEEP'] as const) {
+      if (env[name] !== undefined && env.BACKUP_DIR === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'needs BACKUP_DIR, the directory scheduled backups are written to',
+        });
+      }
+    }
+    if (ctx.issues.length > 0) return z.NEVER;
     return {
       ...env,
       PUBLIC_BASE_URL: publicBaseUrl,
       ACCOUNT_API_URL: env.ACCOUNT_API_URL?.replace(/\/$/, ''),
       DOWNLOAD_BASE_URL: env.DOWNLOAD_BASE_URL.replace(/\/$/, ''),
+      BACKUP_EVERY: env.BACKUP_DIR ? (env.BACKUP_EVERY ?? DEFAULT_BACKUP_EVERY_MS) : undefined,
+      BACKUP_KEEP: env.BACKUP_KEEP ?? DEFAULT_BACKUP_KEEP,
       payments,
     };
   });
