@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import { z } from 'zod';
 import type { Database, Executor } from '../db/client.ts';
@@ -12,6 +13,11 @@ import { writePrivateFile } from './write-private-file.ts';
 /** The migration ledger is compared, not restored: the code that restores has its own. */
 const MIGRATIONS_TABLE = 'schema_migrations';
 const PAGE = 500;
+/**
+ * JSON lines wait here for gzip, so the snapshot (while it is read, the embedded database serves
+ * nothing else) ends before the compression does; the memory a backup takes stays bounded.
+ */
+const SNAPSHOT_BUFFER_BYTES = 16 * 1024 * 1024;
 export const BACKUP_FORMAT = 'orgsmith-backup';
 
 const header = z.object({
@@ -67,15 +73,20 @@ export async function writeBackup(
   meta: { database: 'pglite' | 'postgres'; now: Date },
 ): Promise<BackupSummary> {
   const gzip = createGzip();
+  const input = new PassThrough({ highWaterMark: SNAPSHOT_BUFFER_BYTES });
+  input.pipe(gzip);
   const written = writePrivateFile(file, gzip);
   // Its failure is awaited below; until then it must not count as unhandled and end the process.
-  written.catch(() => undefined);
+  let writeFailed = false;
+  written.catch(() => (writeFailed = true));
   let bytes = 0;
   const write = async (value: unknown) => {
+    // The file cannot be written: stop reading now rather than when the buffer is full.
+    if (writeFailed) await written;
     const line = `${JSON.stringify(value)}\n`;
     bytes += Buffer.byteLength(line);
     // A failed file write stops the reader: then wait for that failure, not for room.
-    if (!gzip.write(line)) await Promise.race([once(gzip, 'drain'), written]);
+    if (!input.write(line)) await Promise.race([once(input, 'drain'), written]);
   };
   try {
     const summary = await inSnapshot(db, async (tx) => {
@@ -93,22 +104,21 @@ export async function writeBackup(
       for (const table of tables) {
         if (table.name === MIGRATIONS_TABLE) continue;
         await write({ table: table.name, columns: table.columns });
-        for (let offset = 0; ; offset += PAGE) {
-          const page = await repository.readRows(table, offset, PAGE);
-          if (page.length > 0) await write({ rows: page });
+        for await (const page of repository.readPages(table, PAGE)) {
+          await write({ rows: page });
           rows += page.length;
-          if (page.length < PAGE) break;
         }
       }
       const count = tables.filter((t) => t.name !== MIGRATIONS_TABLE).length;
       await write({ end: true, tables: count, rows });
       return { tables: count, rows, migrations: migrations.length };
     });
-    gzip.end();
+    input.end();
     await written;
     return { ...summary, bytes };
   } catch (error) {
     // The writer removes its temporary file once the stream it reads from closes unfinished.
+    input.destroy();
     gzip.destroy();
     await written.catch(() => undefined);
     throw error;

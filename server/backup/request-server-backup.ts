@@ -5,8 +5,11 @@ import {
   type BackupAnswer,
 } from './backup-socket-protocol.ts';
 
-/** Nothing listens there: no server runs on this data directory (or it is stopping). */
-const NO_SERVER = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
+/**
+ * Nothing listens there: no server runs on this data directory (or it is stopping), or the path
+ * is too long for a socket (EINVAL), so no server could listen there either.
+ */
+const NO_SERVER = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'EINVAL']);
 /** An answer is one short line; a longer one is not our server's. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
