@@ -91,3 +91,29 @@ describe('metrics access (decision 131)', () => {
     ).toBe('0.0.0.0');
   });
 });
+
+describe('scheduled backups (decision 130)', () => {
+  it('are off without BACKUP_DIR, every 24h keeping 7 with it', () => {
+    const off = parseEnv({});
+    expect(off.BACKUP_DIR).toBeUndefined();
+    expect(off.BACKUP_EVERY).toBeUndefined();
+    expect(parseEnv({ BACKUP_DIR: '/srv/backups' })).toMatchObject({
+      BACKUP_DIR: '/srv/backups',
+      BACKUP_EVERY: 86_400_000,
+      BACKUP_KEEP: 7,
+    });
+    expect(
+      parseEnv({ BACKUP_DIR: '/srv/backups', BACKUP_EVERY: '30m', BACKUP_KEEP: '48' }),
+    ).toMatchObject({ BACKUP_EVERY: 1_800_000, BACKUP_KEEP: 48 });
+  });
+
+  it('names a bad interval or count, and a schedule without a directory', () => {
+    expect(() => parseEnv({ BACKUP_DIR: '/b', BACKUP_EVERY: 'daily' })).toThrow(
+      /BACKUP_EVERY: must be a whole number and one unit: s, m, h or d \(e\.g\. 30m, 24h, 7d\)/,
+    );
+    expect(() => parseEnv({ BACKUP_DIR: '/b', BACKUP_KEEP: '0' })).toThrow(/BACKUP_KEEP/);
+    expect(() => parseEnv({ BACKUP_EVERY: '24h', BACKUP_KEEP: '3' })).toThrow(
+      /BACKUP_EVERY: needs BACKUP_DIR[\s\S]*BACKUP_KEEP: needs BACKUP_DIR/,
+    );
+  });
+});

@@ -1,6 +1,11 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { siteConfig } from '../shared/site-config.ts';
+import {
+  DEFAULT_BACKUP_EVERY_MS,
+  DEFAULT_BACKUP_KEEP,
+  parseBackupInterval,
+} from './backup/backup-interval.ts';
 import { isEd25519PrivateKeyPem } from './licence-certificates/signing-key.ts';
 import {
   DEFAULT_METRICS_HOST,
@@ -81,6 +86,27 @@ const envSchema = z
       .string()
       .refine((host) => isIP(host) !== 0, 'must be an IP address, e.g. 127.0.0.1, ::1 or 0.0.0.0')
       .optional(),
+    /** Scheduled backups go here (decision 130); unset = none. */
+    BACKUP_DIR: z.string().min(1).optional(),
+    /** How often: `30m`, `24h`, `7d` (default 24h with BACKUP_DIR). */
+    BACKUP_EVERY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        const ms = parseBackupInterval(value);
+        if (ms === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must be a whole number and one unit: s, m, h or d (e.g. 30m, 24h, 7d), from 1s to 366d',
+          });
+          return z.NEVER;
+        }
+        return ms;
+      }),
+    /** How many scheduled backups to keep; older ones are deleted (default 7). */
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).optional(),
   })
   .transform((env, ctx) => {
     const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(
@@ -96,7 +122,17 @@ const envSchema = z
     for (const [variable, message] of metricsProblems) {
       ctx.addIssue({ code: 'custom', path: [variable], message });
     }
-    if (metricsProblems.length > 0) return z.NEVER;
+    // A schedule without a place to write would silently take no backups.
+    for (const name of ['BACKUP_EVERY', 'BACKUP_KEEP'] as const) {
+      if (env[name] !== undefined && env.BACKUP_DIR === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'needs BACKUP_DIR, the directory scheduled backups are written to',
+        });
+      }
+    }
+    if (ctx.issues.length > 0) return z.NEVER;
     return {
       ...env,
       METRICS_HOST:
@@ -104,6 +140,8 @@ const envSchema = z
       PUBLIC_BASE_URL: publicBaseUrl,
       ACCOUNT_API_URL: env.ACCOUNT_API_URL?.replace(/\/$/, ''),
       DOWNLOAD_BASE_URL: env.DOWNLOAD_BASE_URL.replace(/\/$/, ''),
+      BACKUP_EVERY: env.BACKUP_DIR ? (env.BACKUP_EVERY ?? DEFAULT_BACKUP_EVERY_MS) : undefined,
+      BACKUP_KEEP: env.BACKUP_KEEP ?? DEFAULT_BACKUP_KEEP,
       payments,
     };
   });

@@ -1,3 +1,6 @@
+import { startBackupSchedule } from './backup/schedule-backups.ts';
+import { startBackupSocket } from './backup/serve-backup-socket.ts';
+import { createBackupTaker } from './backup/take-backup.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import type { Env } from './env.ts';
@@ -21,7 +24,8 @@ export interface Runtime {
   deps: AppDeps;
   /**
    * Starts the background workers (e-mail outbox, licence lifecycle, rate-limit flushing and
-   * sweeping, the signing key's record of use); the stopper waits for them and writes the rate-limit hits still in memory.
+   * sweeping, the signing key's record of use, scheduled backups and, on the embedded database,
+   * the backup socket); the stopper waits for them and writes the rate-limit hits still in memory.
    */
   startWorkers(): () => Promise<void>;
   close(): Promise<void>;
@@ -97,6 +101,30 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       stoppers.push(
         startSigningKeyUseRecorder(database.db, deps.licenceSigningKey, deps.clock, logger),
       );
+      // One queue for every backup this process writes (decision 130).
+      const backups = createBackupTaker({
+        db: database.db,
+        kind: database.kind,
+        clock: deps.clock,
+        dataDir: env.DATA_DIR,
+      });
+      if (database.kind === 'pglite') {
+        const socket = startBackupSocket({ dataDir: env.DATA_DIR, taker: backups, logger });
+        stoppers.push(() => socket.stop());
+      }
+      if (env.BACKUP_DIR && env.BACKUP_EVERY) {
+        stoppers.push(
+          startBackupSchedule({
+            db: database.db,
+            taker: backups,
+            dir: env.BACKUP_DIR,
+            everyMs: env.BACKUP_EVERY,
+            keep: env.BACKUP_KEEP,
+            clock: deps.clock,
+            logger,
+          }),
+        );
+      }
       return async () => {
         await Promise.all(stoppers.map((stop) => stop()));
       };

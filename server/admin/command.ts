@@ -14,6 +14,12 @@ export interface AdminContext {
   database(): Promise<Database>;
   /** Resolves a path the operator typed against the directory they ran the command in. */
   resolvePath(path: string): string;
+  /**
+   * The embedded database's data directory, where a running server may be asked for what only
+   * it can do (its backup socket, decision 130); undefined on PostgreSQL or when the command was
+   * given its database.
+   */
+  embeddedDataDir: string | undefined;
   now(): Date;
 }
 

@@ -187,6 +187,9 @@ export async function runAdmin(argv: string[], options: RunAdminOptions = {}): P
       return handle.db;
     },
     resolvePath: (file) => path.resolve(cwd, file),
+    // As the server resolves it (against its working directory), so both find the same socket.
+    embeddedDataDir:
+      env.DATABASE_URL || options.openDatabase ? undefined : path.resolve(env.DATA_DIR),
     now: options.now ?? (() => new Date()),
   };
   const values: Record<string, string | boolean | undefined> = {};

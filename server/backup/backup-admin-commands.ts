@@ -1,32 +1,57 @@
 import { stat } from 'node:fs/promises';
 import { AdminError, EXIT_OK, type AdminCommand } from '../admin/command.ts';
-import { BackupError, databaseRowCount, restoreBackup, writeBackup } from './backup-file.ts';
+import { BackupError, databaseDataRowCount, restoreBackup } from './backup-file.ts';
+import { BackupRefused } from './check-backup-path.ts';
+import { requestServerBackup } from './request-server-backup.ts';
+import { createBackupTaker, type TakenBackup } from './take-backup.ts';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const backup: AdminCommand = {
   name: 'backup',
   summary: 'Write the whole database to a file (gzip JSON lines)',
   details: [
-    'Reads every table in one consistent snapshot. On PostgreSQL this works while the servers run;',
-    'the embedded database can only be opened by one process, so stop the server first (the',
-    'command says so if it is running). The file holds every customer address, SECRET_KEY and the',
-    'licence signing key: it is written readable by its owner only (0600); keep it encrypted, off',
-    'the machine and with restricted access. See the README for how often.',
+    'Reads every table in one consistent snapshot, while the servers run. On the embedded',
+    'database, which only one process may open, the command asks the server running on DATA_DIR',
+    'to write the file, through its local socket ($DATA_DIR/run/backup.sock); with no server',
+    'running it opens the database itself. A relative path is taken from the directory you run',
+    'the command in; its directory must exist. The file holds every customer address, SECRET_KEY',
+    'and the licence signing key: it is written readable by its owner only (0600); keep it',
+    'encrypted, off the machine and with restricted access. See the README for how often.',
   ].join('\n'),
-  arguments: [{ name: 'file', description: 'Where to write, e.g. orgsmith-2026-11-25.backup.gz' }],
+  arguments: [{ name: 'file', description: 'Where to write, e.g. orgsmith-2026-11-25.jsonl.gz' }],
   async run(context, { args }) {
     const file = context.resolvePath(args[0] ?? '');
-    const started = Date.now();
-    const db = await context.database();
-    const summary = await writeBackup(db, file, {
-      database: context.env.DATABASE_URL ? 'postgres' : 'pglite',
-      now: context.now(),
+    const report = (taken: Omit<TakenBackup, 'at' | 'migrations'>, by: string) =>
+      context.io.out(
+        `Backed up ${taken.rows} rows of ${taken.tables} tables to ${taken.file} (${mb(taken.size)} compressed, ${mb(taken.bytes)} of JSON) in ${seconds(taken.ms)}${by}.`,
+      );
+    if (context.embeddedDataDir) {
+      const answer = await requestServerBackup(context.embeddedDataDir, file).catch(
+        (error: unknown) => {
+          throw new AdminError(error instanceof Error ? error.message : String(error));
+        },
+      );
+      if (answer?.ok === false) throw new AdminError(answer.error);
+      if (answer) {
+        report(answer, ', written by the running server');
+        return EXIT_OK;
+      }
+    }
+    const taker = createBackupTaker({
+      db: await context.database(),
+      kind: context.env.DATABASE_URL ? 'postgres' : 'pglite',
+      clock: context.now,
+      dataDir: context.env.DATA_DIR,
     });
-    const size = (await stat(file)).size;
-    context.io.out(
-      `Backed up ${summary.rows} rows of ${summary.tables} tables to ${file} (${mb(size)} compressed, ${mb(summary.bytes)} of JSON) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
-    );
+    try {
+      report(await taker.take(file), '');
+    } catch (error) {
+      if (error instanceof BackupRefused) throw new AdminError(error.message);
+      throw error;
+    }
     return EXIT_OK;
   },
 };
@@ -37,9 +62,10 @@ const restore: AdminCommand = {
   details: [
     'Empties every table and loads the backup, in one transaction: all or nothing. Stop every',
     'server first (they would keep writing while the restore runs). A database that holds data is',
-    'only replaced with --replace. Whatever happened after the backup was made is lost. A backup',
-    'from an older version is restored at its own schema version, then the later migrations run',
-    'over its rows. Errors name the line, table and constraint, never a value from the file.',
+    'only replaced with --replace; a fresh one (only the rows its migrations wrote) needs none.',
+    'Whatever happened after the backup was made is lost. A backup from an older version is',
+    'restored at its own schema version, then the later migrations run over its rows. Errors',
+    'name the line, table and constraint, never a value from the file.',
   ].join('\n'),
   arguments: [{ name: 'file', description: 'A file written by the backup command' }],
   options: {
@@ -51,7 +77,7 @@ const restore: AdminCommand = {
       throw new AdminError(`No such file: ${file}`);
     });
     const db = await context.database();
-    const before = await databaseRowCount(db);
+    const before = await databaseDataRowCount(db);
     if (before > 0 && options.replace !== true) {
       throw new AdminError(
         `The database holds ${before} rows. Restoring replaces all of them with the backup; run again with --replace to do that.`,

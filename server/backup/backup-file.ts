@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import { z } from 'zod';
 import type { Database, Executor } from '../db/client.ts';
@@ -12,6 +13,11 @@ import { writePrivateFile } from './write-private-file.ts';
 /** The migration ledger is compared, not restored: the code that restores has its own. */
 const MIGRATIONS_TABLE = 'schema_migrations';
 const PAGE = 500;
+/**
+ * JSON lines wait here for gzip, so the snapshot (while it is read, the embedded database serves
+ * nothing else) ends before the compression does; the memory a backup takes stays bounded.
+ */
+const SNAPSHOT_BUFFER_BYTES = 16 * 1024 * 1024;
 export const BACKUP_FORMAT = 'orgsmith-backup';
 
 const header = z.object({
@@ -67,15 +73,20 @@ export async function writeBackup(
   meta: { database: 'pglite' | 'postgres'; now: Date },
 ): Promise<BackupSummary> {
   const gzip = createGzip();
+  const input = new PassThrough({ highWaterMark: SNAPSHOT_BUFFER_BYTES });
+  input.pipe(gzip);
   const written = writePrivateFile(file, gzip);
   // Its failure is awaited below; until then it must not count as unhandled and end the process.
-  written.catch(() => undefined);
+  let writeFailed = false;
+  written.catch(() => (writeFailed = true));
   let bytes = 0;
   const write = async (value: unknown) => {
+    // The file cannot be written: stop reading now rather than when the buffer is full.
+    if (writeFailed) await written;
     const line = `${JSON.stringify(value)}\n`;
     bytes += Buffer.byteLength(line);
     // A failed file write stops the reader: then wait for that failure, not for room.
-    if (!gzip.write(line)) await Promise.race([once(gzip, 'drain'), written]);
+    if (!input.write(line)) await Promise.race([once(input, 'drain'), written]);
   };
   try {
     const summary = await inSnapshot(db, async (tx) => {
@@ -93,22 +104,21 @@ export async function writeBackup(
       for (const table of tables) {
         if (table.name === MIGRATIONS_TABLE) continue;
         await write({ table: table.name, columns: table.columns });
-        for (let offset = 0; ; offset += PAGE) {
-          const page = await repository.readRows(table, offset, PAGE);
-          if (page.length > 0) await write({ rows: page });
+        for await (const page of repository.readPages(table, PAGE)) {
+          await write({ rows: page });
           rows += page.length;
-          if (page.length < PAGE) break;
         }
       }
       const count = tables.filter((t) => t.name !== MIGRATIONS_TABLE).length;
       await write({ end: true, tables: count, rows });
       return { tables: count, rows, migrations: migrations.length };
     });
-    gzip.end();
+    input.end();
     await written;
     return { ...summary, bytes };
   } catch (error) {
     // The writer removes its temporary file once the stream it reads from closes unfinished.
+    input.destroy();
     gzip.destroy();
     await written.catch(() => undefined);
     throw error;
@@ -200,7 +210,10 @@ export async function restoreBackup(db: Database, file: string): Promise<Restore
           if (!sameNames(parsed.data.migrations, await migrationNames(tx))) {
             // The schema as the backup's version had it, so its rows fit as they were taken.
             await repository.dropTables(await repository.tables());
-            await migrateWithin(tx, { only: new Set(parsed.data.migrations) });
+            // In a savepoint: its own transaction id, so the restored rows never pass for seed rows.
+            await tx.transaction((sp) =>
+              migrateWithin(sp, { only: new Set(parsed.data.migrations) }),
+            );
           }
           tables = new Map((await repository.tables()).map((t) => [t.name, t]));
           await repository.truncateAll(
@@ -252,7 +265,9 @@ export async function restoreBackup(db: Database, file: string): Promise<Restore
       // One migration at a time, so a failure names the one that could not take these rows.
       for (const name of known) {
         try {
-          migrated.push(...(await migrateWithin(tx, { only: new Set([name]) })));
+          migrated.push(
+            ...(await tx.transaction((sp) => migrateWithin(sp, { only: new Set([name]) }))),
+          );
         } catch (error) {
           const described = describeDatabaseError(error);
           if (!described) throw error;
@@ -269,12 +284,15 @@ export async function restoreBackup(db: Database, file: string): Promise<Restore
   return { tables: restoredTables, rows: restoredRows, bytes, migrations, migrated };
 }
 
-/** How many rows the database holds, the migration ledger aside. */
-export async function databaseRowCount(db: Database): Promise<number> {
+/**
+ * How many rows the database holds that its migrations did not write: 0 for a freshly migrated
+ * database with the release catalog's seed rows, so a restore there needs no --replace.
+ */
+export async function databaseDataRowCount(db: Database): Promise<number> {
   const repository = createBackupRepository(db);
   let rows = 0;
   for (const table of await repository.tables()) {
-    if (table.name !== MIGRATIONS_TABLE) rows += await repository.countRows(table);
+    if (table.name !== MIGRATIONS_TABLE) rows += await repository.countRowsSinceMigrations(table);
   }
   return rows;
 }

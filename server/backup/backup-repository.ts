@@ -91,6 +91,35 @@ export function createBackupRepository(db: Executor) {
         .map((r) => r.row);
     },
 
+    /**
+     * Every row of a table as JSON objects, `pageSize` at a time, in the same order as readRows.
+     * One cursor sorts the table once (offset pages sort it again for every page), which keeps a
+     * backup of the embedded database, during which PGlite runs nothing else, short. Only inside
+     * a transaction.
+     */
+    async *readPages(table: TableInfo, pageSize: number): AsyncGenerator<unknown[]> {
+      const order = table.columns.map(quote).join(', ');
+      await db.execute(
+        sql.raw(
+          `declare orgsmith_backup no scroll cursor for select row_to_json(t) as row from (select * from ${quote(table.name)} order by ${order}) t`,
+        ),
+      );
+      try {
+        for (;;) {
+          const result = await db.execute(sql.raw(`fetch ${pageSize} from orgsmith_backup`));
+          const page = z
+            .array(z.object({ row: z.unknown() }))
+            .parse(rowsOf(result))
+            .map((r) => r.row);
+          if (page.length > 0) yield page;
+          if (page.length < pageSize) return;
+        }
+      } finally {
+        // After a failed statement the transaction is over, and with it the cursor: keep that error.
+        await db.execute(sql.raw('close orgsmith_backup')).catch(() => undefined);
+      }
+    },
+
     /** Empties every table (identity sequences restart); for a restore in the same transaction. */
     async truncateAll(tables: readonly TableInfo[]): Promise<void> {
       if (tables.length === 0) return;
@@ -126,9 +155,15 @@ export function createBackupRepository(db: Executor) {
       }
     },
 
-    async countRows(table: TableInfo): Promise<number> {
+    /**
+     * Rows written since the migrations: a row whose `xmin` (the transaction that wrote it) is
+     * the transaction that recorded a migration is that migration's seed row (decision 130).
+     */
+    async countRowsSinceMigrations(table: TableInfo): Promise<number> {
       const result = await db.execute(
-        sql.raw(`select count(*)::int as rows from ${quote(table.name)}`),
+        sql.raw(
+          `select count(*)::int as rows from ${quote(table.name)} where xmin not in (select xmin from schema_migrations)`,
+        ),
       );
       const [row] = z.array(z.object({ rows: z.number() })).parse(rowsOf(result));
       return row?.rows ?? 0;

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { createBackupStateRepository } from '../backup/backup-state-repository.ts';
 import { pingDatabase } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
@@ -14,6 +15,34 @@ export interface Readiness {
   database: { kind: 'pglite' | 'postgres'; reachable: boolean };
   /** Age of the oldest e-mail that is due and unsent, in seconds (0 when none). */
   outbox: { oldestDueSeconds: number | null; stuck: boolean };
+  /**
+   * Age of the newest backup any instance or command wrote (null: none yet, or unknown), the
+   * schedule's interval, and whether it is overdue: older than twice the interval (counted from
+   * start-up while there is none). Reported, never a reason to be unready (decision 130).
+   */
+  backup: { newestAgeSeconds: number | null; everySeconds: number | null; overdue: boolean };
+}
+
+/** Twice the interval: one scheduled backup may fail and be retried before this shows. */
+export const BACKUP_OVERDUE_INTERVALS = 2;
+
+const everySecondsOf = (env: AppDeps['env']) =>
+  env.BACKUP_EVERY === undefined ? null : Math.round(env.BACKUP_EVERY / 1000);
+
+function backupReadiness(
+  env: AppDeps['env'],
+  now: Date,
+  since: Date,
+  newest: Date | undefined,
+): Readiness['backup'] {
+  const ageMs = newest ? Math.max(0, now.getTime() - newest.getTime()) : undefined;
+  const waitedMs = ageMs ?? now.getTime() - since.getTime();
+  return {
+    newestAgeSeconds: ageMs === undefined ? null : Math.round(ageMs / 1000),
+    everySeconds: everySecondsOf(env),
+    overdue:
+      env.BACKUP_EVERY !== undefined && waitedMs > BACKUP_OVERDUE_INTERVALS * env.BACKUP_EVERY,
+  };
 }
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -25,15 +54,21 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   ]);
 }
 
-/** Checks the database and the outbox backlog (decision 112). */
-export async function checkReadiness(deps: AppDeps): Promise<Readiness> {
+/**
+ * Checks the database and the outbox backlog (decision 112), and reports the newest backup's
+ * age (decision 130). `since`: when this process started, for a schedule with no backup yet.
+ */
+export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promise<Readiness> {
   const { database, clock } = deps;
   const now = clock();
   try {
-    const oldest = await within(
+    const [oldest, newestBackup] = await within(
       (async () => {
         await pingDatabase(database.db);
-        return createOutboxRepository(database.db).oldestDue(now);
+        return Promise.all([
+          createOutboxRepository(database.db).oldestDue(now),
+          createBackupStateRepository(database.db).newestAt(),
+        ]);
       })(),
       DATABASE_CHECK_TIMEOUT_MS,
     );
@@ -43,12 +78,14 @@ export async function checkReadiness(deps: AppDeps): Promise<Readiness> {
       status: stuck ? 'unavailable' : 'ready',
       database: { kind: database.kind, reachable: true },
       outbox: { oldestDueSeconds: Math.round(ageMs / 1000), stuck },
+      backup: backupReadiness(deps.env, now, since, newestBackup),
     };
   } catch {
     return {
       status: 'unavailable',
       database: { kind: database.kind, reachable: false },
       outbox: { oldestDueSeconds: null, stuck: false },
+      backup: { newestAgeSeconds: null, everySeconds: everySecondsOf(deps.env), overdue: false },
     };
   }
 }
@@ -56,12 +93,14 @@ export async function checkReadiness(deps: AppDeps): Promise<Readiness> {
 /**
  * `GET /healthz`: liveness, the process answers (no database call, for a load balancer's frequent
  * probe). `GET /readyz`: readiness, the database answers and mail is not stuck; 503 otherwise.
+ * Its details also say how old the newest backup is.
  */
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const started = deps.clock();
   app.get('/healthz', (c) => c.json({ status: 'ok', database: deps.database.kind }));
   app.get('/readyz', async (c) => {
-    const readiness = await checkReadiness(deps);
+    const readiness = await checkReadiness(deps, started);
     c.header('Cache-Control', 'no-store');
     return c.json(readiness, readiness.status === 'ready' ? 200 : 503);
   });

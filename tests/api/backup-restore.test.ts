@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createBackupRepository } from '#server/backup/backup-repository.ts';
+import { runAdmin } from '#server/admin/run-admin.ts';
 import { databaseFingerprint, writeBackup } from '#server/backup/backup-file.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { migrate, migrationFiles } from '#server/db/migrate.ts';
@@ -104,7 +105,9 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
     const file = path.join(dir, 'no-such-directory', 'x.backup.gz');
     const result = await runAdminOn(t, 'backup', file);
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/^Error: ENOENT: no such file or directory, open '.+\.partial'$/);
+    expect(result.err).toBe(
+      `No such directory: ${path.dirname(file)}. Create it first; nothing was written.`,
+    );
     await expect(readFile(file)).rejects.toThrow();
   });
 
@@ -151,6 +154,72 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
       'No such file',
     );
     expect(await databaseFingerprint(t.deps.database.db)).toEqual(before);
+  });
+});
+
+describe.each(databaseTargets)('restore into a fresh database on $name', (target) => {
+  let t: TestApp;
+  let dir: string;
+  let file: string;
+  beforeAll(async () => {
+    t = await createTestApp(target, { env: { LICENSE_VALIDATION_CACHE_SECONDS: '0' } });
+    dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-backup-fresh-'));
+    file = path.join(dir, 'live.backup.gz');
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await t.close();
+  });
+
+  /** An operator command on `handle`, a database no app has written to. */
+  async function runAdminOnDatabase(handle: DatabaseHandle, ...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(argv, {
+      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
+      environment: { LOG_LEVEL: 'silent' },
+      openDatabase: async () => ({ ...handle, close: async () => undefined }),
+    });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('needs no --replace where only the migrations wrote, and refuses the second time', async () => {
+    const { key } = await createLicence(t, { email: 'fresh.restore@example.com' });
+    // As the snapshot sees it: the backup's own record (app_state) is written after it.
+    const expected = await databaseFingerprint(t.deps.database.db);
+    expect((await runAdminOn(t, 'backup', file)).code).toBe(0);
+    const fresh = await target.open();
+    try {
+      // The release catalog's seed rows are there, as in every freshly migrated database.
+      expect((await databaseFingerprint(fresh.db)).releases?.rows).toBeGreaterThan(0);
+      const restore = await runAdminOnDatabase(fresh, 'restore', file);
+      expect(restore.err).toBe('');
+      expect(restore.code).toBe(0);
+      expect(await databaseFingerprint(fresh.db)).toEqual(expected);
+
+      const again = await runAdminOnDatabase(fresh, 'restore', file);
+      expect(again.code).toBe(1);
+      expect(again.err).toMatch(/^The database holds \d+ rows\. Restoring replaces all of them/);
+    } finally {
+      await fresh.close();
+    }
+    const answer = await postJson(t, '/account/v1/licenses/validate', {
+      licenseKey: key,
+      productId: siteConfig.productId,
+    });
+    expect(await answer.json()).toMatchObject({ valid: true });
+  });
+
+  it('counts a changed seed row as data', async () => {
+    const fresh = await target.open();
+    try {
+      await fresh.db.execute(sql`update releases set notes = '{}' where version = '3.2.1'`);
+      const refused = await runAdminOnDatabase(fresh, 'restore', file);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(/^The database holds 1 rows\./);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
@@ -256,6 +325,10 @@ describe.each(databaseTargets)('restore of a backup from an older schema on $nam
     expect(restore.err).toBe('');
     expect(restore.code).toBe(0);
     expect(restore.out).toContain(`then migrated it forward (${FIRST_MISSING}`);
+    // The schema it rebuilt does not make the restored rows look like the migrations' own.
+    const again = await runAdminOn(t, 'restore', file);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/^The database holds \d+ rows\./);
     expect(await databaseFingerprint(t.deps.database.db)).toEqual(expected);
     const customers = await t.deps.database.db
       .select({ id: localCustomers.id, currency: localCustomers.currency })

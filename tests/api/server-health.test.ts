@@ -30,6 +30,7 @@ describe.each(databaseTargets)('health and readiness on $name', (target) => {
       status: 'ready',
       database: { kind: target.name, reachable: true },
       outbox: { oldestDueSeconds: 0, stuck: false },
+      backup: { newestAgeSeconds: null, everySeconds: null, overdue: false },
     });
   });
 
@@ -106,6 +107,7 @@ describe('when the database cannot be reached', () => {
       status: 'unavailable',
       database: { kind: 'postgres', reachable: false },
       outbox: { oldestDueSeconds: null, stuck: false },
+      backup: { newestAgeSeconds: null, everySeconds: null, overdue: false },
     });
     expect((await app.request('/healthz')).status).toBe(200);
   });
