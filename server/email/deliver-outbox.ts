@@ -64,6 +64,37 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
   const maxAttempts = options.maxAttempts ?? 20;
   const concurrency = options.concurrency ?? 4;
   const outbox = createOutboxRepository(db);
+  /**
+   * Outcomes decided but not yet written (the database was away): a message the relay accepted
+   * stays here until its record succeeds, and no new claim is made before that, so an outage never
+   * makes this process send a message twice (decision 132).
+   */
+  const unrecorded = new Map<number, () => Promise<void>>();
+  /** Set when a record fails: the rest of the batch waits rather than be sent while unrecordable. */
+  let recordFailed = false;
+
+  /** Writes an attempt's outcome, or keeps it to be written before the next claim. */
+  async function record(row: OutboxRow, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      unrecorded.set(row.id, write);
+      recordFailed = true;
+      logger.warn(
+        { outboxId: row.id, kind: row.kind, err: describe(error) },
+        'could not record an e-mail outcome; kept to record before the next claim',
+      );
+    }
+  }
+
+  /** Writes the outcomes kept during an outage, oldest first; throws while the database is away. */
+  async function recordKept(): Promise<void> {
+    for (const [id, write] of unrecorded) {
+      await write();
+      unrecorded.delete(id);
+    }
+    recordFailed = false;
+  }
 
   async function deliverOne(row: OutboxRow, report: DeliveryReport): Promise<void> {
     try {
@@ -81,7 +112,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
     } catch (error) {
       const message = describe(error);
       if (isPermanent(error) || row.attempts >= maxAttempts) {
-        await outbox.markFailed(row, message);
+        await record(row, () => outbox.markFailed(row, message));
         report.failed++;
         onOutcome?.('failed');
         logger.error(
@@ -90,7 +121,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         );
       } else {
         const next = new Date(clock().getTime() + retryDelayMs(row.attempts));
-        await outbox.markForRetry(row, next, message);
+        await record(row, () => outbox.markForRetry(row, next, message));
         report.retrying++;
         onOutcome?.('retrying');
         logger.warn(
@@ -100,10 +131,11 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
       }
       return;
     }
-    // Counted once the relay has it, whether or not the record below succeeds.
+    // Counted once the relay has it, whether or not the record below succeeds at once.
     onOutcome?.('sent');
-    await outbox.markSent(row, clock());
     report.sent++;
+    const sentAt = clock();
+    await record(row, () => outbox.markSent(row, sentAt));
     logger.info({ outboxId: row.id, kind: row.kind, transport: transport.name }, 'e-mail sent');
   }
 
@@ -120,6 +152,10 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
   }
 
   return {
+    /** Records the outcomes kept during an outage (at shutdown); throws while the database is away. */
+    flush: recordKept,
+    /** How many outcomes wait to be recorded (tests, logs). */
+    unrecordedCount: () => unrecorded.size,
     /**
      * Sends everything due now, batch after batch, and reports what happened. When `stopping()`
      * turns true, the messages being sent are finished and the rest of the batch is released.
@@ -127,6 +163,9 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
     async deliverDue(stopping: () => boolean = () => false): Promise<DeliveryReport> {
       const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
       while (!stopping()) {
+        // What was sent during an outage is recorded first: until then its claim is not renewed,
+        // and claiming again could offer it anew.
+        await recordKept();
         const claimed = await outbox.claimDue(clock(), batchSize, leaseMs);
         const held = new Set(claimed);
         const untouched = [...claimed];
@@ -134,7 +173,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         try {
           // A few SMTP conversations at once: a relay takes tens of milliseconds per message.
           const lane = async () => {
-            while (untouched.length > 0 && !stopping()) {
+            while (untouched.length > 0 && !stopping() && !recordFailed) {
               const row = untouched.shift() as OutboxRow;
               await deliverOne(row, report);
               held.delete(row);
@@ -150,7 +189,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
               .catch((error: unknown) => logger.warn({ err: error }, 'could not release a claim'));
           }
         }
-        if (claimed.length < batchSize) break;
+        if (claimed.length < batchSize || recordFailed) break;
       }
       return report;
     },
@@ -220,6 +259,15 @@ export function startOutboxWorker(
       stopped = true;
       clearTimeout(timer);
       await running;
+      // Sent during an outage and still unrecorded: one last try before the process goes.
+      await delivery
+        .flush()
+        .catch((error: unknown) =>
+          logger.error(
+            { err: error, unrecorded: delivery.unrecordedCount() },
+            'could not record the e-mails sent while the database was away',
+          ),
+        );
     },
   };
 }

@@ -281,6 +281,61 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     }
   });
 
+  it('keeps what it sent while the database refuses the record, records it before claiming again', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const first = await outbox.enqueue(email(300, { kind: 'outage' }), now);
+    const sent: string[] = [];
+    const transport: MailTransport = {
+      name: 'recording',
+      async send(mail) {
+        sent.push(mail.messageId);
+      },
+      close: () => undefined,
+    };
+    // A lease that has run out by the next round: a claim then would offer the message again.
+    const delivery = createOutboxDelivery({
+      db: handle.db,
+      transport,
+      from: FROM,
+      clock,
+      logger,
+      leaseMs: 1_000,
+    });
+    // The database refuses to record a delivery, as it would while it is down.
+    await handle.db.execute(
+      sql.raw(`create function refuse_sent() returns trigger language plpgsql as $$
+        begin
+          if new.status = 'sent' then raise exception 'database away'; end if;
+          return new;
+        end $$`),
+    );
+    await handle.db.execute(
+      sql`create trigger refuse_sent before update on email_outbox for each row execute function refuse_sent()`,
+    );
+    try {
+      expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+      expect(delivery.unrecordedCount()).toBe(1);
+      // A second message queued meanwhile waits: nothing is claimed while a record is owed.
+      await outbox.enqueue(email(301, { kind: 'outage' }), now);
+      now = new Date(now.getTime() + 2_000);
+      await expect(delivery.deliverDue()).rejects.toThrow(/update "email_outbox"/);
+      expect(sent).toHaveLength(1);
+      expect((await outbox.findById(first.id))?.status).toBe('pending');
+    } finally {
+      await handle.db.execute(sql`drop trigger refuse_sent on email_outbox`);
+      await handle.db.execute(sql`drop function refuse_sent()`);
+    }
+    // The database is back: the kept record first, then the next message; the first is not resent.
+    expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(delivery.unrecordedCount()).toBe(0);
+    expect(sent).toHaveLength(2);
+    expect(new Set(sent).size).toBe(2);
+    expect(await outbox.findById(first.id)).toMatchObject({ status: 'sent', attempts: 1 });
+    now = new Date(now.getTime() + 60_000);
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(sent).toHaveLength(2);
+  });
+
   it('writes .eml files under $DATA_DIR/mail when no SMTP server is configured', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-mail-'));
     try {

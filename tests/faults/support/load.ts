@@ -136,6 +136,13 @@ export function tally(sink: SmtpSink, acked: readonly Submission[]) {
   return { acknowledged: acked.length, lost, duplicated };
 }
 
+/** Message-ids the sink received more than once: the same outbox message sent twice. */
+export function repeatedMessageIds(sink: SmtpSink): string[] {
+  const seen = new Map<string, number>();
+  for (const mail of sink.messages) seen.set(mail.messageId, (seen.get(mail.messageId) ?? 0) + 1);
+  return [...seen].filter(([, count]) => count > 1).map(([id]) => id);
+}
+
 /** One line of figures for the report (the test output and the note). */
 export function report(name: string, figures: Record<string, number | string>): void {
   const parts = Object.entries(figures).map(([key, value]) => `${key}=${value}`);
