@@ -70,6 +70,11 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
   const database: DatabaseHandle = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
+    onLockLost: (error) => {
+      // Another process may open the embedded database now: writing on would corrupt it.
+      logger.fatal({ err: error }, 'lost the lock on the embedded database: stopping at once');
+      process.exit(1);
+    },
   });
   logger.info({ database: database.kind }, 'database ready');
   let outboxWorker: OutboxWorker | undefined;

@@ -50,6 +50,11 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   /** Directory for PGlite's files; `undefined` with no databaseUrl means in-memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * Told when this process lost its lock on the embedded database's directory (decision 133);
+   * it must stop at once. By default the process prints why and exits.
+   */
+  onLockLost?: (error: Error) => void;
 }
 
 /** One round trip to the database (readiness checks). */
@@ -70,6 +75,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // An idle client whose server connection dies (restart, dropped test database) must not crash
     // the process; the pool discards it and the next query opens a fresh connection.
     pool.on('error', () => undefined);
+    // A connection that dies while checked out (between two statements of a transaction) would
+    // otherwise raise an unhandled 'error' event; its next query fails and the pool drops it.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db: Database = drizzlePg(pool, { schema });
     await migrate(db);
     const notifications = createPgNotifications(options.databaseUrl);
@@ -97,7 +105,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   const dir = path.resolve(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
-  const unlock = await lockDataDir(dir);
+  const unlock = await lockDataDir(dir, { onLost: options.onLockLost });
   try {
     const client = await PGlite.create(dir);
     const db: Database = drizzlePglite(client, { schema });
