@@ -52,6 +52,40 @@ describe('analytics', () => {
     expect(document.head.appendChild).toHaveBeenCalledOnce();
   });
 
+  it('a withdrawal denies every storage at once and lets no further event through', async () => {
+    const { grantConsent, initAnalytics, trackDownload, trackPageView, withdrawConsent } =
+      await import('./analytics.ts');
+    initAnalytics({ measurementId: 'G-TEST123', consentGranted: true });
+    trackPageView('/download', 'Download');
+    withdrawConsent();
+    const before = entries().length;
+    trackPageView('/pricing', 'Pricing');
+    trackDownload({ operatingSystem: 'Windows', architecture: 'x64', format: 'msi' });
+    expect(entries().at(before - 1)).toEqual([
+      'consent',
+      'update',
+      {
+        ad_storage: 'denied',
+        analytics_storage: 'denied',
+        ad_user_data: 'denied',
+        ad_personalization: 'denied',
+      },
+    ]);
+    expect(
+      entries()
+        .slice(before)
+        .filter((e) => e[0] === 'event'),
+    ).toEqual([]);
+    // Consent given again: events flow again.
+    grantConsent();
+    trackPageView('/pricing', 'Pricing');
+    expect(
+      entries()
+        .filter((e) => e[0] === 'event')
+        .map((e) => e[1]),
+    ).toEqual(['page_view', 'page_view']);
+  });
+
   it('records the download event with the spec label and value', async () => {
     const { trackDownload } = await import('./analytics.ts');
     trackDownload({ operatingSystem: 'Windows', architecture: 'x64', format: 'msi' });

@@ -20,8 +20,12 @@ export const CONTACT_EVENT = {
   value: 100,
 } as const;
 
+/** Consent was withdrawn on this page: from then on the tag gets no event and no config (decision 138). */
+let withdrawn = false;
+
 function gtag(...args: unknown[]): void {
   if (typeof window === 'undefined') return;
+  if (withdrawn && (args[0] === 'event' || args[0] === 'config')) return;
   window.dataLayer ??= [];
   // gtag.js reads the arguments object itself, as its official snippet pushes it.
   // eslint-disable-next-line prefer-rest-params
@@ -69,7 +73,22 @@ export function initAnalytics({ measurementId, consentGranted }: AnalyticsSetup)
 }
 
 export function grantConsent(): void {
+  withdrawn = false;
   gtag('consent', 'update', { ad_storage: 'granted', analytics_storage: 'granted' });
+}
+
+/**
+ * Consent withdrawn: the tag is told to deny every storage at once, and this page sends it no
+ * further event, so nothing more reaches the analytics endpoints. The cookies are the caller's.
+ */
+export function withdrawConsent(): void {
+  gtag('consent', 'update', {
+    ad_storage: 'denied',
+    analytics_storage: 'denied',
+    ad_user_data: 'denied',
+    ad_personalization: 'denied',
+  });
+  withdrawn = true;
 }
 
 export function trackPageView(path: string, title: string): void {
