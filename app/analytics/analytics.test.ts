@@ -86,6 +86,20 @@ describe('analytics', () => {
     ).toEqual(['page_view', 'page_view']);
   });
 
+  it('after a withdrawal on an earlier page: no tag loaded, no event sent', async () => {
+    const { initAnalytics, trackPageView } = await import('./analytics.ts');
+    initAnalytics({ measurementId: 'G-TEST123', consentGranted: false, consentWithdrawn: true });
+    trackPageView('/download', 'Download');
+    expect(entries().filter((e) => e[0] === 'event' || e[0] === 'config')).toEqual([]);
+    expect(document.head.appendChild).not.toHaveBeenCalled();
+    // Consent given again: the tag loads now, once.
+    const { grantConsent } = await import('./analytics.ts');
+    grantConsent();
+    grantConsent();
+    expect(entries().filter((e) => e[0] === 'config')).toHaveLength(1);
+    expect(document.head.appendChild).toHaveBeenCalledOnce();
+  });
+
   it('records the download event with the spec label and value', async () => {
     const { trackDownload } = await import('./analytics.ts');
     trackDownload({ operatingSystem: 'Windows', architecture: 'x64', format: 'msi' });

@@ -24,18 +24,21 @@ describe('consent cookies', () => {
   });
 
   it('reads the state back from a cookie header', () => {
-    expect(readConsentState('')).toEqual({ consented: false, dismissed: false });
+    expect(readConsentState('')).toEqual({ consented: false, dismissed: false, withdrawn: false });
     expect(readConsentState(`XSRF-TOKEN=abc; ${DISMISSED_COOKIE}=true`)).toEqual({
       consented: false,
       dismissed: true,
+      withdrawn: false,
     });
     expect(readConsentState(`${CONSENT_COOKIE}=true; ${DISMISSED_COOKIE}=true`)).toEqual({
       consented: true,
       dismissed: true,
+      withdrawn: false,
     });
-    expect(readConsentState(`${CONSENT_COOKIE}=false`)).toEqual({
+    expect(readConsentState(`${CONSENT_COOKIE}=false; ${DISMISSED_COOKIE}=true`)).toEqual({
       consented: false,
-      dismissed: false,
+      dismissed: true,
+      withdrawn: true,
     });
     expect(readConsentState(`x${CONSENT_COOKIE}=true`).consented).toBe(false);
   });

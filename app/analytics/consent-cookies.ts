@@ -15,6 +15,8 @@ export interface ConsentState {
   consented: boolean;
   /** The visitor answered the banner (either choice). */
   dismissed: boolean;
+  /** The visitor withdrew an earlier consent: analytics stay off until they accept again. */
+  withdrawn: boolean;
 }
 
 function cookieValue(cookieHeader: string, name: string): string | undefined {
@@ -26,10 +28,12 @@ function cookieValue(cookieHeader: string, name: string): string | undefined {
 }
 
 export function readConsentState(cookieHeader: string): ConsentState {
-  const consented = cookieValue(cookieHeader, CONSENT_COOKIE) === 'true';
+  const consent = cookieValue(cookieHeader, CONSENT_COOKIE);
+  const consented = consent === 'true';
   return {
     consented,
     dismissed: consented || cookieValue(cookieHeader, DISMISSED_COOKIE) === 'true',
+    withdrawn: consent === 'false',
   };
 }
 

@@ -5,6 +5,7 @@ import {
   CONSENT_COOKIE,
   cookiesForChoice,
   readConsentState,
+  type ConsentState,
 } from './consent-cookies.ts';
 
 /**
@@ -23,6 +24,10 @@ export function subscribeConsent(listener: () => void): () => void {
 
 function notify(): void {
   for (const listener of listeners) listener();
+}
+
+export function consentState(): ConsentState {
+  return readConsentState(document.cookie);
 }
 
 export function isBannerDismissed(): boolean {
