@@ -25,4 +25,6 @@ export interface AppDeps {
   wakeOutbox: () => void;
   /** What `/metrics` reports; `metricsOff` unless METRICS_TOKEN or METRICS_PORT is set (decision 131). */
   metrics: ServiceMetrics;
+  /** True once the process was told to stop: `/readyz` answers 503 while requests drain (decision 139). */
+  draining?: () => boolean;
 }

@@ -1,5 +1,6 @@
 import './production-mode.ts';
 import path from 'node:path';
+import type { ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
@@ -28,7 +29,11 @@ async function main(): Promise<void> {
   });
 
   const runtime = await createRuntime(env, logger);
-  const app = buildApp(runtime.deps, { serverBuild, clientDir: path.join(buildDir, 'client') });
+  let stopping = false;
+  const app = buildApp(
+    { ...runtime.deps, draining: () => stopping },
+    { serverBuild, clientDir: path.join(buildDir, 'client') },
+  );
   const stopWorkers = runtime.startWorkers();
   const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
     logger.info({ port: info.port, url: env.PUBLIC_BASE_URL }, 'listening');
@@ -45,12 +50,26 @@ async function main(): Promise<void> {
           logger.fatal({ err: error }, 'cannot listen on METRICS_PORT');
           process.exit(1);
         });
+  server.prependListener('request', (_request: unknown, response: ServerResponse) => {
+    if (stopping) response.setHeader('Connection', 'close');
+    // A request that was under way when the stop began: its connection goes once it is answered.
+    else response.once('finish', () => stopping && setImmediate(closeIdle));
+  });
   if (metricsListener) logger.info({ url: `${metricsListener.url}/metrics` }, 'metrics listening');
 
-  let stopping = false;
+  const closeIdle = () => {
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  };
+  /**
+   * A planned stop fails no request (decision 139): no new connections (a proxy's connect fails
+   * and it retries another instance), `/readyz` answers 503, every request already here is
+   * answered, each with `Connection: close` so a keep-alive connection ends after its answer
+   * instead of being cut under a request, and idle connections are closed.
+   */
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+
     logger.info({ signal }, 'shutting down');
     // Stopping the workers writes the rate-limit hits still counted in memory (decision 085).
     let finishing = false;
@@ -73,7 +92,7 @@ async function main(): Promise<void> {
     void metricsListener?.close();
     server.close(() => void finish(0));
     // Idle keep-alive connections would hold close() open.
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    closeIdle();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

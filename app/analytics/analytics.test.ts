@@ -52,6 +52,54 @@ describe('analytics', () => {
     expect(document.head.appendChild).toHaveBeenCalledOnce();
   });
 
+  it('a withdrawal denies every storage at once and lets no further event through', async () => {
+    const { grantConsent, initAnalytics, trackDownload, trackPageView, withdrawConsent } =
+      await import('./analytics.ts');
+    initAnalytics({ measurementId: 'G-TEST123', consentGranted: true });
+    trackPageView('/download', 'Download');
+    withdrawConsent();
+    const before = entries().length;
+    trackPageView('/pricing', 'Pricing');
+    trackDownload({ operatingSystem: 'Windows', architecture: 'x64', format: 'msi' });
+    expect(entries().at(before - 1)).toEqual([
+      'consent',
+      'update',
+      {
+        ad_storage: 'denied',
+        analytics_storage: 'denied',
+        ad_user_data: 'denied',
+        ad_personalization: 'denied',
+      },
+    ]);
+    expect(
+      entries()
+        .slice(before)
+        .filter((e) => e[0] === 'event'),
+    ).toEqual([]);
+    // Consent given again: events flow again.
+    grantConsent();
+    trackPageView('/pricing', 'Pricing');
+    expect(
+      entries()
+        .filter((e) => e[0] === 'event')
+        .map((e) => e[1]),
+    ).toEqual(['page_view', 'page_view']);
+  });
+
+  it('after a withdrawal on an earlier page: no tag loaded, no event sent', async () => {
+    const { initAnalytics, trackPageView } = await import('./analytics.ts');
+    initAnalytics({ measurementId: 'G-TEST123', consentGranted: false, consentWithdrawn: true });
+    trackPageView('/download', 'Download');
+    expect(entries().filter((e) => e[0] === 'event' || e[0] === 'config')).toEqual([]);
+    expect(document.head.appendChild).not.toHaveBeenCalled();
+    // Consent given again: the tag loads now, once.
+    const { grantConsent } = await import('./analytics.ts');
+    grantConsent();
+    grantConsent();
+    expect(entries().filter((e) => e[0] === 'config')).toHaveLength(1);
+    expect(document.head.appendChild).toHaveBeenCalledOnce();
+  });
+
   it('records the download event with the spec label and value', async () => {
     const { trackDownload } = await import('./analytics.ts');
     trackDownload({ operatingSystem: 'Windows', architecture: 'x64', format: 'msi' });

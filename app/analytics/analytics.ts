@@ -20,8 +20,12 @@ export const CONTACT_EVENT = {
   value: 100,
 } as const;
 
+/** Consent was withdrawn, on this page or before: the tag gets no event and no config (decision 138). */
+let withdrawn = false;
+
 function gtag(...args: unknown[]): void {
   if (typeof window === 'undefined') return;
+  if (withdrawn && (args[0] === 'event' || args[0] === 'config')) return;
   window.dataLayer ??= [];
   // gtag.js reads the arguments object itself, as its official snippet pushes it.
   // eslint-disable-next-line prefer-rest-params
@@ -30,6 +34,8 @@ function gtag(...args: unknown[]): void {
 }
 
 let initialised = false;
+/** The configured tag, loaded once: at start-up, or when consent is given again after a withdrawal. */
+let tag: { measurementId: string; loaded: boolean } | null = null;
 
 /** The page as analytics may see it: its URL and referrer without tokens, ids or fragments. */
 function pageContext(): { page_location: string; page_referrer: string } {
@@ -44,11 +50,18 @@ export interface AnalyticsSetup {
   measurementId: string | null;
   /** True when the visitor accepted all cookies on an earlier visit. */
   consentGranted: boolean;
+  /** True when the visitor withdrew their consent: no tag is loaded and no event is sent. */
+  consentWithdrawn?: boolean;
 }
 
-export function initAnalytics({ measurementId, consentGranted }: AnalyticsSetup): void {
+export function initAnalytics({
+  measurementId,
+  consentGranted,
+  consentWithdrawn = false,
+}: AnalyticsSetup): void {
   if (initialised || typeof window === 'undefined') return;
   initialised = true;
+  withdrawn = consentWithdrawn;
   gtag('consent', 'default', {
     ad_storage: 'denied',
     analytics_storage: 'denied',
@@ -59,17 +72,38 @@ export function initAnalytics({ measurementId, consentGranted }: AnalyticsSetup)
   // Set before the tag reads anything: what it sends on its own gets these, not the real URL.
   gtag('set', pageContext());
   gtag('js', new Date());
-  if (measurementId) {
-    gtag('config', measurementId, { send_page_view: false, ...pageContext() });
-    const script = document.createElement('script');
-    script.async = true;
-    script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
-    document.head.appendChild(script);
-  }
+  if (measurementId) tag = { measurementId, loaded: false };
+  loadTag();
+}
+
+function loadTag(): void {
+  if (!tag || tag.loaded || withdrawn) return;
+  tag.loaded = true;
+  gtag('config', tag.measurementId, { send_page_view: false, ...pageContext() });
+  const script = document.createElement('script');
+  script.async = true;
+  script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(tag.measurementId)}`;
+  document.head.appendChild(script);
 }
 
 export function grantConsent(): void {
+  withdrawn = false;
   gtag('consent', 'update', { ad_storage: 'granted', analytics_storage: 'granted' });
+  loadTag();
+}
+
+/**
+ * Consent withdrawn: the tag is told to deny every storage at once, and this page sends it no
+ * further event, so nothing more reaches the analytics endpoints. The cookies are the caller's.
+ */
+export function withdrawConsent(): void {
+  gtag('consent', 'update', {
+    ad_storage: 'denied',
+    analytics_storage: 'denied',
+    ad_user_data: 'denied',
+    ad_personalization: 'denied',
+  });
+  withdrawn = true;
 }
 
 export function trackPageView(path: string, title: string): void {

@@ -1,12 +1,33 @@
-import { grantConsent } from './analytics.ts';
-import { bannerCookie, cookiesForChoice, readConsentState } from './consent-cookies.ts';
+import { grantConsent, withdrawConsent } from './analytics.ts';
+import {
+  analyticsCookieDeletions,
+  bannerCookie,
+  CONSENT_COOKIE,
+  cookiesForChoice,
+  readConsentState,
+  type ConsentState,
+} from './consent-cookies.ts';
 
-/** Browser-side consent: reads and writes the banner cookies and tells subscribers when they change. */
+/**
+ * Browser-side consent: reads and writes the banner cookies, opens the banner again from the
+ * footer's "Cookie settings" (decision 138), and tells subscribers when anything changes.
+ */
 const listeners = new Set<() => void>();
+
+/** The banner was reopened from "Cookie settings"; focus goes back to `opener` when it closes. */
+let settings: { opener: HTMLElement | null } | null = null;
 
 export function subscribeConsent(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+export function consentState(): ConsentState {
+  return readConsentState(document.cookie);
 }
 
 export function isBannerDismissed(): boolean {
@@ -17,10 +38,47 @@ export function hasConsent(): boolean {
   return readConsentState(document.cookie).consented;
 }
 
-/** Records the visitor's banner choice; "Accept all" also grants analytics and ad storage. */
+/** What the banner shows: nothing, the first-visit question, or the choice reopened from the footer. */
+export type BannerView = 'hidden' | 'first-visit' | 'settings';
+
+export function bannerView(): BannerView {
+  if (settings) return 'settings';
+  return isBannerDismissed() ? 'hidden' : 'first-visit';
+}
+
+/** Opens the banner again so the visitor can change their choice; `opener` gets focus back. */
+export function openCookieSettings(opener: HTMLElement | null): void {
+  settings = { opener };
+  notify();
+}
+
+/** Closes the reopened banner without a new choice. */
+export function closeCookieSettings(): void {
+  const opener = settings?.opener;
+  settings = null;
+  notify();
+  opener?.focus();
+}
+
+/**
+ * Records the visitor's banner choice. "Accept all" grants analytics and ad storage; "Only
+ * essential" after consent withdraws it: the tag is denied at once, the consent cookie records
+ * `false`, and the analytics cookies are deleted (on a first answer there are none to delete).
+ */
 export function chooseConsent(choice: 'all' | 'essential'): void {
   const options = { secure: window.location.protocol === 'https:', now: new Date() };
+  const withdrawing = choice === 'essential' && hasConsent();
   for (const name of cookiesForChoice(choice)) document.cookie = bannerCookie(name, options);
   if (choice === 'all') grantConsent();
-  for (const listener of listeners) listener();
+  if (withdrawing) {
+    withdrawConsent();
+    document.cookie = bannerCookie(CONSENT_COOKIE, options, 'false');
+  }
+  if (choice === 'essential') {
+    for (const deletion of analyticsCookieDeletions(document.cookie, window.location.hostname)) {
+      document.cookie = deletion;
+    }
+  }
+  if (settings) closeCookieSettings();
+  else notify();
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { initAnalytics, trackPageView } from './analytics.ts';
-import { hasConsent } from './consent.ts';
+import { consentState } from './consent.ts';
 
 /**
  * Starts analytics once in the browser and records exactly one page view per primary route, i.e.
@@ -12,7 +12,8 @@ export function useRouteAnalytics(measurementId: string | null): void {
   const tracked = useRef<string | null>(null);
 
   useEffect(() => {
-    initAnalytics({ measurementId, consentGranted: hasConsent() });
+    const { consented, withdrawn } = consentState();
+    initAnalytics({ measurementId, consentGranted: consented, consentWithdrawn: withdrawn });
   }, [measurementId]);
 
   useEffect(() => {

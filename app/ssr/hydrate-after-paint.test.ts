@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { holdHydration, hydrateAfterFirstPaint, hydrationLoader } from './hydrate-after-paint.ts';
+import { earlyClickScript } from './replay-early-clicks.ts';
 
 const page =
   '<html><head><link rel="modulepreload" fetchpriority="low" href="/assets/a.js"/>' +
@@ -43,6 +44,16 @@ describe('holdHydration', () => {
       '<script nonce="m4rk" type="text/x-hydrate-after-paint" id="hydrate">import("/assets/entry.js");</script>',
     );
     expect(out).toContain(`<script nonce="m4rk">${hydrationLoader}</script></body>`);
+  });
+
+  it('keeps early clicks from the start of the head, after the charset, with the mark', () => {
+    const withCharset = page.replace('<head>', '<head><meta charSet="utf-8"/>');
+    const out = holdHydration(withCharset, 'm4rk');
+    expect(out).toContain(
+      `<head><meta charSet="utf-8"/><script nonce="m4rk">${earlyClickScript}</script><link`,
+    );
+    expect(holdHydration(page)).toContain(`<head><script>${earlyClickScript}</script><link`);
+    expect(() => new Function(earlyClickScript)).not.toThrow();
   });
 
   it('leaves a document without React Router’s module script alone', () => {

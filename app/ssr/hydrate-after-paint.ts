@@ -1,5 +1,6 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { earlyClickScript } from './replay-early-clicks.ts';
 
 /**
  * React Router's module script: the route modules' imports and the call that hydrates; it carries
@@ -9,6 +10,8 @@ const hydrationScript = /<script((?: nonce="[^"]*")?) type="module" async="">/;
 /** The same script, inert until the loader below starts it, its mark kept. */
 const heldScript = '<script$1 type="text/x-hydrate-after-paint" id="hydrate">';
 const modulePreload = /<link rel="modulepreload"[^>]*>/g;
+/** The head's start, with the charset that must come first when there is one. */
+const headStart = /<head>(?:<meta charSet="utf-8"\/>)?/;
 
 /**
  * Starts the held module once the browser has painted the server-rendered page (its first
@@ -27,13 +30,18 @@ export const hydrationLoader =
 
 /**
  * The document with hydration held until first paint: see {@link hydrateAfterFirstPaint}. The
- * loader carries `mark` like every other script of the render, so the server hashes it.
+ * loader and the script that keeps early clicks (first in the head, before anything can be
+ * clicked) carry `mark` like every other script of the render, so the server hashes them.
  */
 export function holdHydration(html: string, mark?: string): string {
   if (!hydrationScript.test(html)) return html;
-  const held = html.replace(modulePreload, '').replace(hydrationScript, heldScript);
+  const marked = mark ? ` nonce="${mark}"` : '';
+  const held = html
+    .replace(modulePreload, '')
+    .replace(hydrationScript, heldScript)
+    .replace(headStart, (start) => `${start}<script${marked}>${earlyClickScript}</script>`);
   const bodyEnd = held.lastIndexOf('</body>');
-  const loader = `<script${mark ? ` nonce="${mark}"` : ''}>${hydrationLoader}</script>`;
+  const loader = `<script${marked}>${hydrationLoader}</script>`;
   return bodyEnd === -1 ? held + loader : held.slice(0, bodyEnd) + loader + held.slice(bodyEnd);
 }
 

@@ -12,6 +12,8 @@ const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
 export interface Readiness {
   status: 'ready' | 'unavailable';
+  /** The process is shutting down: it finishes what it has, a balancer should send nothing new. */
+  draining: boolean;
   database: { kind: 'pglite' | 'postgres'; reachable: boolean };
   /** Age of the oldest e-mail that is due and unsent, in seconds (0 when none). */
   outbox: { oldestDueSeconds: number | null; stuck: boolean };
@@ -61,6 +63,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promise<Readiness> {
   const { database, clock } = deps;
   const now = clock();
+  const draining = deps.draining?.() ?? false;
   try {
     const [oldest, newestBackup] = await within(
       (async () => {
@@ -75,7 +78,8 @@ export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promi
     const ageMs = oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0;
     const stuck = ageMs > OUTBOX_STUCK_AFTER_MS;
     return {
-      status: stuck ? 'unavailable' : 'ready',
+      status: stuck || draining ? 'unavailable' : 'ready',
+      draining,
       database: { kind: database.kind, reachable: true },
       outbox: { oldestDueSeconds: Math.round(ageMs / 1000), stuck },
       backup: backupReadiness(deps.env, now, since, newestBackup),
@@ -83,6 +87,7 @@ export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promi
   } catch {
     return {
       status: 'unavailable',
+      draining,
       database: { kind: database.kind, reachable: false },
       outbox: { oldestDueSeconds: null, stuck: false },
       backup: { newestAgeSeconds: null, everySeconds: everySecondsOf(deps.env), overdue: false },
@@ -92,7 +97,8 @@ export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promi
 
 /**
  * `GET /healthz`: liveness, the process answers (no database call, for a load balancer's frequent
- * probe). `GET /readyz`: readiness, the database answers and mail is not stuck; 503 otherwise.
+ * probe). `GET /readyz`: readiness, the database answers, mail is not stuck and the process is not
+ * shutting down (decision 139); 503 otherwise.
  * Its details also say how old the newest backup is.
  */
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {

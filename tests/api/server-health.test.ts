@@ -28,10 +28,26 @@ describe.each(databaseTargets)('health and readiness on $name', (target) => {
     expect(ready.headers.get('cache-control')).toBe('no-store');
     expect(await ready.json()).toEqual({
       status: 'ready',
+      draining: false,
       database: { kind: target.name, reachable: true },
       outbox: { oldestDueSeconds: 0, stuck: false },
       backup: { newestAgeSeconds: null, everySeconds: null, overdue: false },
     });
+  });
+
+  it('answers /readyz 503 while the process drains, /healthz stays 200 (decision 139)', async () => {
+    let draining = false;
+    const app = buildApp({ ...t.deps, draining: () => draining });
+    expect((await app.request('/readyz')).status).toBe(200);
+    draining = true;
+    const ready = await app.request('/readyz');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({
+      status: 'unavailable',
+      draining: true,
+      database: { reachable: true },
+    });
+    expect((await app.request('/healthz')).status).toBe(200);
   });
 
   it('reports the age of the oldest unsent e-mail and fails once mail is stuck', async () => {
@@ -105,6 +121,7 @@ describe('when the database cannot be reached', () => {
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({
       status: 'unavailable',
+      draining: false,
       database: { kind: 'postgres', reachable: false },
       outbox: { oldestDueSeconds: null, stuck: false },
       backup: { newestAgeSeconds: null, everySeconds: null, overdue: false },

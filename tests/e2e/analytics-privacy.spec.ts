@@ -1,131 +1,34 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { freePort } from '../security/support/free-port.ts';
+import {
+  captureThirdParties,
+  hits,
+  startAnalyticsServer,
+  type AnalyticsServer,
+  type SentRequest,
+} from './support/analytics-server.ts';
 
 /**
  * Issue 17, item 7: analytics sends the vendor only allowed query parameters (campaign `utm_*`,
  * the pricing selection, `modal`), never a lost-key token, a checkout `session_id`, a fragment or
- * anything else. The e2e server runs without analytics, so this spec starts its own with
- * `GA_MEASUREMENT_ID` set. gtag.js cannot be downloaded here: a stand-in takes its place that,
- * like gtag, reads `window.dataLayer` and sends each hit to Google Analytics with
- * `dl`/`dr`/`dt` taken from `page_location`/`page_referrer`/`page_title`, or — as gtag does when
- * they are missing — from `document.location`, `document.referrer` and `document.title`.
+ * anything else. Runs on a server of its own with analytics and a gtag stand-in
+ * (support/analytics-server.ts).
  */
 
 const TOKEN = 'SECRETlostKeyToken7f3a9c';
 const SESSION = 'cs_test_SECRETsession5e1d2b';
-const COLLECT = 'https://region1.google-analytics.com/g/collect';
 
-const gtagStandIn = `(() => {
-  const layer = (window.dataLayer = window.dataLayer || []);
-  const settings = {};
-  let measurementId = '';
-  const hit = (name, params) => {
-    const all = { ...settings, ...params };
-    const query = new URLSearchParams({
-      v: '2',
-      tid: measurementId,
-      en: name,
-      dl: all.page_location ?? document.location.href,
-      dr: all.page_referrer ?? document.referrer,
-      dt: all.page_title ?? document.title,
-    });
-    for (const [key, value] of Object.entries(params ?? {})) {
-      if (!key.startsWith('page_')) query.set('ep.' + key, String(value));
-    }
-    fetch('${COLLECT}?' + query, { method: 'POST', mode: 'no-cors', keepalive: true, body: '' });
-  };
-  const handle = (entry) => {
-    const [command, first, second] = Array.from(entry);
-    if (command === 'set' && typeof first === 'object') Object.assign(settings, first);
-    if (command === 'config') {
-      measurementId = first;
-      Object.assign(settings, second ?? {});
-      if (settings.send_page_view !== false) hit('page_view', {});
-    }
-    if (command === 'event') hit(first, second);
-  };
-  for (const entry of layer) handle(entry);
-  const push = layer.push.bind(layer);
-  layer.push = (...entries) => {
-    const length = push(...entries);
-    for (const entry of entries) handle(entry);
-    return length;
-  };
-})();`;
-
-interface SentRequest {
-  url: string;
-  body: string;
-  referer: string;
-}
-
-let server: ChildProcess | undefined;
+let server: AnalyticsServer | undefined;
 let baseUrl = '';
-let dataDir = '';
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-analytics-'));
-  const port = await freePort();
-  baseUrl = `http://localhost:${port}`;
-  server = spawn(process.execPath, ['server/main.ts'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PUBLIC_BASE_URL: baseUrl,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SMTP_URL: '',
-      LOG_LEVEL: 'warn',
-      GA_MEASUREMENT_ID: 'G-TEST123',
-    },
-  });
-  await expect
-    .poll(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status, {
-      timeout: 90_000,
-    })
-    .toBe(200);
+  server = await startAnalyticsServer();
+  baseUrl = server.baseUrl;
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await server?.stop();
 });
-
-/** Every request that leaves for another host, answered here; gtag.js by the stand-in. */
-async function captureThirdParties(page: Page): Promise<SentRequest[]> {
-  const sent: SentRequest[] = [];
-  await page.route(
-    (url) => url.origin !== new URL(baseUrl).origin,
-    async (route) => {
-      const request = route.request();
-      sent.push({
-        url: request.url(),
-        body: request.postData() ?? '',
-        referer: (await request.allHeaders())['referer'] ?? '',
-      });
-      if (request.url().startsWith('https://www.googletagmanager.com/gtag/js')) {
-        return route.fulfill({ contentType: 'text/javascript', body: gtagStandIn });
-      }
-      return route.fulfill({ status: 204, body: '' });
-    },
-  );
-  return sent;
-}
-
-/** The hits sent to Google Analytics, as the parameters of each. */
-function hits(sent: SentRequest[]): URLSearchParams[] {
-  return sent.filter((r) => r.url.startsWith(COLLECT)).map((r) => new URL(r.url).searchParams);
-}
 
 async function dataLayerText(page: Page): Promise<string> {
   return page.evaluate(() =>
@@ -155,7 +58,7 @@ async function expectNothingLeaks(page: Page, sent: SentRequest[], secrets: stri
 test('the lost-key token never reaches analytics, not even as the next page’s referrer', async ({
   page,
 }) => {
-  const sent = await captureThirdParties(page);
+  const sent = await captureThirdParties(page, baseUrl);
   await page.goto(`${baseUrl}/replace-licence-key?token=${TOKEN}&utm_source=mail`);
   await expect.poll(() => hits(sent).length).toBeGreaterThan(0);
   const [view] = hits(sent);
@@ -174,7 +77,7 @@ test('the lost-key token never reaches analytics, not even as the next page’s 
 });
 
 test('the checkout session id never reaches analytics', async ({ page }) => {
-  const sent = await captureThirdParties(page);
+  const sent = await captureThirdParties(page, baseUrl);
   await page.goto(`${baseUrl}/checkout-success?session_id=${SESSION}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Checkout Successful');
   await expect.poll(() => hits(sent).length).toBeGreaterThan(0);
@@ -185,7 +88,7 @@ test('the checkout session id never reaches analytics', async ({ page }) => {
 test('campaign and pricing parameters are kept; any other parameter and the fragment are not', async ({
   page,
 }) => {
-  const sent = await captureThirdParties(page);
+  const sent = await captureThirdParties(page, baseUrl);
   await page.goto(`${baseUrl}/pricing?size=10&period=yearly&utm_source=x&email=a@b.c#frag`);
   await expect.poll(() => hits(sent).length).toBeGreaterThan(0);
   const location = new URL(hits(sent)[0]?.get('dl') ?? '');

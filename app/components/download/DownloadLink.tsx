@@ -23,6 +23,8 @@ export function DownloadLink({ artifact, className, children, ...aria }: Downloa
       href={artifact.downloadUri}
       className={className}
       data-file-name={artifact.fileName}
+      // A click before hydration is kept and replayed, so its download event is not lost (decision 138).
+      data-replay={`download:${artifact.fileName}`}
       onClick={track}
       onAuxClick={(event) => {
         // A middle click opens the file in a new tab: still a download.

@@ -1,15 +1,36 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
-import { chooseConsent } from '#app/analytics/consent.ts';
+import { chooseConsent, closeCookieSettings, hasConsent } from '#app/analytics/consent.ts';
 import { pages } from '#app/pages.ts';
 import styles from './CookieBanner.module.css';
 
-/** The banner itself, with its two choices; LazyCookieBanner decides whether it shows. */
-export function CookieBanner() {
+/**
+ * The banner itself, with its two choices; LazyCookieBanner decides whether it shows. Reopened
+ * from "Cookie settings" it says what was chosen, takes focus (its heading) and gives it back on
+ * a choice or Esc; on a first visit it takes nothing (decision 138).
+ */
+export function CookieBanner({ settings }: { settings: boolean }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (settings) headingRef.current?.focus();
+  }, [settings]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!settings || event.key !== 'Escape') return;
+    event.preventDefault();
+    closeCookieSettings();
+  };
+
   return (
-    <section className={styles.banner} aria-labelledby="cookie-banner-title">
+    <section className={styles.banner} aria-labelledby="cookie-banner-title" onKeyDown={onKeyDown}>
       <div className={styles.inner}>
         <div className={styles.text}>
-          <h2 id="cookie-banner-title" className={styles.title}>
+          <h2
+            id="cookie-banner-title"
+            className={styles.title}
+            ref={headingRef}
+            tabIndex={settings ? -1 : undefined}
+          >
             Cookies on this site
           </h2>
           <p className={styles.body}>
@@ -17,6 +38,13 @@ export function CookieBanner() {
             cookies to learn which pages help. See our{' '}
             <Link to={pages.privacy.path}>privacy policy</Link>.
           </p>
+          {settings ? (
+            <p className={styles.body}>
+              {hasConsent()
+                ? 'You accepted analytics cookies. Choose “Only essential” to withdraw your consent: analytics stop at once and their cookies are deleted.'
+                : 'You allow only essential cookies.'}
+            </p>
+          ) : null}
         </div>
         <div className={styles.actions}>
           <button

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { siteConfig, supportMailto } from '#shared/site-config.ts';
 import { pages } from '#app/pages.ts';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
+import { CookieSettingsButton } from './CookieSettingsButton.tsx';
 import { Logo } from './Logo.tsx';
 import { ScrollUpButton } from './ScrollUpButton.tsx';
 import { externalNav, featureNav, serviceNav } from './navigation.ts';
@@ -117,6 +118,9 @@ export function SiteFooter({ year }: { year: number }) {
             </li>
             <li>
               <Link to={pages.privacy.path}>Privacy</Link>
+            </li>
+            <li>
+              <CookieSettingsButton />
             </li>
           </ul>
         </nav>

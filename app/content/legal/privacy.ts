@@ -75,15 +75,18 @@ export const privacyPolicy: LegalDocument = {
       heading: 'Cookies',
       blocks: [
         paragraph(
-          'Our website sets only the cookies below itself. The first two remember your choice in the cookie banner: each holds the value true, is sent only to our own site (SameSite=Strict) and is stored for 3650 days.',
+          'Our website sets only the cookies below itself. The first two remember your choice in the cookie banner: each is sent only to our own site (SameSite=Strict) and is stored for 3650 days.',
         ),
         list(
-          'The consent cookie records that you chose to accept all cookies, so that analytics may run on later visits.',
+          'The consent cookie records your consent to analytics: the value true when you chose to accept all cookies, so that analytics may run on later visits, and false once you withdrew it.',
           'The dismissed cookie records that you answered the cookie banner, with either choice, so that it is not shown again.',
           'The XSRF-TOKEN cookie (named __Host-XSRF-TOKEN on our secure site) holds a random value that protects our forms against cross-site request forgery. It is set when you first send one of our forms and deleted when you close your browser.',
         ),
         paragraph(
-          'These cookies are strictly necessary to provide the website and to respect your choice, so they need no consent. To change your choice, delete the cookies of our site in your browser; the banner then asks again.',
+          'These cookies are strictly necessary to provide the website and to respect your choice, so they need no consent.',
+        ),
+        paragraph(
+          'You can change your choice at any time with “Cookie settings” at the bottom of every page. It opens the cookie banner again and says what you chose. To withdraw your consent, choose “Only essential”: analytics stop on that page at once, no further analytics data is sent, the Google Analytics cookies (_ga and _ga_ followed by an identifier) are deleted from your browser, and the consent cookie records that you withdrew it. To give your consent again, choose “Accept all”. Deleting the cookies of our site in your browser also works; the banner then asks again.',
         ),
       ],
     },
