@@ -16,6 +16,11 @@ export interface SiteServices {
   readonly billingPortal?: { readLink(token: string | null): Promise<PortalLinkStatus> };
 }
 
+/** Where a render reports its errors: the server's pino logger (a pino `Logger` fits). */
+export interface RenderLogger {
+  error(details: { err: unknown; path: string }, message: string): void;
+}
+
 export interface SiteRequestContext {
   publicBaseUrl: string;
   /** Absolute base URL of the account service as the browser calls it; '' = same origin. */
@@ -31,6 +36,7 @@ export interface SiteRequestContext {
    * hashes only marked scripts for the CSP, then strips the marks (decision 120). Unset: no marks.
    */
   scriptMark?: string;
+  logger: RenderLogger;
 }
 
 export const siteContext = createRouterContext<SiteRequestContext>();

@@ -21,7 +21,7 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   // Every inline script of ours carries it, so the server can tell them from injected ones.
-  const mark = loadContext.get(siteContext).scriptMark;
+  const { scriptMark: mark, logger } = loadContext.get(siteContext);
   return new Promise((resolve, reject) => {
     let statusCode = responseStatusCode;
     // Wait for the whole document: pages are small, and complete HTML is what crawlers and caches
@@ -44,7 +44,11 @@ export default function handleRequest(
         onShellError: reject,
         onError(error) {
           statusCode = 500;
-          console.error(error);
+          // The path only: a query may carry a visitor's token.
+          logger.error(
+            { err: error, path: new URL(request.url).pathname },
+            'rendering a page failed',
+          );
         },
       },
     );

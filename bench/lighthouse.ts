@@ -9,14 +9,13 @@
  *   npm run bench -- --skip-build       reuse build/
  *   npm run bench -- --runs 3           median of three runs per route (for a busy machine)
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { pages } from '../app/pages.ts';
-import { buildSite, freePort, startProductionServer, waitForOk } from './support/server.ts';
+import { buildSite, startProductionServer } from './support/server.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumFlags = [
@@ -43,22 +42,23 @@ interface RouteResult {
   shortfalls: Array<{ category: string; id: string; title: string; score: number | null }>;
 }
 
+/** Chromium through chrome-launcher: its default flags (as Lighthouse's CLI runs), ours, a fresh profile. */
 async function launchChromium() {
-  const port = await freePort();
-  const profile = mkdtempSync(path.join(tmpdir(), 'orgsmith-lh-profile-'));
-  const child = spawn(
-    chromiumPath,
-    [...chromiumFlags, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`],
-    { stdio: 'ignore' },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForOk(`http://127.0.0.1:${port}/json/version`, 30_000);
+  const chrome = await launch({
+    chromePath: chromiumPath,
+    chromeFlags: chromiumFlags,
+    logLevel: 'error',
+  });
+  const exited = new Promise<void>((resolve) => {
+    if (chrome.process.exitCode !== null) resolve();
+    else chrome.process.once('exit', () => resolve());
+  });
   return {
-    port,
+    port: chrome.port,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      // kill() also removes the profile chrome-launcher made.
+      chrome.kill();
       await exited;
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }

@@ -10,7 +10,7 @@ import { renderLegalPdf } from './pdf/legal-pdf.ts';
  */
 const clientDir = path.resolve(process.argv[2] ?? 'build/client');
 const target = path.join(clientDir, eulaPdfPath);
-const bytes = renderLegalPdf(eula, siteConfig.company.name);
+const bytes = await renderLegalPdf(eula, siteConfig.company.name);
 await mkdir(path.dirname(target), { recursive: true });
 await writeFile(target, bytes);
 console.log(

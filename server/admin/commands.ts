@@ -6,6 +6,7 @@ import { contactMessageAdminCommands } from '../contact/contact-admin-commands.t
 import { licenceAdminCommands } from '../licences/licence-admin-commands.ts';
 import { outboxAdminCommands } from '../email/outbox-admin-commands.ts';
 import { referralCodeAdminCommands } from '../trials/referral-code-admin-commands.ts';
+import { stripeAdminCommands } from '../payments/stripe/stripe-admin-commands.ts';
 
 /** Every operator command; add yours from your domain folder (one import, one spread). */
 export const adminCommands: readonly AdminCommand[] = [
@@ -16,4 +17,5 @@ export const adminCommands: readonly AdminCommand[] = [
   ...contactMessageAdminCommands,
   ...outboxAdminCommands,
   ...backupAdminCommands,
+  ...stripeAdminCommands,
 ];

@@ -1,7 +1,7 @@
 /**
  * Failures of the payment boundary, by code, so routes map them without knowing the provider:
  * SignatureInvalid → 400 on webhooks; NotFound → unknown session or subscription;
- * NotConfigured → a price is missing from the provider's catalogue (run `npm run stripe:sync`);
+ * NotConfigured → a price is missing from the provider's catalogue (run `npm run admin -- stripe sync`);
  * Unavailable → the provider could not be reached or refused the call.
  */
 export type PaymentErrorCode = 'SignatureInvalid' | 'NotFound' | 'NotConfigured' | 'Unavailable';

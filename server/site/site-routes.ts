@@ -86,6 +86,7 @@ export function siteRoutes(
       now: deps.clock(),
       services: servicesFor(clients.get(request)),
       scriptMark,
+      logger: deps.logger,
     };
     const context = new RouterContextProvider();
     context.set(siteContextOf(build), site);

@@ -1,3 +1,6 @@
+import type { SemVer } from 'semver';
+import compare from 'semver/functions/compare.js';
+import parse from 'semver/functions/parse.js';
 import type { Release } from './catalog.ts';
 
 /**
@@ -13,23 +16,23 @@ export interface SemanticVersion {
   prerelease: string[];
 }
 
-const numeric = '0|[1-9]\\d{0,8}';
-const identifier = '0|[1-9]\\d{0,8}|\\d*[a-zA-Z-][0-9a-zA-Z-]*';
-const versionPattern = new RegExp(
-  `^(${numeric})\\.(${numeric})\\.(${numeric})(?:-((?:${identifier})(?:\\.(?:${identifier}))*))?$`,
-);
-
 /** A version string such as `3.2.2` or `3.3.0-rc.1`, or `null` when it is not one. */
 export function parseVersion(text: string): SemanticVersion | null {
-  const match = versionPattern.exec(text);
-  if (!match) return null;
-  return {
-    major: Number(match[1]),
-    minor: Number(match[2]),
-    patch: Number(match[3]),
-    prerelease: match[4] ? match[4].split('.') : [],
-  };
+  const version = parse(text);
+  // Only the plain form: semver also reads a leading `v`, spaces and build metadata, and a
+  // version becomes part of file names and URLs as written.
+  if (!version || version.raw !== version.version || !withinDigits(version)) return null;
+  const { major, minor, patch } = version;
+  return { major, minor, patch, prerelease: version.prerelease.map(String) };
 }
+
+/** At most nine digits per number, as the catalog has always accepted. */
+function withinDigits({ major, minor, patch, prerelease }: SemVer): boolean {
+  return [major, minor, patch, ...prerelease].every(
+    (part) => typeof part !== 'number' || part <= maxNumber,
+  );
+}
+const maxNumber = 999_999_999;
 
 export function isVersion(text: string): boolean {
   return parseVersion(text) !== null;
@@ -39,42 +42,22 @@ export function isPrereleaseVersion(text: string): boolean {
   return (parseVersion(text)?.prerelease.length ?? 0) > 0;
 }
 
-function compareIdentifiers(a: string, b: string): number {
-  const aNumeric = /^\d+$/.test(a);
-  const bNumeric = /^\d+$/.test(b);
-  if (aNumeric && bNumeric) return Number(a) - Number(b);
-  // Numeric identifiers always have lower precedence than alphanumeric ones.
-  if (aNumeric) return -1;
-  if (bNumeric) return 1;
-  return a < b ? -1 : a > b ? 1 : 0;
+function format({ major, minor, patch, prerelease }: SemanticVersion): string {
+  const core = `${major}.${minor}.${patch}`;
+  return prerelease.length > 0 ? `${core}-${prerelease.join('.')}` : core;
 }
 
 /** Semver precedence: negative when `a` is older than `b`, 0 when equal, positive when newer. */
 export function compareVersions(a: SemanticVersion, b: SemanticVersion): number {
-  const core = a.major - b.major || a.minor - b.minor || a.patch - b.patch;
-  if (core !== 0) return Math.sign(core);
-  // A pre-release is older than the release it leads up to.
-  if (a.prerelease.length === 0 || b.prerelease.length === 0) {
-    return Math.sign(b.prerelease.length - a.prerelease.length);
-  }
-  const length = Math.max(a.prerelease.length, b.prerelease.length);
-  for (let i = 0; i < length; i++) {
-    const left = a.prerelease[i];
-    const right = b.prerelease[i];
-    if (left === undefined) return -1;
-    if (right === undefined) return 1;
-    const order = compareIdentifiers(left, right);
-    if (order !== 0) return Math.sign(order);
-  }
-  return 0;
+  return compare(format(a), format(b));
 }
 
 /** Compares version strings; anything that is not a version sorts before every version. */
 export function compareVersionStrings(a: string, b: string): number {
-  const left = parseVersion(a);
-  const right = parseVersion(b);
+  const left = isVersion(a);
+  const right = isVersion(b);
   if (!left || !right) return left ? 1 : right ? -1 : 0;
-  return compareVersions(left, right);
+  return compare(a, b);
 }
 
 /** Which versions a filter admits: a major, major.minor or major.minor.patch prefix, or one exact pre-release. */
@@ -86,6 +69,7 @@ export interface VersionFilter {
   prerelease?: string[];
 }
 
+const numeric = '0|[1-9]\\d{0,8}';
 const prefixPattern = new RegExp(
   `^v?(${numeric})(?:\\.(${numeric}|x|\\*))?(?:\\.(${numeric}|x|\\*))?$`,
   'i',

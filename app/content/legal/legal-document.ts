@@ -1,7 +1,7 @@
 /**
  * Legal texts as plain structured data (headings, paragraphs, lists): the React pages and the
  * build-time PDF writer render the same source, so the web page and the PDF cannot drift apart.
- * Keep to characters of the Windows-1252 set; the PDF uses the standard Helvetica fonts.
+ * Any character Liberation Sans has may be used (Latin, Greek, Cyrillic); the PDF embeds it.
  */
 
 export type LegalBlock =

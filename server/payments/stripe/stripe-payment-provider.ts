@@ -71,7 +71,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
     if (!price) {
       throw new PaymentError(
         'NotConfigured',
-        `No active Stripe price with lookup key ${key}: run npm run stripe:sync`,
+        `No active Stripe price with lookup key ${key}: run npm run admin -- stripe sync`,
       );
     }
     return price.id;
@@ -262,7 +262,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
 
 export type StripePaymentProvider = ReturnType<typeof createStripePaymentProvider>;
 
-/** Prices created outside stripe:sync may lack our lookup key but carry its parts as metadata. */
+/** Prices created outside `stripe sync` may lack our lookup key but carry its parts as metadata. */
 function priceKeyFromMetadata(metadata: Stripe.Metadata | null | undefined): string | null {
   const edition = metadata?.[metadataKeys.edition];
   const period = metadata?.[metadataKeys.billingPeriod];

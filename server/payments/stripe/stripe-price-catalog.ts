@@ -17,7 +17,7 @@ import type { CheckoutOrder } from '../payment-types.ts';
 /**
  * The Stripe catalogue derived from the pricing engine (decision 060): one product per edition,
  * one recurring price per (edition, billing period, currency), found by its lookup key.
- * `npm run stripe:sync` makes Stripe match this; checkout only ever looks prices up by key.
+ * `npm run admin -- stripe sync` makes Stripe match this; checkout only ever looks prices up by key.
  */
 
 export const stripeProductIds: Record<Edition, string> = {

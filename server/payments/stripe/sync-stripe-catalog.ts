@@ -11,8 +11,19 @@ import {
 export type SyncOutcome = 'created' | 'updated' | 'unchanged';
 
 export interface CatalogSyncReport {
+  /** A dry run: the outcomes say what a sync would do, and nothing was written. */
+  dryRun: boolean;
   products: Array<{ id: string; outcome: SyncOutcome }>;
-  prices: Array<{ lookupKey: string; priceId: string; outcome: SyncOutcome }>;
+  /**
+   * `priceId`: the price now carrying the lookup key; on a dry run the one there today (`null`
+   * when the price would be created).
+   */
+  prices: Array<{ lookupKey: string; priceId: string | null; outcome: SyncOutcome }>;
+}
+
+export interface SyncOptions {
+  /** Read Stripe and report what would change; create, update and archive nothing. */
+  dryRun?: boolean;
 }
 
 function isMissing(error: unknown): boolean {
@@ -21,7 +32,11 @@ function isMissing(error: unknown): boolean {
   );
 }
 
-async function syncProduct(stripe: Stripe, product: StripeProductDefinition): Promise<SyncOutcome> {
+async function syncProduct(
+  stripe: Stripe,
+  product: StripeProductDefinition,
+  { dryRun = false }: SyncOptions,
+): Promise<SyncOutcome> {
   const metadata = { edition: product.edition };
   let existing: Stripe.Product | undefined;
   try {
@@ -30,6 +45,7 @@ async function syncProduct(stripe: Stripe, product: StripeProductDefinition): Pr
     if (!isMissing(error)) throw error;
   }
   if (!existing) {
+    if (dryRun) return 'created';
     await stripe.products.create(
       { id: product.id, name: product.name, description: product.description, metadata },
       { idempotencyKey: `stripe-sync-product-${product.id}` },
@@ -44,6 +60,7 @@ async function syncProduct(stripe: Stripe, product: StripeProductDefinition): Pr
   ) {
     return 'unchanged';
   }
+  if (dryRun) return 'updated';
   await stripe.products.update(product.id, {
     name: product.name,
     description: product.description,
@@ -115,7 +132,8 @@ function priceParams(definition: StripePriceDefinition): Stripe.PriceCreateParam
 async function syncPrice(
   stripe: Stripe,
   definition: StripePriceDefinition,
-): Promise<{ priceId: string; outcome: SyncOutcome }> {
+  { dryRun = false }: SyncOptions,
+): Promise<{ priceId: string | null; outcome: SyncOutcome }> {
   const found = await stripe.prices.list({
     lookup_keys: [definition.lookupKey],
     expand: ['data.tiers'],
@@ -125,6 +143,7 @@ async function syncPrice(
   if (existing && priceMatches(existing, definition)) {
     return { priceId: existing.id, outcome: 'unchanged' };
   }
+  if (dryRun) return { priceId: existing?.id ?? null, outcome: existing ? 'updated' : 'created' };
   const params = priceParams(definition);
   // Same definition replacing the same price → same key: a retry never creates a second price.
   const fingerprint = createHash('sha256')
@@ -141,14 +160,18 @@ async function syncPrice(
 /**
  * Makes Stripe's products and prices match the pricing engine. Idempotent: a second run reports
  * everything unchanged. Existing subscriptions keep their price until changed (Stripe's rule).
+ * Only products and prices: subscriptions reach us through webhooks, never through this.
  */
-export async function syncStripeCatalog(stripe: Stripe): Promise<CatalogSyncReport> {
-  const report: CatalogSyncReport = { products: [], prices: [] };
+export async function syncStripeCatalog(
+  stripe: Stripe,
+  options: SyncOptions = {},
+): Promise<CatalogSyncReport> {
+  const report: CatalogSyncReport = { dryRun: options.dryRun === true, products: [], prices: [] };
   for (const product of stripeProductDefinitions()) {
-    report.products.push({ id: product.id, outcome: await syncProduct(stripe, product) });
+    report.products.push({ id: product.id, outcome: await syncProduct(stripe, product, options) });
   }
   for (const definition of stripePriceDefinitions()) {
-    const result = await syncPrice(stripe, definition);
+    const result = await syncPrice(stripe, definition, options);
     report.prices.push({ lookupKey: definition.lookupKey, ...result });
   }
   return report;

@@ -1,3 +1,4 @@
+import { simpleParser, type AddressObject } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
@@ -65,10 +66,13 @@ export async function startSmtpSink(
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
+        stream.on('end', async () => {
           const raw = Buffer.concat(chunks).toString('utf8');
           const to = session.envelope.rcptTo.map((rcpt) => rcpt.address);
-          const mail = parseMail(raw, to);
+          const mail = await parseMail(raw, to).catch((error: unknown) => {
+            callback(error instanceof Error ? error : new Error(String(error)));
+          });
+          if (!mail) return;
           const accept = () => {
             messages.push(mail);
             for (const waiter of waiters) waiter(mail);
@@ -122,98 +126,40 @@ export async function startSmtpSink(
   };
 }
 
-interface MimePart {
-  headers: Map<string, string>;
-  body: string;
+/** `Name <address>` or `address` per mailbox, as the header reads once decoded (mailparser's `text` quotes names). */
+function addressText(address: AddressObject | AddressObject[] | undefined): string {
+  return mailboxes(address)
+    .map(({ name, address: mailbox }) => (name ? `${name} <${mailbox ?? ''}>` : (mailbox ?? '')))
+    .join(', ');
 }
 
-function splitHeaders(raw: string): MimePart {
-  const normalized = raw.replace(/\r\n/g, '\n');
-  const end = normalized.indexOf('\n\n');
-  const head = end < 0 ? normalized : normalized.slice(0, end);
-  const body = end < 0 ? '' : normalized.slice(end + 2);
-  const headers = new Map<string, string>();
-  for (const line of head.replace(/\n[ \t]+/g, ' ').split('\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0)
-      headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-  }
-  return { headers, body };
+function mailboxes(address: AddressObject | AddressObject[] | undefined) {
+  return (Array.isArray(address) ? address : address ? [address] : []).flatMap(
+    (group) => group.value,
+  );
 }
 
-function decodeQuotedPrintable(text: string): string {
-  const bytes: number[] = [];
-  const input = text.replace(/=\n/g, '');
-  for (let i = 0; i < input.length; i++) {
-    const char = input[i] ?? '';
-    if (char === '=' && /^[0-9A-Fa-f]{2}$/.test(input.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(input.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(char, 'utf8'));
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-function decodeBody(part: MimePart): string {
-  const encoding = (part.headers.get('content-transfer-encoding') ?? '').toLowerCase();
-  if (encoding === 'base64')
-    return Buffer.from(part.body.replace(/\s/g, ''), 'base64').toString('utf8');
-  if (encoding === 'quoted-printable') return decodeQuotedPrintable(part.body);
-  return part.body;
-}
-
-/** Decodes RFC 2047 encoded words (`=?UTF-8?Q?…?=`) as nodemailer writes them in headers. */
-export function decodeHeader(value: string): string {
-  return value
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(
-      /=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g,
-      (_, _charset: string, kind: string, data: string) =>
-        kind.toUpperCase() === 'B'
-          ? Buffer.from(data, 'base64').toString('utf8')
-          : decodeQuotedPrintable(data.replace(/_/g, ' ')),
-    );
-}
-
-function leafParts(part: MimePart): MimePart[] {
-  const type = part.headers.get('content-type') ?? 'text/plain';
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-  if (!type.toLowerCase().startsWith('multipart/') || !boundary) return [part];
-  const sections = part.body.split(`--${boundary}`).slice(1);
-  return sections
-    .filter((section) => !section.startsWith('--'))
-    .flatMap((section) => leafParts(splitHeaders(section.replace(/^\n/, ''))));
-}
-
-/** A small MIME reader: enough for the text and HTML alternatives nodemailer produces. */
-export function parseMail(raw: string, to: string[] = []): ReceivedMail {
-  const top = splitHeaders(raw);
-  const leaves = leafParts(top);
-  const bodyOf = (type: string) =>
-    leaves
-      .filter((leaf) =>
-        (leaf.headers.get('content-type') ?? 'text/plain').toLowerCase().startsWith(type),
-      )
-      .map(decodeBody)
-      .join('')
-      .replace(/\n$/, '');
-  const header = (name: string) => decodeHeader(top.headers.get(name) ?? '');
+/** Reads a message with mailparser; `to` are the envelope recipients (else the `To` header). */
+export async function parseMail(raw: string, to: string[] = []): Promise<ReceivedMail> {
+  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true });
+  const headers = new Map(
+    mail.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).trim()]),
+  );
+  // Line breaks as written, less the one a body ends with.
+  const body = (text: string | false | undefined) =>
+    (text || '').replace(/\r\n/g, '\n').replace(/\n$/, '');
   return {
     to:
       to.length > 0
         ? to
-        : header('to')
-            .split(',')
-            .map((value) => value.trim()),
-    from: header('from'),
-    subject: header('subject'),
-    messageId: header('message-id'),
-    replyTo: header('reply-to'),
-    text: bodyOf('text/plain'),
-    html: bodyOf('text/html'),
-    headers: top.headers,
+        : mailboxes(mail.to).flatMap((entry) => (entry.address ? [entry.address] : [])),
+    from: addressText(mail.from),
+    subject: mail.subject ?? '',
+    messageId: mail.messageId ?? '',
+    replyTo: addressText(mail.replyTo),
+    text: body(mail.text),
+    html: body(mail.html),
+    headers,
     raw,
   };
 }
