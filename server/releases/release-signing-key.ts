@@ -1,4 +1,5 @@
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import type { SigningKeyDescription } from '#shared/downloads/verification.ts';
 import type { Database } from '../db/client.ts';
 import {
   generateEd25519PrivateKeyPem,
@@ -95,4 +96,16 @@ export async function loadReleaseSigningKey(
   const key = releaseSigningKeyFrom(parseEd25519PrivateKey(pem, RELEASE_SIGNING_KEY_VARIABLE));
   await createReleaseSigningKeyRepository(db).recordKey(key.keyId, key.publicKeyPem, now);
   return key;
+}
+
+/** Describes a key that signed releases (for the download page), or undefined when unknown. */
+export async function describeReleaseSigningKey(
+  db: Database,
+  current: ReleaseSigningKey,
+  keyId: string,
+): Promise<SigningKeyDescription | undefined> {
+  if (keyId === current.keyId) return { keyId, fingerprint: current.fingerprint, current: true };
+  const pem = await createReleaseSigningKeyRepository(db).findPublicKeyPem(keyId);
+  if (!pem) return undefined;
+  return { keyId, fingerprint: publicKeyFingerprint(createPublicKey(pem)), current: false };
 }

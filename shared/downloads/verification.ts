@@ -31,6 +31,21 @@ export function signingKeyPath(keyId: string): string {
   return `/downloads/release-signing-keys/${keyId}.pem`;
 }
 
+/** The key id in a `signingKeyUrl` (or path), or undefined when it names no key. */
+export function signingKeyIdOf(url: string): string | undefined {
+  const id = /\/downloads\/release-signing-keys\/([0-9a-f]{16})\.pem$/.exec(url)?.[1];
+  return id && SIGNING_KEY_ID_PATTERN.test(id) ? id : undefined;
+}
+
+/** A release-signing key as the download page describes it. */
+export interface SigningKeyDescription {
+  keyId: string;
+  /** SHA-256 (hex) of the public key's DER, as `openssl pkey -outform DER | sha256sum` prints it. */
+  fingerprint: string;
+  /** Whether new releases are signed with it (then it is also at the stable address). */
+  current: boolean;
+}
+
 /** The four links `/api/releases`, the feed and the page give for a release. */
 export interface ReleaseVerificationLinks {
   /** Absolute URL of the release's SHA256SUMS. */
