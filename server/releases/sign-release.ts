@@ -10,7 +10,9 @@ import {
 } from './release-repository.ts';
 
 /** A release's SHA256SUMS: its artifacts' checksums, the bytes the signature covers. */
-export function releaseSha256Sums(release: Pick<NewRelease, 'artifacts'>): string {
+export function releaseSha256Sums(release: {
+  artifacts: ReadonlyArray<Pick<NewRelease['artifacts'][number], 'fileName' | 'sha256'>>;
+}): string {
   return buildSha256Sums(release.artifacts);
 }
 
