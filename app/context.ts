@@ -1,6 +1,7 @@
 import { createContext as createRouterContext } from 'react-router';
 import type { PortalLinkStatus } from '../shared/contracts/billing-portal.ts';
 import type { CheckoutStatusReading } from '../shared/contracts/checkout.ts';
+import type { SigningKeyDescription } from '../shared/downloads/verification.ts';
 import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
 
 /**
@@ -10,6 +11,10 @@ import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
 export interface SiteServices {
   /** The release catalog: /download, the home page's structured data. */
   readonly releases: ReleaseCatalogReader;
+  /** The keys that signed releases' SHA256SUMS, by id: /download's "Verify your download". */
+  readonly releaseSigningKeys?: {
+    describe(keyId: string): Promise<SigningKeyDescription | undefined>;
+  };
   /** The checkout-success page: the licence status of a checkout session (server/checkout). */
   readonly checkout?: { readStatus(sessionId: string | null): Promise<CheckoutStatusReading> };
   /** The billing-portal landing page: what its link is for, read without using it. */

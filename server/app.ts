@@ -19,6 +19,7 @@ import { answerNotFound, unknownServicePaths } from './http/not-found.ts';
 import { securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts';
 import { staticAssets } from './http/static-assets.ts';
 import type { AppEnv } from './http/types.ts';
+import { releaseFileRoutes } from './releases/release-file-routes.ts';
 import { releaseRoutes } from './releases/release-routes.ts';
 import { securityContactRoutes } from './security-contact/security-contact-routes.ts';
 import { localPaymentRoutes } from './payments/local/local-routes.ts';
@@ -107,6 +108,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', trialRoutes(deps));
   app.route('/', billingPortalRoutes(deps));
   app.route('/', releaseRoutes(deps));
+  app.route('/', releaseFileRoutes(deps));
   app.route('/', checkoutRoutes(deps));
   app.route('/', paymentWebhookRoutes(deps));
   app.route('/', localPaymentRoutes(deps));

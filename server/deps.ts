@@ -2,6 +2,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { LicenceSigningKey } from './licence-certificates/signing-key.ts';
 import type { Logger } from './logger.ts';
+import type { ReleaseSigningKey } from './releases/release-signing-key.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import type { RateLimiter } from './rate-limit/rate-limiter.ts';
@@ -17,6 +18,8 @@ export interface AppDeps {
   secretKey: string;
   /** Ed25519 key that signs licence certificates (LICENSE_SIGNING_KEY or generated once, kept in the database). */
   licenceSigningKey: LicenceSigningKey;
+  /** Ed25519 key that signs releases' SHA256SUMS (RELEASE_SIGNING_KEY or generated once, kept in the database). */
+  releaseSigningKey: ReleaseSigningKey;
   /** The card payment provider (Stripe or the built-in local provider). */
   payments: PaymentProvider;
   /** The process's one rate limiter: counts in memory, shared through the database (decision 085). */

@@ -12,6 +12,7 @@ import {
   METRICS_TOKEN_PATTERN,
   metricsSettingProblems,
 } from './metrics/metrics-access.ts';
+import { isReleaseSigningKeyPem, isSameSigningKey } from './releases/release-signing-key.ts';
 import { choosePaymentProvider } from './payments/choose-payment-provider.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './rate-limit/trusted-proxies.ts';
 
@@ -41,6 +42,11 @@ const envSchema = z
     LICENSE_SIGNING_KEY: z
       .string()
       .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
+      .optional(),
+    /** Ed25519 key for releases' SHA256SUMS; never the licence-signing key (decision 140). */
+    RELEASE_SIGNING_KEY: z
+      .string()
+      .refine(isReleaseSigningKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
       .optional(),
     ACCOUNT_API_URL: optionalUrl,
     DOWNLOAD_BASE_URL: z.url().default(siteConfig.defaultDownloadBaseUrl),
@@ -121,6 +127,18 @@ const envSchema = z
     const metricsProblems = metricsSettingProblems(env);
     for (const [variable, message] of metricsProblems) {
       ctx.addIssue({ code: 'custom', path: [variable], message });
+    }
+    // Releases and licences are signed with keys of their own, so one can rotate without the other.
+    if (
+      env.RELEASE_SIGNING_KEY &&
+      env.LICENSE_SIGNING_KEY &&
+      isSameSigningKey(env.RELEASE_SIGNING_KEY, env.LICENSE_SIGNING_KEY)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RELEASE_SIGNING_KEY'],
+        message: 'must be a key of its own, not the same key as LICENSE_SIGNING_KEY',
+      });
     }
     // A schedule without a place to write would silently take no backups.
     for (const name of ['BACKUP_EVERY', 'BACKUP_KEEP'] as const) {

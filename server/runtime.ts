@@ -6,6 +6,8 @@ import type { AppDeps } from './deps.ts';
 import type { Env } from './env.ts';
 import { startSigningKeyUseRecorder } from './licence-certificates/key-set.ts';
 import { loadLicenceSigningKey } from './licence-certificates/signing-key.ts';
+import { loadReleaseSigningKey } from './releases/release-signing-key.ts';
+import { signPublishedReleases } from './releases/sign-release.ts';
 import type { OutboxWorker } from './email/deliver-outbox.ts';
 import { startEmailWorker } from './email/start-email-worker.ts';
 import type { Logger } from './logger.ts';
@@ -53,6 +55,7 @@ export async function assembleDeps(options: {
     clock,
     secretKey,
     licenceSigningKey: await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY, clock()),
+    releaseSigningKey: await loadReleaseSigningKey(database.db, env.RELEASE_SIGNING_KEY, clock()),
     payments: createPaymentProvider({ env, db: database.db, clock, logger }),
     rateLimiter: createRateLimiter({
       db: database.db,
@@ -86,6 +89,8 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     secretKey: await loadOrCreateSecret(database.db, 'secret_key', env.SECRET_KEY),
     wakeOutbox: () => outboxWorker?.nudge(),
   });
+  // Releases published before signing existed get their signature now (decision 140).
+  await signPublishedReleases(database.db, deps.releaseSigningKey, deps.clock());
   return {
     deps,
     startWorkers() {

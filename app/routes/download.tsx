@@ -7,9 +7,11 @@ import {
   findArtifact,
   type DownloadSelection,
   type OperatingSystem,
+  type Release,
 } from '#shared/downloads/catalog.ts';
 import { artifactFileName } from '#shared/downloads/file-names.ts';
 import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
+import { signingKeyIdOf } from '#shared/downloads/verification.ts';
 import {
   downloadOperatingSystem,
   suggestForOperatingSystem,
@@ -27,6 +29,7 @@ import {
 } from '../components/download/PlatformPanels.tsx';
 import { Faq } from '../components/ui/Faq.tsx';
 import { Tabs, type TabItem } from '../components/ui/Tabs.tsx';
+import { VerifyDownload } from '../components/download/VerifyDownload.tsx';
 import styles from '../components/download/DownloadPage.module.css';
 
 export const meta = metaFor(pages.download);
@@ -55,7 +58,23 @@ export async function loader({ context }: Route.LoaderArgs) {
       notes,
     })),
     publicBaseUrl: site.publicBaseUrl,
+    // The key that signed the latest release, with its fingerprint (decision 140).
+    signingKey: await describeSigningKey(latest?.signingKeyUrl),
   };
+
+  async function describeSigningKey(url: string | undefined) {
+    const keyId = url ? signingKeyIdOf(url) : undefined;
+    return (keyId && (await site.services.releaseSigningKeys?.describe(keyId))) || null;
+  }
+}
+
+/** The file the PowerShell check names: the Windows x64 installer, else the first file. */
+function windowsFileOf(release: Release) {
+  return (
+    findArtifact(release, { operatingSystem: 'Windows', architecture: 'x64', format: 'msi' }) ??
+    release.artifacts.find((artifact) => artifact.operatingSystem === 'Windows') ??
+    release.artifacts[0]
+  );
 }
 
 type TabKey = 'windows' | 'macos' | 'linux' | 'docker' | 'github-actions';
@@ -75,7 +94,7 @@ function osOfTab(tab: TabKey): OperatingSystem | undefined {
 }
 
 export default function DownloadPage({ loaderData }: Route.ComponentProps) {
-  const { latest, changeLog, publicBaseUrl } = loaderData;
+  const { latest, changeLog, publicBaseUrl, signingKey } = loaderData;
   const release = latest ?? undefined;
   // The page is the same for every visitor (Windows, the spec's default); the browser then
   // suggests for its own system (decision 100).
@@ -89,6 +108,7 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
   const suggestedOs = chosenOs ?? detectedOs;
   const selection = suggestForOperatingSystem(suggestedOs, platform.cpu);
   const suggested = release ? findArtifact(release, selection) : undefined;
+  const windowsFile = release ? windowsFileOf(release) : undefined;
 
   const faq = useMemo(() => {
     // The checksum examples use the most common file of each system.
@@ -147,6 +167,13 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
           }}
         />
       </section>
+      {release && windowsFile && (
+        <VerifyDownload
+          release={release}
+          windowsFile={windowsFile}
+          signingKey={signingKey ?? undefined}
+        />
+      )}
       <ChangeLog
         entries={changeLog}
         latestVersion={release?.version}

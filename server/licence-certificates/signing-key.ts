@@ -35,17 +35,20 @@ function unescapePem(pem: string): string {
   return pem.includes('\\n') ? pem.replaceAll('\\n', '\n') : pem;
 }
 
-/** Parses an Ed25519 private key in PEM; throws a readable error for anything else. */
-export function parseEd25519PrivateKey(pem: string): KeyObject {
+/**
+ * Parses an Ed25519 private key in PEM; throws a readable error naming `variable` for anything
+ * else (the release-signing key is read the same way, decision 140).
+ */
+export function parseEd25519PrivateKey(pem: string, variable = 'LICENSE_SIGNING_KEY'): KeyObject {
   let key: KeyObject;
   try {
     key = createPrivateKey(unescapePem(pem));
   } catch {
-    throw new Error('LICENSE_SIGNING_KEY is not a readable PEM private key');
+    throw new Error(`${variable} is not a readable PEM private key`);
   }
   if (key.asymmetricKeyType !== 'ed25519') {
     throw new Error(
-      `LICENSE_SIGNING_KEY must be an Ed25519 key, not ${key.asymmetricKeyType ?? 'unknown'}`,
+      `${variable} must be an Ed25519 key, not ${key.asymmetricKeyType ?? 'unknown'}`,
     );
   }
   return key;

@@ -2,25 +2,50 @@ import { printTable } from '#server/admin/command-io.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { AdminError, EXIT_OK, type AdminCommand } from '../admin/command.ts';
 import { pickLatestRelease } from '#shared/downloads/versions.ts';
-import { listReleases } from './list-releases.ts';
+import type { Database } from '../db/client.ts';
+import { listReleases, releaseReading, type ReleaseReading } from './list-releases.ts';
 import { parseReleaseManifest } from './release-manifest.ts';
-import { publishRelease, releaseDifferences } from './publish-release.ts';
-import { createReleaseRepository } from './release-repository.ts';
+import { publishRelease, releaseDifferences, sbomDifference } from './publish-release.ts';
+import { createReleaseRepository, type ReleaseSbom } from './release-repository.ts';
+import { loadReleaseSigningKey, type ReleaseSigningKey } from './release-signing-key.ts';
+import { MAX_SBOM_BYTES, validateSbom } from './validate-sbom.ts';
 
 const MAX_MANIFEST_BYTES = 1_000_000;
 
-async function readManifest(file: string): Promise<string> {
+/** A file the operator named, read whole unless it is larger than `maxBytes`. */
+async function readInputFile(file: string, kind: string, maxBytes: number): Promise<Buffer> {
   try {
     const info = await stat(file);
     if (!info.isFile()) throw new AdminError(`${file} is not a file.`);
-    if (info.size > MAX_MANIFEST_BYTES) {
-      throw new AdminError(`${file} is ${info.size} bytes; a manifest is at most 1 MB.`);
+    if (info.size > maxBytes) {
+      throw new AdminError(
+        `${file} is ${info.size} bytes; ${kind} is at most ${maxBytes / 1_000_000 >= 1 && maxBytes % 1_000_000 === 0 ? `${maxBytes / 1_000_000} MB` : `${maxBytes} bytes`}.`,
+      );
     }
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (error) {
     if (error instanceof AdminError) throw error;
     throw new AdminError(`Cannot read ${file}: ${error instanceof Error ? error.message : error}`);
   }
+}
+
+async function readManifest(file: string): Promise<string> {
+  return (await readInputFile(file, 'a manifest', MAX_MANIFEST_BYTES)).toString('utf8');
+}
+
+/** How the admin commands read the catalog: like the server, signing any unsigned release. */
+function adminReading(
+  context: Parameters<AdminCommand['run']>[0],
+  db: Database,
+  signingKey: ReleaseSigningKey,
+): ReleaseReading {
+  return releaseReading({
+    db,
+    downloadBaseUrl: context.env.DOWNLOAD_BASE_URL,
+    publicBaseUrl: context.env.PUBLIC_BASE_URL,
+    signingKey,
+    clock: () => context.now(),
+  });
 }
 
 const publish: AdminCommand = {
@@ -32,12 +57,22 @@ const publish: AdminCommand = {
     'artifacts in one transaction. It is on /download, /api/releases/latest and the feed at once.',
     'Publishing the same manifest again changes nothing and succeeds. A published version never',
     'changes: a manifest that differs from it is refused (exit code 1); publish a new version.',
+    '',
+    'The SHA256SUMS of the artifacts is signed with the release-signing key (RELEASE_SIGNING_KEY,',
+    "or the one kept in the database; run this with the server's environment). --sbom attaches a",
+    'CycloneDX JSON SBOM (at most 5 MB, validated against the CycloneDX schema; see',
+    'docs/sbom.example.cdx.json). A release without an SBOM may receive one later by publishing',
+    'the same manifest with --sbom; a different SBOM for a release that has one is refused.',
   ].join('\n'),
   arguments: [{ name: 'manifest.json', description: 'Path to the release manifest (JSON)' }],
   options: {
     'dry-run': {
       type: 'boolean',
       description: 'Validate and report what would happen; write nothing',
+    },
+    sbom: {
+      type: 'string',
+      description: 'A CycloneDX SBOM (JSON) of the release to publish with it',
     },
   },
   async run(context, { args, options }) {
@@ -49,29 +84,66 @@ const publish: AdminCommand = {
       );
     }
     const { release } = parsed;
+    let sbom: ReleaseSbom | undefined;
+    if (typeof options.sbom === 'string') {
+      const sbomFile = context.resolvePath(options.sbom);
+      const checked = await validateSbom(
+        await readInputFile(sbomFile, 'an SBOM', MAX_SBOM_BYTES),
+        release,
+      );
+      if (!checked.ok) {
+        throw new AdminError(
+          [`The SBOM ${sbomFile} is not valid:`, ...checked.errors.map((e) => `  - ${e}`)].join(
+            '\n',
+          ),
+        );
+      }
+      sbom = checked.sbom;
+      context.io.out(
+        `SBOM: CycloneDX ${checked.specVersion}, ${checked.components} components, valid.`,
+      );
+    }
     const db = await context.database();
-    const label = `${release.version} (${release.releaseDate}, ${release.artifacts.length} artifacts)`;
+    const label = `${release.version} (${release.releaseDate}, ${release.artifacts.length} artifacts${sbom ? ', with SBOM' : ''})`;
 
     if (options['dry-run'] === true) {
       const current = await createReleaseRepository(db).findByVersion(release.version);
       if (!current) context.io.out(`Dry run: would publish ${label}.`);
       else {
         const differences = releaseDifferences(current, release);
+        const sbomChange = sbomDifference(current.sbomSha256, sbom);
+        if (sbomChange !== 'none' && sbomChange !== 'add') differences.push(sbomChange);
         if (differences.length > 0) throw refusal(release.version, differences);
-        context.io.out(`Dry run: ${release.version} is already published exactly like this.`);
+        context.io.out(
+          sbomChange === 'add'
+            ? `Dry run: would add the SBOM to ${release.version}, which has none.`
+            : `Dry run: ${release.version} is already published exactly like this.`,
+        );
       }
       return EXIT_OK;
     }
 
-    const result = await publishRelease(db, release);
+    const signingKey = await loadReleaseSigningKey(
+      db,
+      context.env.RELEASE_SIGNING_KEY,
+      context.now(),
+    );
+    const result = await publishRelease(db, release, { signingKey, now: context.now(), sbom });
     if (result.outcome === 'conflict') throw refusal(result.version, result.differences);
     if (result.outcome === 'unchanged') {
       context.io.out(`${release.version} is already published exactly like this; nothing changed.`);
       return EXIT_OK;
     }
+    if (result.outcome === 'sbom-added') {
+      context.io.out(`Added the SBOM to ${release.version}; nothing else changed.`);
+      return EXIT_OK;
+    }
     context.io.out(`Published ${label}.`);
+    context.io.out(
+      `Signed its SHA256SUMS with release-signing key ${result.keyId} (fingerprint ${signingKey.fingerprint}).`,
+    );
     const latest = pickLatestRelease(
-      await listReleases(createReleaseRepository(db), context.env.DOWNLOAD_BASE_URL),
+      await listReleases(createReleaseRepository(db), adminReading(context, db, signingKey)),
     );
     context.io.out(
       latest?.version === release.version
@@ -98,9 +170,15 @@ const list: AdminCommand = {
   summary: 'List published releases, newest first',
   options: { json: { type: 'boolean', description: 'Print JSON, as GET /api/releases answers' } },
   async run(context, { options }) {
+    const db = await context.database();
+    const signingKey = await loadReleaseSigningKey(
+      db,
+      context.env.RELEASE_SIGNING_KEY,
+      context.now(),
+    );
     const releases = await listReleases(
-      createReleaseRepository(await context.database()),
-      context.env.DOWNLOAD_BASE_URL,
+      createReleaseRepository(db),
+      adminReading(context, db, signingKey),
     );
     if (options.json === true) {
       context.io.out(JSON.stringify({ releases }, null, 2));

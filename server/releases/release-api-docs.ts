@@ -8,6 +8,12 @@ import {
 } from '#shared/downloads/catalog.ts';
 import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
 import {
+  CURRENT_SIGNING_KEY_PATH,
+  SBOM_FILE,
+  SHA256SUMS_FILE,
+  SIGNATURE_FILE,
+} from '#shared/downloads/verification.ts';
+import {
   cpuArchitectures,
   detectedOperatingSystems,
   type DetectedPlatform,
@@ -38,6 +44,17 @@ const releaseSchema = z
         sizeBytes: z.number().int(),
       }),
     ),
+    sha256SumsUrl: z
+      .string()
+      .describe('SHA256SUMS of the release files (GNU format, `sha256sum -c` reads it).'),
+    signatureUrl: z
+      .string()
+      .describe('Detached Ed25519 signature of SHA256SUMS: the raw 64 bytes (decision 140).'),
+    sbomUrl: z
+      .string()
+      .nullable()
+      .describe('CycloneDX SBOM (JSON) of the release; null when none was published.'),
+    signingKeyUrl: z.string().describe('Public key (PEM) that signed this release’s SHA256SUMS.'),
   })
   .meta({ id: 'Release' });
 
@@ -165,6 +182,86 @@ export const releaseApiDocs = defineApiDocs([
     responses: {
       200: { description: 'The feed.', contentType: 'application/atom+xml', schema: z.string() },
       400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+    },
+  },
+  {
+    method: 'get',
+    path: `/downloads/:version/${SHA256SUMS_FILE}`,
+    operationId: 'getReleaseSha256Sums',
+    tag: 'Releases',
+    origin: 'site',
+    summary: 'SHA256SUMS of a release’s files (decision 140)',
+    description:
+      'One `<sha256>  <file name>` line per file, sorted by file name: `sha256sum -c` reads it.',
+    request: { pathParams: z.object({ version: z.string() }) },
+    responses: {
+      200: { description: 'The checksums.', contentType: 'text/plain', schema: z.string() },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+      404: { description: 'ReleaseNotFound.', schema: errorBodySchema },
+    },
+  },
+  {
+    method: 'get',
+    path: `/downloads/:version/${SIGNATURE_FILE}`,
+    operationId: 'getReleaseSignature',
+    tag: 'Releases',
+    origin: 'site',
+    summary: 'Detached Ed25519 signature of the release’s SHA256SUMS',
+    description:
+      'The raw 64 bytes; `X-Key-Id` names the key (`/downloads/release-signing-keys/{keyId}.pem`).',
+    request: { pathParams: z.object({ version: z.string() }) },
+    responses: {
+      200: {
+        description: 'The signature.',
+        contentType: 'application/octet-stream',
+        schema: z.string(),
+      },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+      404: { description: 'ReleaseNotFound.', schema: errorBodySchema },
+    },
+  },
+  {
+    method: 'get',
+    path: `/downloads/:version/${SBOM_FILE}`,
+    operationId: 'getReleaseSbom',
+    tag: 'Releases',
+    origin: 'site',
+    summary: 'CycloneDX SBOM of a release, as published (decision 141)',
+    request: { pathParams: z.object({ version: z.string() }) },
+    responses: {
+      200: {
+        description: 'The SBOM.',
+        contentType: 'application/vnd.cyclonedx+json',
+        schema: z.string(),
+      },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+      404: { description: 'ReleaseNotFound or SbomNotFound.', schema: errorBodySchema },
+    },
+  },
+  {
+    method: 'get',
+    path: CURRENT_SIGNING_KEY_PATH,
+    operationId: 'getReleaseSigningKey',
+    tag: 'Releases',
+    origin: 'site',
+    summary: 'The public key (PEM) new releases are signed with',
+    responses: {
+      200: { description: 'The key.', contentType: 'application/x-pem-file', schema: z.string() },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+    },
+  },
+  {
+    method: 'get',
+    path: '/downloads/release-signing-keys/:file',
+    operationId: 'getReleaseSigningKeyById',
+    tag: 'Releases',
+    origin: 'site',
+    summary: 'A public key (PEM) that signed releases, by id: `{keyId}.pem`',
+    request: { pathParams: z.object({ file: z.string().describe('`{keyId}.pem`') }) },
+    responses: {
+      200: { description: 'The key.', contentType: 'application/x-pem-file', schema: z.string() },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+      404: { description: 'SigningKeyNotFound.', schema: errorBodySchema },
     },
   },
 ]);

@@ -1,6 +1,7 @@
 import type { Release } from '#shared/downloads/catalog.ts';
 import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
 import { noteSegments, releaseAnchor } from '#shared/downloads/release-notes.ts';
+import { SHA256SUMS_FILE, SIGNATURE_FILE } from '#shared/downloads/verification.ts';
 import { siteConfig } from '#shared/site-config.ts';
 
 function escapeXml(text: string): string {
@@ -35,7 +36,22 @@ function entryHtml(release: Release): string {
         ` — SHA-256 <code>${artifact.sha256}</code></li>`,
     )
     .join('');
-  return `<ul>${notes}</ul>${files ? `<p>Downloads:</p><ul>${files}</ul>` : ''}`;
+  const verify = verificationLinks(release)
+    .map((link) => `<a href="${escapeXml(link.href)}">${escapeXml(link.title)}</a>`)
+    .join(' · ');
+  return `<ul>${notes}</ul>${files ? `<p>Downloads:</p><ul>${files}</ul>` : ''}<p>Verify: ${verify}</p>`;
+}
+
+/** The files that verify a release (decision 140), as the entry's related links. */
+function verificationLinks(release: Release): Array<{ href: string; title: string; type: string }> {
+  return [
+    { href: release.sha256SumsUrl, title: SHA256SUMS_FILE, type: 'text/plain' },
+    { href: release.signatureUrl, title: SIGNATURE_FILE, type: 'application/octet-stream' },
+    { href: release.signingKeyUrl, title: 'signing key', type: 'application/x-pem-file' },
+    ...(release.sbomUrl
+      ? [{ href: release.sbomUrl, title: 'SBOM', type: 'application/vnd.cyclonedx+json' }]
+      : []),
+  ];
 }
 
 /** An Atom 1.0 feed (RFC 4287) of every release, newest first; `now` dates an empty feed. */
@@ -52,6 +68,10 @@ export function renderReleaseFeed(releases: Release[], publicBaseUrl: string, no
       `    <updated>${releaseTimestamp(release)}</updated>`,
       `    <published>${releaseTimestamp(release)}</published>`,
       `    <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>`,
+      ...verificationLinks(release).map(
+        (link) =>
+          `    <link rel="related" type="${link.type}" title="${escapeXml(link.title)}" href="${escapeXml(link.href)}"/>`,
+      ),
       ...(release.prerelease ? ['    <category term="prerelease"/>'] : []),
       `    <content type="html">${escapeXml(entryHtml(release))}</content>`,
       '  </entry>',

@@ -19,6 +19,7 @@ import type { AppDeps } from '../deps.ts';
 import type { AppEnv } from '../http/types.ts';
 import { findLatestRelease } from './find-latest-release.ts';
 import { listReleases } from './list-releases.ts';
+import { releaseReadingFor } from './release-catalog.ts';
 import { renderReleaseFeed } from './release-feed.ts';
 import { createReleaseRepository } from './release-repository.ts';
 import { suggestArtifact } from './suggest-artifact.ts';
@@ -35,10 +36,14 @@ function badRequest(c: Ctx, message: string) {
   return c.json({ Error: 'InvalidRequest', message }, 400);
 }
 
-type QueryResult<T> = { ok: true; value: T } | { ok: false; message: string };
+export type QueryResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** Validates a query string against a zod object: one value per name, no unknown names. */
-function readQuery<T>(c: Ctx, schema: z.ZodType<T>, allowed: readonly string[]): QueryResult<T> {
+export function readQuery<T>(
+  c: Ctx,
+  schema: z.ZodType<T>,
+  allowed: readonly string[],
+): QueryResult<T> {
   const all = c.req.queries();
   const single: Record<string, string> = {};
   for (const [name, values] of Object.entries(all)) {
@@ -144,13 +149,14 @@ const artifactFormatSchema = z.enum(artifactFormats);
  */
 export function releaseRoutes(deps: AppDeps): Hono<AppEnv> {
   const repository = createReleaseRepository(deps.database.db);
-  const { DOWNLOAD_BASE_URL: downloadBaseUrl, PUBLIC_BASE_URL: publicBaseUrl } = deps.env;
+  const reading = releaseReadingFor(deps);
+  const { PUBLIC_BASE_URL: publicBaseUrl } = deps.env;
   const routes = new Hono<AppEnv>();
 
   routes.get('/api/releases', async (c) => {
     const query = readQuery(c, z.object({}), []);
     if (!query.ok) return badRequest(c, query.message);
-    const releases = await listReleases(repository, downloadBaseUrl);
+    const releases = await listReleases(repository, reading);
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json({ releases });
   });
@@ -158,7 +164,7 @@ export function releaseRoutes(deps: AppDeps): Hono<AppEnv> {
   routes.get('/api/releases/latest', async (c) => {
     const query = readQuery(c, latestQuerySchema, latestQueryNames);
     if (!query.ok) return badRequest(c, query.message);
-    const release = await findLatestRelease(repository, downloadBaseUrl, query.value);
+    const release = await findLatestRelease(repository, reading, query.value);
     c.header('Cache-Control', PUBLIC_CACHE);
     if (!release) {
       return c.json(
@@ -183,7 +189,7 @@ export function releaseRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header('Cache-Control', 'private, no-cache');
     c.header('Vary', ['User-Agent', ...CLIENT_HINT_HEADERS].join(', '));
     c.header('Accept-CH', REQUESTED_CLIENT_HINTS);
-    const result = await suggestArtifact(repository, downloadBaseUrl, platform);
+    const result = await suggestArtifact(repository, reading, platform);
     if (!result.ok) {
       const { operatingSystem, architecture, format } = result.selection;
       return result.code === 'NO_RELEASE'
@@ -223,7 +229,7 @@ export function releaseRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     const query = readQuery(c, latestQuerySchema, latestQueryNames);
     if (!query.ok) return badRequest(c, query.message);
-    const release = await findLatestRelease(repository, downloadBaseUrl, query.value);
+    const release = await findLatestRelease(repository, reading, query.value);
     if (!release) {
       return c.json(
         {
@@ -251,7 +257,7 @@ export function releaseRoutes(deps: AppDeps): Hono<AppEnv> {
   routes.get(RELEASE_FEED_PATH, async (c) => {
     const query = readQuery(c, z.object({}), []);
     if (!query.ok) return badRequest(c, query.message);
-    const releases = await listReleases(repository, downloadBaseUrl);
+    const releases = await listReleases(repository, reading);
     c.header('Content-Type', 'application/atom+xml; charset=utf-8');
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.body(renderReleaseFeed(releases, publicBaseUrl, deps.clock()));

@@ -7,6 +7,7 @@ import {
 import type { DetectedPlatform } from '#shared/downloads/platform.ts';
 import { suggestDownload } from '#shared/downloads/suggest-download.ts';
 import { findLatestRelease } from './find-latest-release.ts';
+import type { ReleaseReading } from './list-releases.ts';
 import type { ReleaseRepository } from './release-repository.ts';
 
 export type SuggestArtifactResult =
@@ -16,11 +17,11 @@ export type SuggestArtifactResult =
 /** The artifact of the latest stable release that the suggestion rules pick for a platform. */
 export async function suggestArtifact(
   repository: ReleaseRepository,
-  downloadBaseUrl: string,
+  reading: ReleaseReading,
   platform: DetectedPlatform,
 ): Promise<SuggestArtifactResult> {
   const selection = suggestDownload(platform);
-  const release = await findLatestRelease(repository, downloadBaseUrl);
+  const release = await findLatestRelease(repository, reading);
   // Checked in this order: nothing published at all, then a release that lacks this build.
   if (!release) return { ok: false, code: 'NO_RELEASE', selection };
   const artifact = findArtifact(release, selection);

@@ -11,6 +11,7 @@ import {
 } from '../http/security-headers.ts';
 import type { AppEnv } from '../http/types.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
+import { describeReleaseSigningKey } from '../releases/release-signing-key.ts';
 import { releaseCatalogReaderFor } from '../releases/release-catalog.ts';
 import { RELEASE_CATALOG_CHANNEL } from '../releases/release-repository.ts';
 import { createPageResolver } from './page-address.ts';
@@ -69,6 +70,10 @@ export function siteRoutes(
   const clients = new WeakMap<Request, string>();
   const servicesFor = (client: string | undefined): SiteServices => ({
     releases,
+    releaseSigningKeys: {
+      describe: (keyId) =>
+        describeReleaseSigningKey(deps.database.db, deps.releaseSigningKey, keyId),
+    },
     checkout: {
       readStatus: (sessionId) => checkoutStatus.read(sessionId, client ?? 'server'),
     },

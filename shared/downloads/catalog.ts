@@ -1,3 +1,5 @@
+import type { ReleaseVerificationLinks } from './verification.ts';
+
 /**
  * The release catalog's vocabulary (docs/product-rules.md#data): the operating systems, architectures and formats an
  * artifact can have, and the shapes releases take in the API, the page and the feed.
@@ -28,7 +30,8 @@ export interface ReleaseArtifact extends DownloadSelection {
   sizeBytes: number;
 }
 
-export interface Release {
+/** Every release carries the links that verify it (decision 140): SHA256SUMS, signature, SBOM, key. */
+export interface Release extends ReleaseVerificationLinks {
   /** Semantic version, e.g. `3.2.2` or `3.3.0-beta.1`. */
   version: string;
   /** ISO date, `YYYY-MM-DD`. */

@@ -157,7 +157,11 @@ describe.each(databaseTargets)('admin releases commands on $name', (target) => {
     const first = await admin('releases', 'publish', path.basename(manifestPath));
     expect(first.code).toBe(0);
     expect(first.out).toBe(
-      'Published 3.3.0 (2025-07-15, 12 artifacts).\n3.3.0 is now the latest release on /download and /api/releases/latest.',
+      [
+        'Published 3.3.0 (2025-07-15, 12 artifacts).',
+        `Signed its SHA256SUMS with release-signing key ${t.deps.releaseSigningKey.keyId} (fingerprint ${t.deps.releaseSigningKey.fingerprint}).`,
+        '3.3.0 is now the latest release on /download and /api/releases/latest.',
+      ].join('\n'),
     );
     expect(await latestVersion()).toBe('3.3.0');
 

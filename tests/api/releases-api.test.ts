@@ -297,10 +297,13 @@ describe.each(databaseTargets)('release APIs on $name', (target) => {
   });
 
   describe('publishing', () => {
+    const signing = () => ({ signingKey: t.deps.releaseSigningKey, now: new Date() });
     it('keeps pre-releases out of "latest" unless asked for, and shows them in the feed', async () => {
-      expect(await publishRelease(t.deps.database.db, betaRelease)).toEqual({
+      expect(await publishRelease(t.deps.database.db, betaRelease, signing())).toEqual({
         outcome: 'published',
         version: '3.3.0-beta.1',
+        keyId: t.deps.releaseSigningKey.keyId,
+        sbomAdded: false,
       });
       const stable = await t.app.request('/api/releases/latest');
       expect(((await json(stable)) as Release).version).toBe('3.2.2');
@@ -332,8 +335,8 @@ describe.each(databaseTargets)('release APIs on $name', (target) => {
       });
       // Two publishers racing for the same version: one writes, the other finds it unchanged.
       const results = await Promise.all([
-        publishRelease(t.deps.database.db, release),
-        publishRelease(t.deps.database.db, release),
+        publishRelease(t.deps.database.db, release, signing()),
+        publishRelease(t.deps.database.db, release, signing()),
       ]);
       expect(results.map((r) => r.outcome).sort()).toEqual(['published', 'unchanged']);
       const latest = (await json(await t.app.request('/api/releases/latest'))) as Release;
@@ -348,7 +351,7 @@ describe.each(databaseTargets)('release APIs on $name', (target) => {
       });
 
       const changed = { ...release, releaseDate: '2025-09-02' };
-      const refused = await publishRelease(t.deps.database.db, changed);
+      const refused = await publishRelease(t.deps.database.db, changed, signing());
       expect(refused).toEqual({
         outcome: 'conflict',
         version: '3.10.0',

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { publishRelease } from '#server/releases/publish-release.ts';
+import { loadReleaseSigningKey } from '#server/releases/release-signing-key.ts';
 import { RELEASE_CATALOG_CHANNEL, type NewRelease } from '#server/releases/release-repository.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 
@@ -41,12 +42,17 @@ describe.each(databaseTargets)('release catalog changes on $name', (target) => {
     await database.listen(RELEASE_CATALOG_CHANNEL, (payload) => heard.push(payload));
   });
   afterEach(() => database.close());
+  const publish = async (next: NewRelease) =>
+    publishRelease(database.db, next, {
+      signingKey: await loadReleaseSigningKey(database.db, undefined),
+      now: new Date(),
+    });
 
   it('announces a publish once it is committed, and not a republish that changes nothing', async () => {
-    await publishRelease(database.db, release('3.3.0'));
+    await publish(release('3.3.0'));
     await until(() => heard.length > 0);
     expect(heard).toEqual(['3.3.0']);
-    await publishRelease(database.db, release('3.3.0'));
+    await publish(release('3.3.0'));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(heard).toEqual(['3.3.0']);
   });
@@ -70,7 +76,7 @@ describe.each(databaseTargets)('release catalog changes on $name', (target) => {
         where datname = current_database() and query ilike 'LISTEN%' and pid <> pg_backend_pid()`);
       await until(() => heard.includes(undefined));
       // Listening again: the next publish is heard.
-      await publishRelease(database.db, release('3.4.0'));
+      await publish(release('3.4.0'));
       await until(() => heard.includes('3.4.0'));
     },
   );

@@ -14,7 +14,20 @@ import type {
   OperatingSystem,
 } from '#shared/downloads/catalog.ts';
 
-/** Published CLI versions (migrations 0100, 0101). Versions are immutable once published. */
+/**
+ * The public halves of the keys that signed releases' SHA256SUMS (migration 0102, decision 140),
+ * kept for good so every release stays verifiable with the key that signed it.
+ */
+export const releaseSigningKeys = pgTable('release_signing_keys', {
+  keyId: text('key_id').primaryKey(),
+  publicKeyPem: text('public_key_pem').notNull(),
+  firstUsedAt: timestamp('first_used_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Published CLI versions (migrations 0100, 0101, 0102). Versions are immutable once published;
+ * the signature of their SHA256SUMS is written once (decision 140).
+ */
 export const releases = pgTable('releases', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   version: text('version').notNull().unique(),
@@ -22,6 +35,20 @@ export const releases = pgTable('releases', {
   prerelease: boolean('prerelease').notNull().default(false),
   notes: text('notes').array().notNull().default([]),
   publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Base64 of the raw 64-byte Ed25519 signature of the release's SHA256SUMS; null until signed. */
+  sha256sumsSignature: text('sha256sums_signature'),
+  signingKeyId: text('signing_key_id').references(() => releaseSigningKeys.keyId),
+  signedAt: timestamp('signed_at', { withTimezone: true }),
+});
+
+/** A release's CycloneDX SBOM (JSON), bytes as published; at most one, never replaced (decision 141). */
+export const releaseSboms = pgTable('release_sboms', {
+  releaseId: integer('release_id')
+    .primaryKey()
+    .references(() => releases.id, { onDelete: 'cascade' }),
+  document: text('document').notNull(),
+  sha256: text('sha256').notNull(),
+  addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** The downloadable files of a release; the link is built at read time from DOWNLOAD_BASE_URL. */
