@@ -79,9 +79,13 @@ export function downloadFaq({ windowsFile, macFile, linuxFile }: DownloadFaqFact
           <CodeBlock code={macCommand} label="macOS checksum command" language="sh" />
           <p>Linux:</p>
           <CodeBlock code={linuxCommand} label="Linux checksum command" language="sh" />
+          <p>
+            To check that the checksums themselves come from us, use the signed list of every
+            release: see <a href="#verify-your-download">Verify your download</a>.
+          </p>
         </div>
       ),
-      answerText: `Compute the SHA-256 and compare it with the value beside the download. Windows: ${windowsCommand}. macOS: ${macCommand}. Linux: ${linuxCommand}.`,
+      answerText: `Compute the SHA-256 and compare it with the value beside the download. Windows: ${windowsCommand}. macOS: ${macCommand}. Linux: ${linuxCommand}. The signed SHA256SUMS of each release proves the checksums come from us (see Verify your download).`,
     },
     {
       title: 'Do I need a licence key?',
