@@ -3,19 +3,13 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import type { Database } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate } from './migrate.ts';
 import { createPgNotifications, type NotificationHandler } from './notifications.ts';
-
-export type Schema = typeof schema;
-/** The one database type the app codes against: PGlite and node-postgres both satisfy it. */
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-/** A transaction handle or the database itself: repositories accept either. */
-export type Executor = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
 
 /** What the PostgreSQL connection pool holds right now (`/metrics`). */
 export interface DatabasePoolStats {

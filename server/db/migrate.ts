@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import type { Database, Executor } from './client.ts';
+import type { Database, Executor } from './database.ts';
 import { schemaMigrations } from './schema.ts';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));

@@ -1,5 +1,5 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { releaseArtifacts, releases } from '../db/schema.ts';
 import type {
   ArtifactArchitecture,
