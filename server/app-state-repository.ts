@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from './db/client.ts';
+import type { Database } from './db/database.ts';
 import { appState } from './db/schema.ts';
 
 /** Named values the instances share through the database (generated secrets). */

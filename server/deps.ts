@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
-import type { LicenceSigningKey } from './licence-certificates/signing-key.ts';
+import type { LicenceSigningKey } from './licence-certificates/licence-signing-key.ts';
 import type { Logger } from './logger.ts';
 import type { ReleaseSigningKey } from './releases/release-signing-key.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';

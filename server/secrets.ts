@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createAppStateRepository } from './app-state-repository.ts';
-import type { Database } from './db/client.ts';
+import type { Database } from './db/database.ts';
 
 /**
  * Returns the configured secret, or one generated on first start and kept in the database so that

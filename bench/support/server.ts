@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '#server/node-flags.ts';
 
 /** A port nobody listens on right now, chosen by the operating system. */
 export function freePort(): Promise<number> {
@@ -27,7 +28,7 @@ export function buildSite(): void {
   }
 }
 
-export async function waitForOk(url: string, timeoutMs: number): Promise<void> {
+export async function waitForOk(url: string, timeoutMs: number, pollMs = 250): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -35,7 +36,7 @@ export async function waitForOk(url: string, timeoutMs: number): Promise<void> {
     } catch {
       // Not listening yet.
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
@@ -44,6 +45,8 @@ export interface RunningServer {
   baseUrl: string;
   /** The server's process id, to read its memory from /proc. */
   pid: number | undefined;
+  /** From starting the process to the first answer of the path it was waited for. */
+  startMs: number;
   stop(): Promise<void>;
 }
 
@@ -52,19 +55,30 @@ export interface ProductionServerOptions {
   logLevel?: string;
   /** Pins the server to this CPU core with taskset. */
   core?: number | undefined;
+  /** More environment (e.g. `DATABASE_URL`; the default is a throwaway embedded database). */
+  env?: Record<string, string>;
+  /** Flags for node before the script (default: the production flags, `SERVER_NODE_FLAGS`). */
+  nodeFlags?: readonly string[];
+  /** The path whose 200 means started (default `/healthz`), polled every 20 ms. */
+  readyPath?: string;
 }
 
-/** Starts the production server (`server/main.ts`) on a free port with a throwaway data directory. */
+/**
+ * Starts the production server (`server/main.ts` with the production node flags) on a free port
+ * with a throwaway data directory.
+ */
 export async function startProductionServer(
   options: ProductionServerOptions = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'orgsmith-bench-'));
   const baseUrl = `http://localhost:${port}`;
+  const node = [process.execPath, ...(options.nodeFlags ?? SERVER_NODE_FLAGS), 'server/main.ts'];
   const [command, args] =
     options.core === undefined
-      ? [process.execPath, ['server/main.ts']]
-      : ['taskset', ['-c', String(options.core), process.execPath, 'server/main.ts']];
+      ? [process.execPath, node.slice(1)]
+      : ['taskset', ['-c', String(options.core), ...node]];
+  const started = performance.now();
   const child: ChildProcess = spawn(command, args, {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -75,6 +89,7 @@ export async function startProductionServer(
       PUBLIC_BASE_URL: baseUrl,
       DATABASE_URL: '',
       LOG_LEVEL: options.logLevel ?? 'warn',
+      ...options.env,
     },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -84,10 +99,10 @@ export async function startProductionServer(
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForOk(`${baseUrl}/healthz`, 120_000);
+    await waitForOk(`${baseUrl}${options.readyPath ?? '/healthz'}`, 120_000, 20);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { baseUrl, pid: child.pid, stop };
+  return { baseUrl, pid: child.pid, startMs: performance.now() - started, stop };
 }

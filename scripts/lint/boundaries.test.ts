@@ -60,4 +60,21 @@ describe('the layers, as lint enforces them (decision 114)', () => {
       await violations('server/licences/x.ts', "import { x } from '../db/client.ts';"),
     ).toEqual([]);
   });
+
+  it('refuses an import cycle, also through a subpath import', async () => {
+    // mail-transport.ts imports smtp-transport.ts: importing it back closes a cycle.
+    const cycles = async (code: string) => {
+      const [result] = await eslint.lintText(`${code}\nexport {};\n`, {
+        filePath: 'server/email/smtp-transport.ts',
+      });
+      return (result?.messages ?? []).filter((message) => message.ruleId === 'import-x/no-cycle');
+    };
+    expect(await cycles("import { createMailTransport } from './mail-transport.ts';")).toHaveLength(
+      1,
+    );
+    expect(
+      await cycles("import { createMailTransport } from '#server/email/mail-transport.ts';"),
+    ).toHaveLength(1);
+    expect(await cycles("import type { MailTransport } from './outgoing-email.ts';")).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { accessTokens, licences } from '../db/schema.ts';
 
 export type AccessTokenRecord = typeof accessTokens.$inferSelect;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { AccessTokenOrigin } from '../db/schema.ts';
 import { accessTokenHint, generateAccessToken, hashAccessToken } from './access-token.ts';
 import { createAccessTokenRepository, type AccessTokenRecord } from './access-token-repository.ts';

@@ -1,4 +1,4 @@
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import { hashAccessToken, looksLikeAccessToken } from './access-token.ts';
 import { createAccessTokenRepository, type AccessTokenRecord } from './access-token-repository.ts';
 

@@ -1,4 +1,4 @@
-import type { Database } from '#server/db/client.ts';
+import type { Database } from '#server/db/database.ts';
 import { loadOrCreateSecret } from '#server/secrets.ts';
 import { AdminError, type AdminContext } from './command.ts';
 

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import { z } from 'zod';
-import type { Database, Executor } from '../db/client.ts';
+import type { Database, Executor } from '../db/database.ts';
 import { migrateWithin, migrationFiles } from '../db/migrate.ts';
 import { createBackupRepository, inSnapshot, type TableInfo } from './backup-repository.ts';
 import { describeDatabaseError } from './describe-database-error.ts';

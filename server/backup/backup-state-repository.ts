@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { appState } from '../db/schema.ts';
 
 /** When the newest backup's snapshot was taken, by any instance or command (for /readyz). */

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { formatBackupInterval } from './backup-interval.ts';
 import { createBackupStateRepository } from './backup-state-repository.ts';

@@ -1,5 +1,5 @@
 import { and, eq, lt } from 'drizzle-orm';
-import type { Executor } from '#server/db/client.ts';
+import type { Executor } from '#server/db/database.ts';
 import { billingPortalTokenUses } from '#server/db/schema.ts';
 
 /** Which billing-portal links were used: each opens the portal once (decision 092). */

@@ -1,4 +1,4 @@
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { verifyPortalToken } from './portal-token.ts';
 

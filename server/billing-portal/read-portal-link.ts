@@ -2,7 +2,7 @@ import {
   openBillingPortalRequestSchema,
   type PortalLinkStatus,
 } from '#shared/contracts/billing-portal.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { formatEmailDate } from '../email/render-email.ts';
 import { createSubscriptionRepository } from '../payments/subscription-repository.ts';

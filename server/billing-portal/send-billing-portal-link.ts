@@ -1,5 +1,5 @@
 import type { BillingPortalRequest } from '#shared/contracts/billing-portal.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository, type QueuedEmail } from '../email/outbox-repository.ts';
 import {

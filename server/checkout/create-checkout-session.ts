@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckoutRequest, CheckoutResponse } from '#shared/contracts/checkout.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';

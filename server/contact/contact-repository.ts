@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { desc, gte } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { contactMessages } from '../db/schema.ts';
 
 export type StoredContactMessage = typeof contactMessages.$inferSelect;

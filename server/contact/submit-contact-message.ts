@@ -1,5 +1,5 @@
 import { CONTACT_HONEYPOT_FIELD, type ContactMessage } from '#shared/contracts/contact.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { contactMessageEmail } from './emails/contact-message.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databaseTargets } from '#tests/helpers/databases.ts';
 import { migrationsBefore, openOlderDatabase } from '#tests/helpers/older-schema.ts';
-import type { Database } from './client.ts';
+import type { Database } from './database.ts';
 import { migrate, migrationFiles } from './migrate.ts';
 import { schemaMigrations } from './schema.ts';
 

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from './client.ts';
+import type { Database, Executor } from './database.ts';
 import { schemaMigrations } from './schema.ts';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));

@@ -1,6 +1,6 @@
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import type { MailTransport } from './mail-transport.ts';
+import type { MailTransport } from './outgoing-email.ts';
 import { createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
 
 export interface OutboxDeliveryOptions {

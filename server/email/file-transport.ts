@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from '../logger.ts';
-import { messageIdHeader, type MailTransport, type OutgoingEmail } from './mail-transport.ts';
+import { messageIdHeader, type MailTransport, type OutgoingEmail } from './outgoing-email.ts';
 
 /** Without SMTP, each e-mail becomes an `.eml` file in `$DATA_DIR/mail` (open it in any mail client). */
 export function createFileTransport(dataDir: string, logger: Logger): MailTransport {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { emailOutbox, type OutboxStatus } from '../db/schema.ts';
 import type { RenderedEmail } from './render-email.ts';
 

@@ -1,4 +1,4 @@
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { Env } from '../env.ts';
 import type { Logger } from '../logger.ts';
 import {

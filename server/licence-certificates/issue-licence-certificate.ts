@@ -6,7 +6,7 @@ import {
   type LicenceCertificate,
   type LicenceCertificatePayload,
 } from './licence-certificate-contract.ts';
-import type { LicenceSigningKey } from './signing-key.ts';
+import type { LicenceSigningKey } from './licence-signing-key.ts';
 
 /** What a certificate states about a licence, taken from a successful validation. */
 export interface CertificateSubject {

@@ -10,11 +10,11 @@ import {
   RETIRED_KEY_PUBLISHED_MS,
   startSigningKeyUseRecorder,
 } from './key-set.ts';
+import type { LicenceSigningKey } from './licence-signing-key.ts';
 import {
   generateEd25519PrivateKeyPem,
   parseEd25519PrivateKey,
   signingKeyFrom,
-  type LicenceSigningKey,
 } from './signing-key.ts';
 
 const newKey = (): LicenceSigningKey =>

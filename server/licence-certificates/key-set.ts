@@ -1,8 +1,8 @@
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import { createSigningKeyRepository } from './signing-key-repository.ts';
 import type { Logger } from '../logger.ts';
 import { CERTIFICATE_LIFETIME_DAYS, type LicenceKeySet } from './licence-certificate-contract.ts';
-import type { LicenceSigningKey, LicencePublicJwk } from './signing-key.ts';
+import type { LicenceSigningKey, LicencePublicJwk } from './licence-signing-key.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often a running instance records that it still signs with its key. */

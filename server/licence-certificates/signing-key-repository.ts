@@ -1,5 +1,5 @@
 import { desc, gt, sql } from 'drizzle-orm';
-import type { Database } from '#server/db/client.ts';
+import type { Database } from '#server/db/database.ts';
 import { licenceSigningKeys } from '#server/db/schema.ts';
 
 /** The public halves of the keys that signed certificates, with when each last signed. */

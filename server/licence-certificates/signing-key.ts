@@ -5,27 +5,11 @@ import {
   generateKeyPairSync,
   type KeyObject,
 } from 'node:crypto';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import { loadOrCreateSecret } from '../secrets.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { recordSigningKeyUse } from './key-set.ts';
-
-/** The public half as a JSON Web Key (RFC 8037 OKP key), as published in the key set. */
-export interface LicencePublicJwk {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  x: string;
-  kid: string;
-  alg: 'EdDSA';
-  use: 'sig';
-}
-
-export interface LicenceSigningKey {
-  /** RFC 7638 thumbprint of the public key: stable for a key, different for every other key. */
-  keyId: string;
-  privateKey: KeyObject;
-  publicJwk: LicencePublicJwk;
-}
+import type { LicenceSigningKey } from './licence-signing-key.ts';
 
 /** Name of the row in `app_state` holding the generated key when none is configured. */
 const STORED_KEY_NAME = 'licence_signing_key';

@@ -1,4 +1,4 @@
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { readKeyReplacementToken, verifyKeyReplacementToken } from './key-replacement-token.ts';

@@ -1,4 +1,4 @@
-import type { Executor } from '#server/db/client.ts';
+import type { Executor } from '#server/db/database.ts';
 import {
   generateLicenceKey,
   hashLicenceKey,

@@ -1,5 +1,5 @@
 import { REPLACE_KEY_PAGE } from '#shared/contracts/licence-recovery.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';

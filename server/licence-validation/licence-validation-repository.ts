@@ -1,5 +1,5 @@
 import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { accessTokens, licenceOrgs, licences } from '../db/schema.ts';
 import type { Licence } from '../licences/licence-repository.ts';
 

@@ -1,4 +1,4 @@
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import { createAccessTokenRepository } from '../access-tokens/access-token-repository.ts';
 import { hashAccessToken, looksLikeAccessToken } from '../access-tokens/access-token.ts';
 import type { LicenceCertificate } from '../licence-certificates/licence-certificate-contract.ts';
@@ -6,7 +6,7 @@ import {
   issueLicenceCertificate,
   type CertificateSubject,
 } from '../licence-certificates/issue-licence-certificate.ts';
-import type { LicenceSigningKey } from '../licence-certificates/signing-key.ts';
+import type { LicenceSigningKey } from '../licence-certificates/licence-signing-key.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import type { Licence } from '../licences/licence-repository.ts';
 import { checkLicence, type ValidationCode } from './check-licence.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import type { Edition, LicenceType } from '../db/schema.ts';
 import { generateLicenceKey, hashLicenceKey, licenceKeyHint } from './licence-key.ts';
 import { createLicenceRepository, type Licence } from './licence-repository.ts';

@@ -1,4 +1,4 @@
-import type { Database } from '#server/db/client.ts';
+import type { Database } from '#server/db/database.ts';
 import { AdminError, type AdminContext } from '#server/admin/command.ts';
 import { isUuid, secretKeyOf } from '#server/admin/command-io.ts';
 import { hashLicenceKey, parseLicenceKey } from './licence-key.ts';

@@ -1,4 +1,4 @@
-import type { Executor } from '#server/db/client.ts';
+import type { Executor } from '#server/db/database.ts';
 import { createLicenceRepository, type Licence } from '#server/licences/licence-repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

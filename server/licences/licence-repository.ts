@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { licences, trialClaims, type LicenceType } from '../db/schema.ts';
 
 export type Licence = typeof licences.$inferSelect;

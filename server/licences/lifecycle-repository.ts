@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { licences } from '../db/schema.ts';
 import type { Licence } from './licence-repository.ts';
 import type { LicenceLifecycle, LicenceStatus } from './lifecycle-rules.ts';

@@ -1,4 +1,4 @@
-import type { Executor } from '#server/db/client.ts';
+import type { Executor } from '#server/db/database.ts';
 import { createLicenceRepository, type Licence } from './licence-repository.ts';
 
 /** Longest reason an operator may record with a revocation. */

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { paymentEvents, subscriptions } from '../db/schema.ts';
 import type { SubscriptionTerms } from '../licences/lifecycle-rules.ts';
 import { isSubscriptionStatus } from './payment-types.ts';

@@ -1,5 +1,5 @@
 import { siteConfig } from '#shared/site-config.ts';
-import type { Database, Executor } from '../db/client.ts';
+import type { Database, Executor } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository, type QueuedEmail } from '../email/outbox-repository.ts';
 import { issueLicence } from '../licences/issue-licence.ts';

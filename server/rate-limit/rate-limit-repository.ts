@@ -1,5 +1,5 @@
 import { lt, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import { rateLimitCounters } from '../db/schema.ts';
 
 export interface CounterIncrement {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import {
   counterKey,

@@ -2,7 +2,7 @@ import { compareSelections, type Release } from '#shared/downloads/catalog.ts';
 import { downloadUri } from '#shared/downloads/file-names.ts';
 import { releaseVerificationLinks } from '#shared/downloads/verification.ts';
 import { sortNewestFirst } from '#shared/downloads/versions.ts';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import type { ReleaseSigningKey } from './release-signing-key.ts';
 import type { ReleaseRepository, StoredRelease } from './release-repository.ts';
 import { signUnsignedReleases } from './sign-release.ts';

@@ -1,5 +1,5 @@
 import { selectionLabel } from '#shared/downloads/catalog.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { ReleaseSigningKey } from './release-signing-key.ts';
 import {
   createReleaseRepository,

@@ -2,7 +2,7 @@ import { printTable } from '#server/admin/command-io.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { AdminError, EXIT_OK, type AdminCommand } from '../admin/command.ts';
 import { pickLatestRelease } from '#shared/downloads/versions.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import { listReleases, releaseReading, type ReleaseReading } from './list-releases.ts';
 import { parseReleaseManifest } from './release-manifest.ts';
 import { publishRelease, releaseDifferences, sbomDifference } from './publish-release.ts';

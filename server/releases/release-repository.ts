@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { releaseArtifacts, releaseSboms, releases } from '../db/schema.ts';
 import type {
   ArtifactArchitecture,

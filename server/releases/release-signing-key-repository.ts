@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Executor } from '#server/db/client.ts';
+import type { Executor } from '#server/db/database.ts';
 import { releaseSigningKeys } from '#server/db/schema.ts';
 
 /** The public halves of the keys that signed releases, kept for good (decision 140). */

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { SigningKeyDescription } from '#shared/downloads/verification.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import {
   generateEd25519PrivateKeyPem,
   parseEd25519PrivateKey,

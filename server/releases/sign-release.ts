@@ -1,5 +1,5 @@
 import { buildSha256Sums } from '#shared/downloads/verification.ts';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { signText, type ReleaseSigningKey } from './release-signing-key.ts';
 import { createReleaseSigningKeyRepository } from './release-signing-key-repository.ts';
 import {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { canonicalPageState } from '#app/ssr/canonical-page-state.ts';
 import { securityHeaderList } from '../http/security-headers.ts';
 import { createPageResolver, NOT_FOUND_PATH, type ManifestRoute } from './page-address.ts';
 import {
+  brotliWindowBits,
   createPageCache,
   PAGE_CACHE_CONTROL,
   type PageCacheOptions,
@@ -387,5 +388,35 @@ describe('createPageCache', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await state.cache.lookup(request('/privacy'))?.text()).toContain('3.3.0');
     expect(state.rendered).toEqual(['/privacy', '/privacy']);
+  });
+});
+
+describe('brotliWindowBits', () => {
+  it('gives the smallest window that holds the page, within what brotli accepts', () => {
+    expect(brotliWindowBits(0)).toBe(constants.BROTLI_MIN_WINDOW_BITS);
+    // A window of 2^n bytes holds 2^n - 16 of them.
+    expect(brotliWindowBits(65_520)).toBe(16);
+    expect(brotliWindowBits(65_521)).toBe(17);
+    expect(brotliWindowBits(200_000)).toBe(18);
+    expect(brotliWindowBits(1e9)).toBe(constants.BROTLI_MAX_WINDOW_BITS);
+  });
+
+  it('compresses a page as small as the default 4 MiB window does', () => {
+    const page = Buffer.from(
+      Array.from(
+        { length: 3000 },
+        (_, i) => `<li class="row-${i % 17}">Quote ${i * 7919}</li>`,
+      ).join(''),
+    );
+    const at = (lgwin: number) =>
+      brotliCompressSync(page, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_LGWIN]: lgwin,
+        },
+      });
+    const small = at(brotliWindowBits(page.length));
+    expect(brotliDecompressSync(small).equals(page)).toBe(true);
+    expect(small.length).toBeLessThanOrEqual(at(constants.BROTLI_DEFAULT_WINDOW).length + 4);
   });
 });

@@ -19,11 +19,12 @@ const gzipAsync = promisify(gzip);
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
 
 /**
- * The byte budget of the page variants (quotes, open dialogs): about 550 pricing pages of 58 kB
- * (brotli, gzip and identity bytes), far more than visitors share at once; someone walking every
- * valid quote evicts only other variants, never a route's own page (decision 120).
+ * The byte budget of the page variants (quotes, open dialogs): about 140 pricing pages of 58 kB
+ * (brotli, gzip and identity bytes), more than visitors share at once; someone walking every
+ * valid quote evicts only other variants, never a route's own page (decision 120). 8 MiB, not
+ * 32: the budget is resident memory of every instance (decision 135).
  */
-export const VARIANT_BUDGET_BYTES = 32 * 1024 * 1024;
+export const VARIANT_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** Pages are documents: no route of the site takes a form or an action (decision 120). */
 const DOCUMENT_METHODS = 'GET, HEAD';
@@ -79,7 +80,7 @@ export interface PageCacheOptions {
   securityHeaders(inline: InlineHashes): HeaderList;
   /** Public origin the render requests are made on (`PUBLIC_BASE_URL`). */
   origin: string;
-  /** Byte budget of the variants; the least recently used go first (default 32 MiB). */
+  /** Byte budget of the variants; the least recently used go first (default 8 MiB). */
   maxVariantBytes?: number;
   /** After this long a page is rendered again (in the background; the old copy serves meanwhile). */
   maxAgeMs?: number;
@@ -164,6 +165,19 @@ function isShareable(response: Response): boolean {
   );
 }
 
+/**
+ * The smallest brotli window holding the whole page: the same bytes out as the default 4 MiB
+ * window, while quality 11's match finder allocates memory in proportion to the window (32 MiB at
+ * the default, in native memory the allocator rarely hands back; decision 135).
+ */
+export function brotliWindowBits(bytes: number): number {
+  const fits = Math.ceil(Math.log2(Math.max(bytes, 1) + 16));
+  return Math.min(
+    Math.max(fits, constants.BROTLI_MIN_WINDOW_BITS),
+    constants.BROTLI_MAX_WINDOW_BITS,
+  );
+}
+
 async function representations(
   status: number,
   html: string,
@@ -178,6 +192,7 @@ async function representations(
         [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(identity.length),
       },
     }),
     gzipAsync(identity, { level: 9 }),

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import type { Executor } from '../db/database.ts';
 import { referralCodes } from '../db/schema.ts';
 
 export type ReferralCode = typeof referralCodes.$inferSelect;

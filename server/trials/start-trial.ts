@@ -1,6 +1,6 @@
 import { siteConfig } from '#shared/site-config.ts';
 import type { TrialRequestQuery } from '#shared/contracts/trial.ts';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { trialLicenceEmail } from './emails/trial-licence.ts';

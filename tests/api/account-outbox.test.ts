@@ -9,7 +9,7 @@ import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
 import { emailOutbox } from '#server/db/schema.ts';
 import { createOutboxDelivery, retryDelayMs } from '#server/email/deliver-outbox.ts';
 import { createFileTransport } from '#server/email/file-transport.ts';
-import type { MailTransport } from '#server/email/mail-transport.ts';
+import type { MailTransport } from '#server/email/outgoing-email.ts';
 import { createOutboxRepository, type QueuedEmail } from '#server/email/outbox-repository.ts';
 import { createSmtpTransport } from '#server/email/smtp-transport.ts';
 import { createLogger } from '#server/logger.ts';

@@ -13,7 +13,8 @@ import { createBackupStateRepository } from '#server/backup/backup-state-reposit
 import { startBackupSchedule } from '#server/backup/schedule-backups.ts';
 import { startBackupSocket } from '#server/backup/serve-backup-socket.ts';
 import { createBackupTaker } from '#server/backup/take-backup.ts';
-import type { Database, DatabaseHandle } from '#server/db/client.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import type { Database } from '#server/db/database.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { createLogger } from '#server/logger.ts';
 import { createScratchDatabase, databaseTargets } from '../helpers/databases.ts';

@@ -1,7 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '#server/db/client.ts';
+import type { Database } from '#server/db/database.ts';
 import * as schema from '#server/db/schema.ts';
 import { emailOutbox } from '#server/db/schema.ts';
 import { createOutboxRepository } from '#server/email/outbox-repository.ts';

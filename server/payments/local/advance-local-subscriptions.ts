@@ -1,4 +1,4 @@
-import type { Database, Executor } from '#server/db/client.ts';
+import type { Database, Executor } from '#server/db/database.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import { nextPaymentAttempt, periodAmount, periodEndAfter } from './local-billing.ts';
 import { orderDescription } from './complete-local-checkout.ts';

@@ -1,4 +1,4 @@
-import type { Database } from '#server/db/client.ts';
+import type { Database } from '#server/db/database.ts';
 import { normalizeEmailAddress } from '#server/licences/normalize-email-address.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import type { AcceptedCard } from './local-cards.ts';

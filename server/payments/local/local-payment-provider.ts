@@ -1,4 +1,4 @@
-import type { Database } from '#server/db/client.ts';
+import type { Database } from '#server/db/database.ts';
 import { PaymentError } from '../payment-errors.ts';
 import type { PaymentProvider } from '../payment-provider.ts';
 import { isSubscriptionStatus } from '../payment-types.ts';

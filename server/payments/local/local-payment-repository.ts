@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Currency } from '#shared/pricing/index.ts';
-import type { Executor } from '#server/db/client.ts';
+import type { Executor } from '#server/db/database.ts';
 import {
   localCheckoutSessions,
   localCustomers,

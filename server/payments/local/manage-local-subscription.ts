@@ -6,7 +6,7 @@ import {
   type BillingPeriod,
   type Edition,
 } from '#shared/pricing/index.ts';
-import type { Database, Executor } from '#server/db/client.ts';
+import type { Database, Executor } from '#server/db/database.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import { cardPays } from './advance-local-subscriptions.ts';
 import type { AcceptedCard } from './local-cards.ts';

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '#server/node-flags.ts';
 
 /**
  * Starts the production server for the e2e run on a throwaway data directory, exactly as
@@ -9,7 +10,7 @@ import path from 'node:path';
  */
 const port = process.env.E2E_PORT ?? '3100';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'orgsmith-e2e-'));
-const child = spawn(process.execPath, ['server/main.ts'], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/main.ts'], {
   stdio: 'inherit',
   env: {
     ...process.env,

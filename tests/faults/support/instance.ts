@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import pg from 'pg';
+import { SERVER_NODE_FLAGS } from '#server/node-flags.ts';
 import { createScratchDatabase } from '#tests/helpers/databases.ts';
 
 /** One server process (`node server/main.ts` on the production build), as an operator runs it. */
@@ -24,7 +25,7 @@ export async function startInstance(options: {
   cwd?: string;
 }): Promise<Instance> {
   const { port } = options;
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/main.ts'], {
     cwd: options.cwd ?? process.cwd(),
     env: {
       ...process.env,
