@@ -12,6 +12,7 @@ import { licenceCertificateRoutes } from './licence-certificates/licence-certifi
 import { licenceRecoveryRoutes } from './licence-recovery/licence-recovery-routes.ts';
 import { licenceValidationRoutes } from './licence-validation/licence-validation-routes.ts';
 import { openApiRoutes } from './openapi/openapi-routes.ts';
+import { apiReferenceRoutes } from './openapi/api-reference-routes.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { healthRoutes } from './health/health-routes.ts';
@@ -104,6 +105,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', accessTokenRoutes(deps));
   app.route('/', licenceRecoveryRoutes(deps));
   app.route('/', openApiRoutes(deps));
+  app.route('/', apiReferenceRoutes(security));
 
   if (assets) app.use(assets);
 

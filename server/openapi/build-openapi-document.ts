@@ -178,6 +178,7 @@ function responseOf(response: ApiResponseDoc, collector: SchemaCollector): JsonO
     result.content = {
       [response.contentType ?? 'application/json']: {
         schema: collector.convert(response.schema, 'output'),
+        ...(response.examples ? { examples: response.examples } : {}),
       },
     };
   }
@@ -218,6 +219,7 @@ function operationOf(
       content: {
         [request.bodyContentType ?? 'application/json']: {
           schema: collector.convert(request.body, 'input'),
+          ...(request.bodyExamples ? { examples: request.bodyExamples } : {}),
         },
       },
     };

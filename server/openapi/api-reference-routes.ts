@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { Scalar } from '@scalar/hono-api-reference';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { pickEncoding } from '../http/compression.ts';
+import { randomToken } from '../http/random-token.ts';
+import { contentSecurityPolicy, type SecurityHeaderOptions } from '../http/security-headers.ts';
+import type { AppEnv } from '../http/types.ts';
+import { OPENAPI_PATH } from './api-docs.ts';
+import { noQueryParameters } from './common-errors.ts';
+
+export const API_REFERENCE_PATH = '/account/v1/docs';
+
+// The package exports neither its browser bundle nor its package.json: found beside its entry.
+const scalarDist = dirname(createRequire(import.meta.url).resolve('@scalar/api-reference'));
+const scalarVersion = z
+  .object({ version: z.string() })
+  .parse(JSON.parse(readFileSync(join(scalarDist, '..', 'package.json'), 'utf8'))).version;
+/** The versioned name lets browsers keep the bundle for a year. */
+export const API_REFERENCE_SCRIPT_PATH = `${API_REFERENCE_PATH}/scalar-${scalarVersion}.js`;
+
+interface ScriptBytes {
+  identity: Buffer;
+  gzip: Buffer;
+}
+
+/**
+ * The interactive API reference: Scalar's page over `openapi.json`, with Scalar's single-file
+ * bundle served from our origin (decision 134). The page's inline script and the stylesheet the
+ * bundle injects carry a per-request nonce, so its CSP widens nothing else: no `'unsafe-inline'`,
+ * no other origin.
+ */
+export function apiReferenceRoutes(security: SecurityHeaderOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  let script: ScriptBytes | undefined;
+
+  // Scalar's handler takes Hono's default environment: the page is a sub-app of its own.
+  const page = new Hono();
+  page.get(API_REFERENCE_PATH, noQueryParameters, async (c, next) => {
+    const nonce = randomToken(18, 'base64');
+    const nonceSource = `'nonce-${nonce}'`;
+    c.header(
+      'Content-Security-Policy',
+      contentSecurityPolicy(security, { scripts: [nonceSource], styles: [nonceSource] }),
+    );
+    // A nonce is good for one answer only.
+    c.header('Cache-Control', 'no-store');
+    const render = Scalar({
+      url: OPENAPI_PATH,
+      cdn: API_REFERENCE_SCRIPT_PATH,
+      nonce,
+      pageTitle: 'Orgsmith API reference',
+      // Fonts, telemetry and the request proxy would be other origins; the CSP allows none.
+      withDefaultFonts: false,
+      telemetry: false,
+      hideClientButton: true,
+      showDeveloperTools: 'never',
+      defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+    });
+    return render(c, next);
+  });
+  app.route('/', page);
+
+  app.get(API_REFERENCE_SCRIPT_PATH, noQueryParameters, (c) => {
+    if (!script) {
+      const identity = readFileSync(join(scalarDist, 'browser', 'standalone.js'));
+      script = { identity, gzip: gzipSync(identity, { level: 9 }) };
+    }
+    const encoding = pickEncoding(c.req.header('accept-encoding'), ['gzip'] as const);
+    const body = encoding ? script.gzip : script.identity;
+    const headers: Record<string, string> = {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Content-Length': String(body.byteLength),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      Vary: 'Accept-Encoding',
+    };
+    if (encoding) headers['Content-Encoding'] = encoding;
+    return c.body(new Uint8Array(body), 200, headers);
+  });
+  return app;
+}
