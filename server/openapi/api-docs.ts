@@ -13,6 +13,7 @@ import { paymentWebhookApiDocs } from '../payments/webhook-api-docs.ts';
 import { releaseApiDocs } from '../releases/release-api-docs.ts';
 import { trialApiDocs } from '../trials/trial-api-docs.ts';
 import { defineApiDocs, type ApiOperationDoc } from './api-doc.ts';
+import { API_REFERENCE_PATH, API_REFERENCE_SCRIPT_PATH } from './api-reference-paths.ts';
 import { invalidRequestErrorSchema } from './common-errors.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
 
@@ -27,6 +28,31 @@ const openApiDocs = defineApiDocs([
     summary: 'This OpenAPI 3.1 document',
     responses: {
       200: { description: 'The document.', schema: z.record(z.string(), z.unknown()) },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+    },
+  },
+  {
+    method: 'get',
+    path: API_REFERENCE_PATH,
+    operationId: 'getApiReference',
+    tag: 'Reference',
+    summary: 'This document as an interactive reference (Scalar)',
+    description:
+      'An HTML page that loads Scalar’s bundle from this origin; its CSP allows inline code only by a per-request nonce.',
+    responses: {
+      200: { description: 'The page.', contentType: 'text/html', schema: z.string() },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+    },
+  },
+  {
+    method: 'get',
+    path: API_REFERENCE_SCRIPT_PATH,
+    operationId: 'getApiReferenceScript',
+    tag: 'Reference',
+    summary: 'Scalar’s browser bundle for the reference page',
+    description: 'Named by its version, so it is cached for a year.',
+    responses: {
+      200: { description: 'The script.', contentType: 'text/javascript', schema: z.string() },
       400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
     },
   },

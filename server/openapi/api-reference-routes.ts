@@ -1,26 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Scalar } from '@scalar/hono-api-reference';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { pickEncoding } from '../http/compression.ts';
 import { randomToken } from '../http/random-token.ts';
 import { contentSecurityPolicy, type SecurityHeaderOptions } from '../http/security-headers.ts';
 import type { AppEnv } from '../http/types.ts';
 import { OPENAPI_PATH } from './api-docs.ts';
+import {
+  API_REFERENCE_PATH,
+  API_REFERENCE_SCRIPT_PATH,
+  scalarDist,
+} from './api-reference-paths.ts';
 import { noQueryParameters } from './common-errors.ts';
-
-export const API_REFERENCE_PATH = '/account/v1/docs';
-
-// The package exports neither its browser bundle nor its package.json: found beside its entry.
-const scalarDist = dirname(createRequire(import.meta.url).resolve('@scalar/api-reference'));
-const scalarVersion = z
-  .object({ version: z.string() })
-  .parse(JSON.parse(readFileSync(join(scalarDist, '..', 'package.json'), 'utf8'))).version;
-/** The versioned name lets browsers keep the bundle for a year. */
-export const API_REFERENCE_SCRIPT_PATH = `${API_REFERENCE_PATH}/scalar-${scalarVersion}.js`;
 
 interface ScriptBytes {
   identity: Buffer;
