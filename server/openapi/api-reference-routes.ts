@@ -15,6 +15,21 @@ import {
 } from './api-reference-paths.ts';
 import { noQueryParameters } from './common-errors.ts';
 
+/**
+ * Runs before Scalar's bundle: `<style>` elements the bundle's parts create (its theme, its toast
+ * styles) get the page's nonce, as the bundle's own stylesheet does from `meta[csp-nonce]`.
+ */
+function styleNonceScript(nonce: string): string {
+  return `(() => {
+      const create = Document.prototype.createElement;
+      Document.prototype.createElement = function (tag, options) {
+        const element = create.call(this, tag, options);
+        if (String(tag).toLowerCase() === 'style') element.nonce = '${nonce}';
+        return element;
+      };
+    })();`;
+}
+
 interface ScriptBytes {
   identity: Buffer;
   gzip: Buffer;
@@ -35,10 +50,13 @@ export function apiReferenceRoutes(security: SecurityHeaderOptions): Hono<AppEnv
   page.get(API_REFERENCE_PATH, noQueryParameters, async (c, next) => {
     const nonce = randomToken(18, 'base64');
     const nonceSource = `'nonce-${nonce}'`;
-    c.header(
-      'Content-Security-Policy',
-      contentSecurityPolicy(security, { scripts: [nonceSource], styles: [nonceSource] }),
-    );
+    const policy = contentSecurityPolicy(security, {
+      scripts: [nonceSource],
+      styles: [nonceSource],
+    });
+    // Scalar writes style attributes (code blocks' line counts, a scrollbar probe) that no nonce
+    // can cover. They run no code and every source a style could load from stays 'self'.
+    c.header('Content-Security-Policy', `${policy}; style-src-attr 'unsafe-inline'`);
     // A nonce is good for one answer only.
     c.header('Cache-Control', 'no-store');
     const render = Scalar({
@@ -46,14 +64,25 @@ export function apiReferenceRoutes(security: SecurityHeaderOptions): Hono<AppEnv
       cdn: API_REFERENCE_SCRIPT_PATH,
       nonce,
       pageTitle: 'Orgsmith API reference',
+      // The site's icon, so the browser asks for no /favicon.ico.
+      favicon: '/favicon.svg',
       // Fonts, telemetry and the request proxy would be other origins; the CSP allows none.
       withDefaultFonts: false,
       telemetry: false,
       hideClientButton: true,
       showDeveloperTools: 'never',
       defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+      // Scalar's AI agent and MCP offers talk to Scalar's servers.
+      agent: { disabled: true },
+      mcp: { disabled: true },
     });
-    return render(c, next);
+    const rendered = await render(c, next);
+    if (!rendered) throw new Error('Scalar rendered no page');
+    const html = (await rendered.text()).replace(
+      '<head>',
+      `<head>\n    <script nonce="${nonce}">${styleNonceScript(nonce)}</script>`,
+    );
+    return c.html(html, 200);
   });
   app.route('/', page);
 

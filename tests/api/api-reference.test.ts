@@ -35,16 +35,22 @@ describe('the interactive API reference', () => {
     const html = await res.text();
     const csp = res.headers.get('content-security-policy') ?? '';
     const policy = directives(csp);
-    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|strict-dynamic/);
+    expect(csp.replace("style-src-attr 'unsafe-inline'", '')).not.toMatch(
+      /unsafe-inline|unsafe-eval|unsafe-hashes|strict-dynamic/,
+    );
     expect(policy.get('connect-src')).toEqual(["'self'"]);
     expect(policy.get('font-src')).toEqual(["'self'"]);
     const nonce = /<script src="[^"]+" nonce="([^"]+)"/.exec(html)?.[1];
+    expect(html).toContain(`element.nonce = '${nonce}'`);
     expect(nonce).toBeDefined();
     expect(policy.get('script-src')).toEqual(["'self'", `'nonce-${nonce}'`]);
     expect(policy.get('style-src')).toEqual(["'self'", `'nonce-${nonce}'`]);
+    // Style attributes only (they run no code); style elements still need the nonce.
+    expect(policy.get('style-src-attr')).toEqual(["'unsafe-inline'"]);
+    expect(policy.get('style-src-elem')).toBeUndefined();
     // Every script is ours: the bundle by path, the inline start-up by the nonce.
     const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1] ?? '');
-    expect(scripts.length).toBe(2);
+    expect(scripts.length).toBe(3);
     for (const attributes of scripts) expect(attributes).toContain(`nonce="${nonce}"`);
     expect(html).toContain(`<script src="${API_REFERENCE_SCRIPT_PATH}"`);
     expect(html).toContain('"url": "/account/v1/openapi.json"');
