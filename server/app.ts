@@ -6,11 +6,13 @@ import { contactRoutes } from './contact/contact-routes.ts';
 import type { AppDeps } from './deps.ts';
 import { compression } from './http/compression.ts';
 import { csrf, csrfTokenRoutes } from './http/csrf.ts';
+import { isCsrfExempt } from './http/csrf-exempt.ts';
 import { accessTokenRoutes } from './access-tokens/access-token-routes.ts';
 import { licenceCertificateRoutes } from './licence-certificates/licence-certificate-routes.ts';
 import { licenceRecoveryRoutes } from './licence-recovery/licence-recovery-routes.ts';
 import { licenceValidationRoutes } from './licence-validation/licence-validation-routes.ts';
 import { openApiRoutes } from './openapi/openapi-routes.ts';
+import { apiReferenceRoutes } from './openapi/api-reference-routes.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { healthRoutes } from './health/health-routes.ts';
@@ -40,17 +42,6 @@ export interface BuildAppOptions {
   serverBuild?: ServerBuild | (() => Promise<ServerBuild>);
   /** Directory of the client build to serve; omitted in dev (Vite serves it). */
   clientDir?: string;
-}
-
-/** Paths that machines call with their own authentication, so no CSRF token applies. */
-function isCsrfExempt(path: string): boolean {
-  return (
-    path.startsWith('/account/v1/webhooks/') ||
-    path === '/account/v1/licenses/validate' ||
-    // Authenticated by the licence key or token in the body (decision 074).
-    path === '/account/v1/access-tokens' ||
-    path.startsWith('/account/v1/access-tokens/')
-  );
 }
 
 /** Assembles the whole product — site, account service, static files — into one Hono app. */
@@ -115,7 +106,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', licenceCertificateRoutes(deps));
   app.route('/', accessTokenRoutes(deps));
   app.route('/', licenceRecoveryRoutes(deps));
-  app.route('/', openApiRoutes(deps, { isCsrfExempt }));
+  app.route('/', openApiRoutes(deps));
+  app.route('/', apiReferenceRoutes(security));
 
   if (assets) app.use(assets);
 

@@ -16,6 +16,7 @@ import {
   revokeAccessTokenRequestSchema,
 } from './access-token-contract.ts';
 import { ACCESS_TOKENS_PATH } from './access-token-routes.ts';
+import { accessTokenExamples } from '../openapi/cli-flow-examples.ts';
 
 const commonErrors = {
   400: { description: 'Malformed JSON or fields.', schema: invalidRequestErrorSchema },
@@ -37,9 +38,16 @@ export const accessTokenApiDocs = defineApiDocs([
     summary: 'Create an access token for a licence (shown once)',
     description:
       'For CI: the CLI accepts the token instead of the licence key (`Authorization: Bearer` on the validation endpoint). Only a keyed hash is stored, so the token appears in this answer only.',
-    request: { body: createAccessTokenRequestSchema },
+    request: {
+      body: createAccessTokenRequestSchema,
+      bodyExamples: accessTokenExamples.createRequest,
+    },
     responses: {
-      201: { description: 'The new token.', schema: createdAccessTokenSchema },
+      201: {
+        description: 'The new token.',
+        schema: createdAccessTokenSchema,
+        examples: accessTokenExamples.created,
+      },
       ...commonErrors,
       404: { description: 'LicenseKeyUnknown: no licence has this key.', schema: errorBodySchema },
       409: {
@@ -56,11 +64,15 @@ export const accessTokenApiDocs = defineApiDocs([
     tag: 'Access tokens',
     summary: 'List the access tokens of a licence',
     description: 'A POST so that the licence key never appears in a URL or an access log.',
-    request: { body: listAccessTokensRequestSchema },
+    request: {
+      body: listAccessTokensRequestSchema,
+      bodyExamples: accessTokenExamples.listRequest,
+    },
     responses: {
       200: {
         description: 'Tokens, newest first, revoked ones included.',
         schema: accessTokenListSchema,
+        examples: accessTokenExamples.list,
       },
       ...commonErrors,
       404: { description: 'LicenseKeyUnknown.', schema: errorBodySchema },
@@ -74,9 +86,16 @@ export const accessTokenApiDocs = defineApiDocs([
     summary: 'Revoke an access token',
     description:
       'Send the token itself, or the licence key and the token id. Validations with a revoked token answer NOT_FOUND. Revoking twice is not an error.',
-    request: { body: revokeAccessTokenRequestSchema },
+    request: {
+      body: revokeAccessTokenRequestSchema,
+      bodyExamples: accessTokenExamples.revokeRequest,
+    },
     responses: {
-      200: { description: 'The revoked token.', schema: accessTokenInfoSchema },
+      200: {
+        description: 'The revoked token.',
+        schema: accessTokenInfoSchema,
+        examples: accessTokenExamples.revoked,
+      },
       ...commonErrors,
       404: { description: 'LicenseKeyUnknown or AccessTokenUnknown.', schema: errorBodySchema },
     },

@@ -2,6 +2,7 @@ import { defineApiDocs } from '../openapi/api-doc.ts';
 import { invalidRequestErrorSchema } from '../openapi/common-errors.ts';
 import { licenceKeySetSchema } from './licence-certificate-contract.ts';
 import { LICENCE_KEY_SET_PATH } from './licence-certificate-routes.ts';
+import { keySetExample } from '../openapi/cli-flow-examples.ts';
 
 export const licenceCertificateApiDocs = defineApiDocs([
   {
@@ -13,7 +14,7 @@ export const licenceCertificateApiDocs = defineApiDocs([
     description:
       'Every valid licence validation carries a certificate signed with Ed25519. Take the key whose `kid` equals the certificate `keyId` and verify the signature over the canonical JSON of the payload (docs/licence-certificates.md). The set holds the signing key and every retired key for 31 days after it last signed, so certificates stay verifiable across a key rotation; fetch the set again when a certificate names a key you do not have.',
     responses: {
-      200: { description: 'The key set.', schema: licenceKeySetSchema },
+      200: { description: 'The key set.', schema: licenceKeySetSchema, examples: keySetExample },
       400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
     },
   },

@@ -9,6 +9,7 @@ import {
 } from '../openapi/common-errors.ts';
 import { validationAnswerSchema, validationRequestSchema } from './licence-validation-contract.ts';
 import { VALIDATE_PATH } from './licence-validation-routes.ts';
+import { validateExamples } from '../openapi/cli-flow-examples.ts';
 
 export const licenceValidationApiDocs = defineApiDocs([
   {
@@ -20,11 +21,12 @@ export const licenceValidationApiDocs = defineApiDocs([
     description:
       'Checks run in this order and the first failure is answered: NOT_FOUND → PRODUCT_MISMATCH → PENDING_DELETION → DEACTIVATED (lapsed payment, or revoked by an operator, which payments do not lift) → EXPIRED → TOO_MANY_ORGS. A new `orgId` is admitted while the licence has fewer orgs in use (validated within 30 days) than it covers; orgs already in use keep working. Every valid answer carries a signed certificate (docs/licence-certificates.md). Invalid licences are answered with 200 and `valid: false`; 4xx statuses mean the request itself was wrong.',
     security: [{}, { accessToken: [] }],
-    request: { body: validationRequestSchema },
+    request: { body: validationRequestSchema, bodyExamples: validateExamples.request },
     responses: {
       200: {
         description: 'The validation result (valid or not).',
         schema: validationAnswerSchema,
+        examples: validateExamples.answer,
         headers: rateLimitHeadersDoc,
       },
       400: {

@@ -11,6 +11,9 @@ export interface ApiHeaderDoc {
   schema: AnySchema;
 }
 
+/** Named sample values, shown by the API reference beside the schema. */
+export type ApiExamples = Record<string, { summary: string; value: unknown }>;
+
 export interface ApiResponseDoc {
   description: string;
   /** Body schema; omitted for answers without a body. */
@@ -18,6 +21,7 @@ export interface ApiResponseDoc {
   /** Defaults to application/json. */
   contentType?: string;
   headers?: Record<string, ApiHeaderDoc>;
+  examples?: ApiExamples;
 }
 
 /**
@@ -44,6 +48,7 @@ export interface ApiOperationDoc {
     /** Defaults to application/json. */
     bodyContentType?: string;
     bodyRequired?: boolean;
+    bodyExamples?: ApiExamples;
   };
   responses: Record<number, ApiResponseDoc>;
 }

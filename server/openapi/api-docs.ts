@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { CSRF_HEADER, CSRF_TOKEN_PATH, csrfCookieName } from '#shared/contracts/csrf.ts';
 import { accessTokenApiDocs } from '../access-tokens/access-token-api-docs.ts';
 import { billingPortalApiDocs } from '../billing-portal/billing-portal-api-docs.ts';
 import { checkoutApiDocs } from '../checkout/checkout-api-docs.ts';
 import { contactApiDocs } from '../contact/contact-api-docs.ts';
 import { csrfApiDocs } from '../http/csrf-api-docs.ts';
+import { isCsrfExempt } from '../http/csrf-exempt.ts';
 import { licenceCertificateApiDocs } from '../licence-certificates/licence-certificate-api-docs.ts';
 import { licenceRecoveryApiDocs } from '../licence-recovery/licence-recovery-api-docs.ts';
 import { licenceValidationApiDocs } from '../licence-validation/licence-validation-api-docs.ts';
@@ -11,7 +13,9 @@ import { paymentWebhookApiDocs } from '../payments/webhook-api-docs.ts';
 import { releaseApiDocs } from '../releases/release-api-docs.ts';
 import { trialApiDocs } from '../trials/trial-api-docs.ts';
 import { defineApiDocs, type ApiOperationDoc } from './api-doc.ts';
+import { API_REFERENCE_PATH, API_REFERENCE_SCRIPT_PATH } from './api-reference-paths.ts';
 import { invalidRequestErrorSchema } from './common-errors.ts';
+import { buildOpenApiDocument } from './build-openapi-document.ts';
 
 export const OPENAPI_PATH = '/account/v1/openapi.json';
 
@@ -24,6 +28,31 @@ const openApiDocs = defineApiDocs([
     summary: 'This OpenAPI 3.1 document',
     responses: {
       200: { description: 'The document.', schema: z.record(z.string(), z.unknown()) },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+    },
+  },
+  {
+    method: 'get',
+    path: API_REFERENCE_PATH,
+    operationId: 'getApiReference',
+    tag: 'Reference',
+    summary: 'This document as an interactive reference (Scalar)',
+    description:
+      'An HTML page that loads Scalar’s bundle from this origin; its CSP allows inline code only by a per-request nonce.',
+    responses: {
+      200: { description: 'The page.', contentType: 'text/html', schema: z.string() },
+      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+    },
+  },
+  {
+    method: 'get',
+    path: API_REFERENCE_SCRIPT_PATH,
+    operationId: 'getApiReferenceScript',
+    tag: 'Reference',
+    summary: 'Scalar’s browser bundle for the reference page',
+    description: 'Named by its version, so it is cached for a year.',
+    responses: {
+      200: { description: 'The script.', contentType: 'text/javascript', schema: z.string() },
       400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
     },
   },
@@ -49,10 +78,70 @@ export const apiDocs: readonly ApiOperationDoc[] = [
   ...openApiDocs,
 ];
 
-export const securitySchemes = {
-  accessToken: {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An access token created for a licence (for CI), sent instead of the licence key.',
-  },
-};
+/** The credentials the API takes; `licenseKey` travels in the JSON body, which OpenAPI cannot name. */
+function securitySchemes(csrfCookie: string): Record<string, Record<string, unknown>> {
+  return {
+    csrfCookie: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: csrfCookie,
+      description: `The CSRF token cookie, set by \`GET ${CSRF_TOKEN_PATH}\`; browsers send it themselves.`,
+    },
+    csrfHeader: {
+      type: 'apiKey',
+      in: 'header',
+      name: CSRF_HEADER,
+      description: `The value of the ${csrfCookie} cookie, echoed (double-submit, decision 004).`,
+    },
+    accessToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'An access token created for a licence (for CI), sent instead of the licence key in the body.',
+    },
+    stripeSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Stripe-Signature',
+      description: 'Stripe’s signature of the raw body with the webhook secret.',
+    },
+  };
+}
+
+export interface ApiDocumentUrls {
+  /** Base URL of the account service as clients call it. */
+  accountBaseUrl: string;
+  /** Origin of the website (for endpoints the site serves itself). */
+  siteBaseUrl: string;
+}
+
+/** The OpenAPI 3.1 document of every endpoint in `apiDocs`. */
+export function buildApiDocument(urls: ApiDocumentUrls): Record<string, unknown> {
+  const csrfCookie = csrfCookieName(urls.siteBaseUrl.startsWith('https:'));
+  return buildOpenApiDocument(apiDocs, {
+    info: {
+      title: 'Orgsmith account service',
+      version: '1.0.0',
+      description:
+        'Trial licences, checkout, subscriptions, licence validation for the CLI and the release catalog. Error bodies carry `{"Error": "<Code>"}`.',
+    },
+    tagDescriptions: {
+      'Access tokens':
+        'Tokens for CI that the CLI sends instead of the licence key; created, listed and revoked with the key.',
+      Contact: 'The site’s contact form.',
+      'Licence certificates': 'Public keys that verify the certificates of valid licences.',
+      'Licence validation': 'The CLI’s licence check.',
+      'Lost licence key': 'Replacing a lost licence key through a link e-mailed to its address.',
+      Reference: 'This document.',
+      Releases: 'The release catalog, downloads and the release feed.',
+      Site: 'What the site’s own pages call.',
+      Subscriptions: 'Checkout, the billing portal and what they start.',
+      Trials: 'Two-month trial licences.',
+      Webhooks: 'Events from the payment provider.',
+    },
+    ...urls,
+    securitySchemes: securitySchemes(csrfCookie),
+    isCsrfExempt,
+    csrfSecurity: { csrfCookie: [], csrfHeader: [] },
+  });
+}

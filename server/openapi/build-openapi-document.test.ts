@@ -11,8 +11,10 @@ const options = {
   info: { title: 'Test', version: '1', description: 'Test API' },
   accountBaseUrl: 'https://account.example',
   siteBaseUrl: 'https://site.example',
+  tagDescriptions: { Things: 'Things.', Site: 'The site.' },
   securitySchemes: {},
   isCsrfExempt: (path: string) => path === '/account/v1/machine',
+  csrfSecurity: { csrf: [] },
 };
 
 const docs = defineApiDocs([
@@ -106,6 +108,38 @@ describe('buildOpenApiDocument', () => {
       '200',
       '500',
     ]);
+  });
+
+  it('states every operation’s security: CSRF where the check applies, else public', () => {
+    expect(paths['/account/v1/things/{id}']?.post?.security).toEqual([{ csrf: [] }]);
+    expect(paths['/account/v1/machine']?.post?.security).toEqual([]);
+    const withToken = buildOpenApiDocument(
+      defineApiDocs([
+        {
+          method: 'post',
+          path: '/account/v1/machine',
+          operationId: 'tokenCall',
+          tag: 'Things',
+          summary: 'With a token',
+          security: [{ token: [] }],
+          responses: { 204: { description: 'done' } },
+        },
+      ]),
+      options,
+    );
+    expect(withToken.paths).toMatchObject({
+      '/account/v1/machine': { post: { security: [{ token: [] }] } },
+    });
+  });
+
+  it('describes every tag and refuses one without a description', () => {
+    expect(document.tags).toEqual([
+      { name: 'Site', description: 'The site.' },
+      { name: 'Things', description: 'Things.' },
+    ]);
+    expect(() => buildOpenApiDocument(docs, { ...options, tagDescriptions: {} })).toThrow(
+      /tag Site has no description/,
+    );
   });
 
   it('points site endpoints at the site origin', () => {

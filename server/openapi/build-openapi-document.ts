@@ -14,13 +14,19 @@ export interface OpenApiInfo {
 
 export interface BuildOpenApiOptions {
   info: OpenApiInfo;
+  /** One line per tag the docs use, shown as the heading of its group. */
+  tagDescriptions: Record<string, string>;
   /** Base URL of the account service as clients call it. */
   accountBaseUrl: string;
   /** Origin of the website (for endpoints the site serves itself, e.g. the contact form). */
   siteBaseUrl: string;
   securitySchemes: Record<string, JsonObject>;
-  /** Unsafe requests to other paths need the CSRF header; their 403 answer is documented. */
+  /**
+   * Unsafe requests to other paths need the CSRF cookie and header: their 403 answer is
+   * documented and this requirement is their security.
+   */
   isCsrfExempt: (path: string) => boolean;
+  csrfSecurity: Record<string, string[]>;
 }
 
 /** Hono's `:name` parameters become OpenAPI's `{name}`. */
@@ -172,6 +178,7 @@ function responseOf(response: ApiResponseDoc, collector: SchemaCollector): JsonO
     result.content = {
       [response.contentType ?? 'application/json']: {
         schema: collector.convert(response.schema, 'output'),
+        ...(response.examples ? { examples: response.examples } : {}),
       },
     };
   }
@@ -184,8 +191,8 @@ function operationOf(
   collector: SchemaCollector,
 ): JsonObject {
   const responses: Record<number, ApiResponseDoc> = { ...doc.responses };
-  const unsafe = doc.method !== 'get';
-  if (unsafe && !options.isCsrfExempt(doc.path) && !responses[403]) {
+  const csrfChecked = doc.method !== 'get' && !options.isCsrfExempt(doc.path);
+  if (csrfChecked && !responses[403]) {
     responses[403] = { description: 'Missing or wrong CSRF token.', schema: csrfErrorSchema };
   }
   responses[500] ??= { description: 'Unexpected server error.', schema: internalErrorSchema };
@@ -212,11 +219,13 @@ function operationOf(
       content: {
         [request.bodyContentType ?? 'application/json']: {
           schema: collector.convert(request.body, 'input'),
+          ...(request.bodyExamples ? { examples: request.bodyExamples } : {}),
         },
       },
     };
   }
-  if (doc.security) operation.security = doc.security;
+  // Public unless the doc names a credential: `[]` says so rather than leaving it unstated.
+  operation.security = doc.security ?? (csrfChecked ? [options.csrfSecurity] : []);
   if (doc.origin === 'site') operation.servers = [{ url: options.siteBaseUrl }];
   return operation;
 }
@@ -246,7 +255,11 @@ export function buildOpenApiDocument(
     info: options.info,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: options.accountBaseUrl }],
-    tags: [...new Set(docs.map((doc) => doc.tag))].sort().map((name) => ({ name })),
+    tags: [...new Set(docs.map((doc) => doc.tag))].sort().map((name) => {
+      const description = options.tagDescriptions[name];
+      if (!description) throw new Error(`The tag ${name} has no description`);
+      return { name, description };
+    }),
     paths: sortedByKey(resolvedPaths),
     components: {
       schemas: sortedByKey(components),

@@ -38,9 +38,12 @@ export const internalErrorSchema = z
   .object({ Error: z.literal('InternalError'), message: z.string() })
   .meta({ id: 'InternalError', description: 'An unexpected server error.' });
 
-/** Any error body: `{"Error": "<Code>", "message": "…"}`; the response description names the codes. */
+/**
+ * Any error body: `{"Error": "<Code>", "message": "…"}`, with `issues` when fields were refused;
+ * the response description names the codes.
+ */
 export const errorBodySchema = z
-  .object({ Error: z.string(), message: z.string() })
+  .object({ Error: z.string(), message: z.string(), issues: issuesSchema.optional() })
   .meta({ id: 'ErrorBody', description: 'An error with its machine code.' });
 
 /** The headers of rate-limited endpoints. */

@@ -11,8 +11,8 @@ export const paymentWebhookApiDocs = defineApiDocs([
     summary: 'Stripe events (signed with the webhook secret)',
     description:
       'Called by Stripe only. The signature in `Stripe-Signature` is checked on the raw body; each event is recorded once and the subscription is re-read.',
+    security: [{ stripeSignature: [] }],
     request: {
-      headers: z.object({ 'Stripe-Signature': z.string() }),
       body: z.record(z.string(), z.unknown()).describe('A Stripe event.'),
     },
     responses: {

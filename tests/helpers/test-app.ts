@@ -4,6 +4,8 @@ import type { AppDeps } from '#server/deps.ts';
 import { createLogger } from '#server/logger.ts';
 import { assembleDeps } from '#server/runtime.ts';
 import type { TestDatabaseTarget } from './databases.ts';
+import { DocumentedAnswers } from './documented-answers.ts';
+import { appendFileSync } from 'node:fs';
 
 export interface TestApp {
   app: ReturnType<typeof buildApp>;
@@ -38,8 +40,10 @@ export async function createTestApp(
     secretKey: 'test-secret-key-test-secret-key-0123456789',
     wakeOutbox: () => undefined,
   });
+  const app = buildApp(deps, overrides.options);
+  checkAnswersAgainstDocument(app);
   return {
-    app: buildApp(deps, overrides.options),
+    app,
     deps,
     setNow(date) {
       now = date;
@@ -51,4 +55,25 @@ export async function createTestApp(
 /** Headers that pass the CSRF check, as the site's fetch wrapper would send them. */
 export function csrfHeaders(token = 'test-csrf-token'): Record<string, string> {
   return { Cookie: `XSRF-TOKEN=${token}`, 'X-XSRF-TOKEN': token };
+}
+
+let documentedAnswers: DocumentedAnswers | undefined;
+
+/** Every answer `app.request` gives is checked against the OpenAPI document (see DocumentedAnswers). */
+function checkAnswersAgainstDocument(app: TestApp['app']): void {
+  const request = app.request;
+  app.request = async (input, init, ...rest) => {
+    const res = await request(input, init, ...rest);
+    const url =
+      input instanceof Request ? new URL(input.url) : new URL(String(input), 'http://localhost');
+    const method = (
+      input instanceof Request ? input.method : (init?.method ?? 'GET')
+    ).toUpperCase();
+    documentedAnswers ??= new DocumentedAnswers();
+    const problem = await documentedAnswers.problemWith(method, url, res);
+    if (problem && process.env.DOCUMENTED_ANSWERS_REPORT) {
+      appendFileSync(process.env.DOCUMENTED_ANSWERS_REPORT, `${problem}\n`);
+    } else if (problem) throw new Error(problem);
+    return res;
+  };
 }

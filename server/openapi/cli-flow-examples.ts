@@ -1,0 +1,142 @@
+import type { z } from 'zod';
+import type {
+  accessTokenInfoSchema,
+  accessTokenListSchema,
+  createdAccessTokenSchema,
+} from '../access-tokens/access-token-contract.ts';
+import type { licenceKeySetSchema } from '../licence-certificates/licence-certificate-contract.ts';
+import type { validationAnswerSchema } from '../licence-validation/licence-validation-contract.ts';
+
+/**
+ * Sample values of the CLI's flows for the API reference: validate a licence, verify its
+ * certificate with the key set, manage access tokens for CI. Typed by the answers' schemas, and
+ * `tests/api/openapi-examples.test.ts` validates each against the served document.
+ */
+const licenseKey = 'ORGS-7KQ3-M9TD-2WXH-C4RV-8PJN-YB6E-GZ1A';
+const token = 'orgsmith_at_Qm9vdHN0cmFwIHRva2VuIGZvciB0aGUgcmVmZXJlbmNlIGV4';
+const orgId = '00D5g000004ABCDEAA';
+
+const proLicence = {
+  id: 'lic_01J9Z8K7Q3M2',
+  type: 'Paid',
+  edition: 'Pro',
+  quantity: 10,
+  orgs: 10,
+  orgsInUse: 3,
+  stacks: 'unlimited',
+  features: ['deploy', 'toolbox-write'],
+  expiresAt: '2027-01-15T10:00:00.000Z',
+} satisfies NonNullable<z.output<typeof validationAnswerSchema>['license']>;
+
+const validAnswer = {
+  valid: true,
+  code: 'VALID',
+  detail: 'The licence is valid.',
+  license: proLicence,
+  certificate: {
+    payload: {
+      version: 1,
+      licenceId: proLicence.id,
+      type: 'Paid',
+      edition: 'Pro',
+      quantity: 10,
+      orgs: 10,
+      stacks: 'unlimited',
+      features: ['deploy', 'toolbox-write'],
+      orgId,
+      productId: 'orgsmith-cli',
+      issuedAt: '2026-01-15T10:00:00.000Z',
+      validUntil: '2026-02-14T10:00:00.000Z',
+    },
+    signature: 'kQ'.repeat(43),
+    keyId: 'lc-2026-01',
+  },
+} satisfies z.output<typeof validationAnswerSchema>;
+
+const expiredAnswer = {
+  valid: false,
+  code: 'EXPIRED',
+  detail: 'The licence expired on 2025-12-31.',
+  license: { ...proLicence, expiresAt: '2025-12-31T23:59:59.000Z' },
+} satisfies z.output<typeof validationAnswerSchema>;
+
+export const validateExamples = {
+  request: {
+    licenceKey: {
+      summary: 'With the licence key (orgsmith licence validate)',
+      value: { licenseKey, productId: 'orgsmith-cli', orgId },
+    },
+    accessToken: {
+      summary: 'In CI: the access token as `Authorization: Bearer`, no key in the body',
+      value: { productId: 'orgsmith-cli', orgId },
+    },
+  },
+  answer: {
+    valid: { summary: 'Valid, with its signed certificate', value: validAnswer },
+    expired: { summary: 'Not valid: expired', value: expiredAnswer },
+  },
+};
+
+export const keySetExample = {
+  keySet: {
+    summary: 'The key that verifies the certificate above (kid = keyId)',
+    value: {
+      keys: [
+        {
+          kty: 'OKP',
+          crv: 'Ed25519',
+          x: 'l2v3Yb1XJkP0wQm7sT9nA4cR6dE8fG0hI2jK4lM6nO8',
+          kid: 'lc-2026-01',
+          alg: 'EdDSA',
+          use: 'sig',
+        },
+      ],
+    } satisfies z.output<typeof licenceKeySetSchema>,
+  },
+};
+
+const tokenInfo = {
+  id: '3f0e9a52-6c1d-4b7e-9a8f-2d5c7e1b4a60',
+  name: 'GitHub Actions',
+  hint: token.slice(-4),
+  createdVia: 'self-service',
+  createdAt: '2026-01-15T10:00:00.000Z',
+  lastUsedAt: null,
+  revokedAt: null,
+} satisfies z.output<typeof accessTokenInfoSchema>;
+
+export const accessTokenExamples = {
+  createRequest: {
+    ci: { summary: 'A token for CI', value: { licenseKey, name: 'GitHub Actions' } },
+  },
+  created: {
+    ci: {
+      summary: 'Shown once: store it as a CI secret',
+      value: { ...tokenInfo, token } satisfies z.output<typeof createdAccessTokenSchema>,
+    },
+  },
+  listRequest: { byKey: { summary: 'The tokens of a licence', value: { licenseKey } } },
+  list: {
+    one: {
+      summary: 'One token, used today',
+      value: {
+        tokens: [{ ...tokenInfo, lastUsedAt: '2026-01-15T10:00:00.000Z' }],
+      } satisfies z.output<typeof accessTokenListSchema>,
+    },
+  },
+  revokeRequest: {
+    byToken: { summary: 'With the token itself', value: { token } },
+    byId: {
+      summary: 'With the licence key and the token id',
+      value: { licenseKey, id: tokenInfo.id },
+    },
+  },
+  revoked: {
+    ci: {
+      summary: 'The revoked token',
+      value: { ...tokenInfo, revokedAt: '2026-01-16T08:30:00.000Z' } satisfies z.output<
+        typeof accessTokenInfoSchema
+      >,
+    },
+  },
+};
