@@ -91,6 +91,14 @@ export function quoteSuccessMessage(number: string, emailAddress: string): strin
   return `Your quote ${number} is ready. We have also sent it to ${emailAddress}; it is valid for 30 days.`;
 }
 
+/** The quote dialog's error: too many quotes gets its own advice, everything else the billing default. */
+export function quoteErrorMessage(code: string | undefined): string {
+  if (code === errorCodes.tooManyRequests) {
+    return 'You have asked for several quotes in a short time. Please wait a while, then try again. If the problem persists, please contact our technical support.';
+  }
+  return failureMessages.billing;
+}
+
 /** What the portal dialog says when a visitor arrives from a billing-portal link that did not work. */
 export const portalLinkNotices = {
   expired:
