@@ -7,10 +7,11 @@ import { metaFor } from '../root-data.ts';
 
 export const meta = metaFor(pages.quoteAccept);
 
-/** Reached by a quote's own link: per visit, and its token never leaves in a Referer. */
-export function headers(args: Route.HeadersArgs): HeadersInit {
-  return { ...perVisitHeaders(args), 'Referrer-Policy': 'no-referrer' };
-}
+/**
+ * Reached by a quote's own link: rendered per visit, never stored. The site's referrer policy
+ * already sends other origins no path, so the token stays here.
+ */
+export const headers = perVisitHeaders;
 
 /** The quote the link names, read on the server (decision 142). */
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -48,7 +48,7 @@ function QuoteFacts({ quote }: { quote: OpenQuote }) {
               <th scope="col" className={styles.number}>
                 Qty
               </th>
-              <th scope="col" className={styles.number}>
+              <th scope="col" className={`${styles.number} ${styles.unit}`}>
                 Unit price
               </th>
               <th scope="col" className={styles.number}>
@@ -61,7 +61,7 @@ function QuoteFacts({ quote }: { quote: OpenQuote }) {
               <tr key={line.description}>
                 <td>{line.description}</td>
                 <td className={styles.number}>{line.quantity}</td>
-                <td className={styles.number}>{line.unitPrice}</td>
+                <td className={`${styles.number} ${styles.unit}`}>{line.unitPrice}</td>
                 <td className={styles.number}>{line.amount}</td>
               </tr>
             ))}
