@@ -47,6 +47,18 @@ async function pdfText(bytes: ArrayBuffer): Promise<string> {
   }
 }
 
+/** What poppler's pdfinfo says about a PDF. */
+async function pdfInfo(bytes: ArrayBuffer): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'quote-pdf-'));
+  try {
+    const file = join(dir, 'quote.pdf');
+    await writeFile(file, Buffer.from(bytes));
+    return (await run('pdfinfo', [file])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const pathOf = (url: string) => {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
@@ -140,6 +152,15 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     expect(text).toContain('Orgsmith GmbH');
     expect(text).toContain('DE318765432');
     expect(text).toContain(body.acceptUrl);
+    // Tagged, in English, titled with its number (shown as the window title).
+    const info = await pdfInfo(bytes);
+    expect(info).toMatch(/^Tagged:\s+yes$/m);
+    expect(info).toMatch(/^Title:\s+Quote Q-2026-0001$/m);
+    expect(info).toMatch(/^Pages:\s+1$/m);
+    const raw = Buffer.from(bytes).toString('latin1');
+    expect(raw).toContain('/Lang (en)');
+    expect(raw).toContain('/DisplayDocTitle true');
+    expect(raw).toContain('/StructTreeRoot');
     // The same bytes again (kept after the first drawing).
     const again = await t.app.request(pathOf(body.downloadUrl));
     expect(Buffer.from(await again.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
