@@ -75,7 +75,7 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
     .getByLabel('Billing address (optional)')
     .fill('Storgatan 1\n111 23 Stockholm\nSweden');
   await dialog.getByLabel('VAT ID (optional)').fill('SE556677889901');
-  await dialog.getByLabel('Purchase-order reference (optional)').fill('PO-4711');
+  await dialog.getByLabel('Purchase order (optional)').fill('PO-4711');
   await send.click();
 
   const status = dialog.getByRole('status');
@@ -83,6 +83,7 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   const number = /Q-\d{4}-\d{4}/.exec((await status.textContent()) ?? '')?.[0] ?? '';
   await expect(status).toContainText(quoteSuccessMessage(number, address));
   await expectNoAxeViolations(page, 'quote dialog, success');
+  await dialog.screenshot({ path: 'test-results/quote-dialog-success.png' });
 
   // Downloadable at once: the link carries the quote's own token, not just its number.
   const download = dialog.getByRole('link', { name: `Download ${number} (PDF)` });

@@ -177,7 +177,7 @@ export function QuoteForm() {
         />
         <FormField
           name="purchaseOrder"
-          label="Purchase-order reference"
+          label="Purchase order"
           optional
           value={values.purchaseOrder}
           onChange={edit('purchaseOrder')}
