@@ -123,6 +123,13 @@ export const pages = {
       'Open the Orgsmith billing portal from the link in your e-mail: upgrade, downgrade or cancel your subscription and edit your billing information.',
     noindex: true,
   },
+  quoteAccept: {
+    path: '/quote/accept',
+    title: 'Accept your quote',
+    description:
+      'Your Orgsmith quote: the plan, its price and how to accept it, from the link in the quote.',
+    noindex: true,
+  },
 } as const satisfies Record<string, PageInfo>;
 
 export type PageKey = keyof typeof pages;

@@ -35,6 +35,7 @@ import { metricsEnabled, METRICS_PATH } from './metrics/metrics-access.ts';
 import { metricsRoute } from './metrics/metrics-routes.ts';
 import { requestMetrics } from './metrics/request-metrics.ts';
 import { siteRoutes } from './site/site-routes.ts';
+import { quoteRoutes } from './quotes/quote-routes.ts';
 import { trialRoutes } from './trials/trial-routes.ts';
 
 export interface BuildAppOptions {
@@ -101,6 +102,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', releaseRoutes(deps));
   app.route('/', releaseFileRoutes(deps));
   app.route('/', checkoutRoutes(deps));
+  app.route('/', quoteRoutes(deps));
   app.route('/', paymentWebhookRoutes(deps));
   app.route('/', localPaymentRoutes(deps));
   app.route('/', licenceCertificateRoutes(deps));

@@ -37,6 +37,8 @@ export const siteConfig = {
     registerNumber: 'HRB 171234',
     vatId: 'DE318765432',
     phone: '+49 40 5555 0190',
+    /** Where the company keeps its calendar: quote dates and numbering years (decision 142). */
+    timeZone: 'Europe/Berlin',
   },
   supportEmail: 'support@orgsmith.io',
   salesEmail: 'hello@orgsmith.io',

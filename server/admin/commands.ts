@@ -5,6 +5,7 @@ import { accessTokenAdminCommands } from '../access-tokens/access-token-admin-co
 import { contactMessageAdminCommands } from '../contact/contact-admin-commands.ts';
 import { licenceAdminCommands } from '../licences/licence-admin-commands.ts';
 import { outboxAdminCommands } from '../email/outbox-admin-commands.ts';
+import { quoteAdminCommands } from '../quotes/quote-admin-commands.ts';
 import { referralCodeAdminCommands } from '../trials/referral-code-admin-commands.ts';
 import { stripeAdminCommands } from '../payments/stripe/stripe-admin-commands.ts';
 
@@ -15,6 +16,7 @@ export const adminCommands: readonly AdminCommand[] = [
   ...accessTokenAdminCommands,
   ...referralCodeAdminCommands,
   ...contactMessageAdminCommands,
+  ...quoteAdminCommands,
   ...outboxAdminCommands,
   ...backupAdminCommands,
   ...stripeAdminCommands,

@@ -11,3 +11,4 @@ export * from './schema/billing-portal.ts';
 export * from './schema/releases.ts';
 export * from './schema/payments.ts';
 export * from './schema/licensing.ts';
+export * from './schema/quotes.ts';

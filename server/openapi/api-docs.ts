@@ -10,6 +10,7 @@ import { licenceCertificateApiDocs } from '../licence-certificates/licence-certi
 import { licenceRecoveryApiDocs } from '../licence-recovery/licence-recovery-api-docs.ts';
 import { licenceValidationApiDocs } from '../licence-validation/licence-validation-api-docs.ts';
 import { paymentWebhookApiDocs } from '../payments/webhook-api-docs.ts';
+import { quoteApiDocs } from '../quotes/quote-api-docs.ts';
 import { releaseApiDocs } from '../releases/release-api-docs.ts';
 import { trialApiDocs } from '../trials/trial-api-docs.ts';
 import { defineApiDocs, type ApiOperationDoc } from './api-doc.ts';
@@ -69,6 +70,7 @@ export const apiDocs: readonly ApiOperationDoc[] = [
   ...trialApiDocs,
   ...billingPortalApiDocs,
   ...checkoutApiDocs,
+  ...quoteApiDocs,
   ...paymentWebhookApiDocs,
   ...releaseApiDocs,
   ...licenceValidationApiDocs,

@@ -15,6 +15,9 @@ export const rateLimitRules = {
   trialPerEmail: { name: 'trial:email', limit: 5, windowSeconds: HOUR },
   managePerIp: { name: 'manage:ip', limit: 20, windowSeconds: HOUR },
   managePerEmail: { name: 'manage:email', limit: 3, windowSeconds: HOUR },
+  // Quotes (decision 142): each sends an e-mail with the PDF's link, like the other public forms.
+  quotePerIp: { name: 'quote:ip', limit: 20, windowSeconds: HOUR },
+  quotePerEmail: { name: 'quote:email', limit: 5, windowSeconds: HOUR },
   // The landing page's button: each use asks the payment provider for a portal session.
   openPortalPerIp: { name: 'open-portal:ip', limit: 30, windowSeconds: HOUR },
   // Generous per IP (a whole company may share one); a session costs the provider little.

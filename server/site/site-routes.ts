@@ -3,6 +3,8 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'r
 import type { SiteRequestContext, SiteServices } from '#app/context.ts';
 import { readPortalLink, readPortalLinkDepsOf } from '../billing-portal/read-portal-link.ts';
 import { checkoutStatusReaderOf } from '../checkout/read-checkout-status.ts';
+import { quoteDepsOf } from '../quotes/create-quote.ts';
+import { readQuoteSummary } from '../quotes/read-quote.ts';
 import type { AppDeps } from '../deps.ts';
 import {
   isHttps,
@@ -65,6 +67,7 @@ export function siteRoutes(
   const releases = releaseCatalogReaderFor(deps);
   const checkoutStatus = checkoutStatusReaderOf(deps);
   const portalLinkDeps = readPortalLinkDepsOf(deps);
+  const quoteDeps = quoteDepsOf(deps);
   // The client of each visitor's request, for services that count per client; renders of a
   // page's key alone (shared pages, warming) have none.
   const clients = new WeakMap<Request, string>();
@@ -78,6 +81,7 @@ export function siteRoutes(
       readStatus: (sessionId) => checkoutStatus.read(sessionId, client ?? 'server'),
     },
     billingPortal: { readLink: (token) => readPortalLink(portalLinkDeps, token) },
+    quotes: { readSummary: (token) => readQuoteSummary(quoteDeps, token) },
   });
 
   /** Renders a request; `scriptMark` goes on every inline script the render writes. */

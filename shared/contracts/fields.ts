@@ -51,6 +51,38 @@ export function optionalLine(max: number, tooLong: string) {
   );
 }
 
+/**
+ * Optional text that may span lines (a postal address): absent, null and blank all mean "not
+ * given"; line endings become `\n`, blank lines and trailing spaces go.
+ */
+export function optionalLines(
+  max: number,
+  tooLong: string,
+  maxLines: number,
+  tooManyLines: string,
+) {
+  const normalized = z
+    .pipe(
+      z.optional(z.nullable(z.string({ error: m.notText }))),
+      z.transform((value) =>
+        (value ?? '')
+          .split(/\r\n|\r|\n/)
+          .map((line) => line.trim())
+          .filter((line) => line.length > 0)
+          .join('\n'),
+      ),
+    )
+    .check(
+      z.refine((value) => value.length <= max, tooLong),
+      z.refine((value) => value.split('\n').length <= maxLines, tooManyLines),
+      z.refine((value) => isSingleLine(value.replaceAll('\n', ' ')), m.singleLine),
+    );
+  return z.pipe(
+    normalized,
+    z.transform((value) => (value ? value : undefined)),
+  );
+}
+
 export const emailAddressField = text(m.emailRequired).check(
   z.trim(),
   z.minLength(1, { error: m.emailRequired, abort: true }),

@@ -17,6 +17,13 @@ export const validationMessages = {
   singleLine: 'Please keep this on a single line.',
   productIdRequired: 'The product id is required.',
   notText: 'Expected text.',
+  companyNameRequired: 'You must enter your company name.',
+  billingAddressTooLong: 'The billing address can be at most 500 characters long.',
+  billingAddressTooManyLines: 'The billing address can have at most 6 lines.',
+  vatIdInvalid:
+    'This is not a valid VAT ID: two letters for the country, then 2 to 13 letters or digits, e.g. DE123456789.',
+  purchaseOrderTooLong: 'A purchase-order reference can be at most 100 characters long.',
+  quoteEditionInvalid: 'Quotes are made for Pro and Enterprise.',
 } as const;
 
 export const successMessages = {
@@ -77,6 +84,19 @@ export function portalAccessErrorMessage(code: string | undefined): string {
 /** The trial dialog's success text: the key is on its way, and where else to look. */
 export function trialSuccessMessage(emailAddress: string): string {
   return `Your licence key is on its way to ${emailAddress}. It usually arrives within a few minutes; if you don't see it in your inbox, make sure you check your junk mail folder too.`;
+}
+
+/** The quote dialog's success text: the PDF is ready here and on its way by e-mail. */
+export function quoteSuccessMessage(number: string, emailAddress: string): string {
+  return `Your quote ${number} is ready. We have also sent it to ${emailAddress}; it is valid for 30 days.`;
+}
+
+/** The quote dialog's error: too many quotes gets its own advice, everything else the billing default. */
+export function quoteErrorMessage(code: string | undefined): string {
+  if (code === errorCodes.tooManyRequests) {
+    return 'You have asked for several quotes in a short time. Please wait a while, then try again. If the problem persists, please contact our technical support.';
+  }
+  return failureMessages.billing;
 }
 
 /** What the portal dialog says when a visitor arrives from a billing-portal link that did not work. */

@@ -33,5 +33,5 @@ export {
   type UnitPrices,
 } from './calculate-price.ts';
 export { quantityIsValidForEdition } from './quantity.ts';
-export { formatPrice } from './format-price.ts';
+export { formatCents, formatPrice } from './format-price.ts';
 export { planName } from './plan-name.ts';

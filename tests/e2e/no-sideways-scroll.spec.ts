@@ -7,7 +7,7 @@ import { waitForHydration } from './support/shell.ts';
  * tables and code scroll inside their own container instead.
  */
 const widths = [320, 390];
-const dialogs = ['contact', 'portal-access', 'trial'];
+const dialogs = ['contact', 'portal-access', 'trial', 'quote'];
 
 /** How far the document reaches past the right edge of the viewport, in CSS pixels. */
 function overflow(page: Page): Promise<{ excess: number; culprits: string[] }> {

@@ -9,6 +9,7 @@ const perVisit = new Set<string>([
   pages.checkoutSuccess.path,
   pages.replaceLicenceKey.path,
   pages.billingPortal.path,
+  pages.quoteAccept.path,
 ]);
 const shared = Object.values(pages)
   .map((page) => page.path)

@@ -11,6 +11,7 @@ const headings = {
   contact: 'Get in touch',
   'portal-access': 'Enter your email address',
   trial: 'Start your free trial',
+  quote: 'Your quote as a PDF',
 } as const;
 
 const startForFree = (page: Page) =>

@@ -1,4 +1,9 @@
-import { LazyContactForm, LazyPortalAccessForm, LazyTrialForm } from '../forms/lazy-forms.tsx';
+import {
+  LazyContactForm,
+  LazyPortalAccessForm,
+  LazyQuoteForm,
+  LazyTrialForm,
+} from '../forms/lazy-forms.tsx';
 import { Dialog } from './Dialog.tsx';
 import type { ModalName } from './modal-url.ts';
 
@@ -7,6 +12,7 @@ const frames: Record<ModalName, { eyebrow: string; title: string }> = {
   contact: { eyebrow: 'Contact', title: 'Get in touch' },
   'portal-access': { eyebrow: 'Manage your subscription', title: 'Enter your email address' },
   trial: { eyebrow: 'Free trial', title: 'Start your free trial' },
+  quote: { eyebrow: 'Get a quote', title: 'Your quote as a PDF' },
 };
 
 /** One of the URL dialogs with its frame and body; loaded on demand by ModalHost. */
@@ -19,7 +25,7 @@ export default function ModalDialog({ modal, onClose }: { modal: ModalName; onCl
   );
 }
 
-/** The dialog bodies; the forms of the contact, portal-access and trial dialogs go here. */
+/** The dialog bodies: the forms of the contact, portal-access, trial and quote dialogs. */
 function ModalBody({ modal }: { modal: ModalName }) {
   switch (modal) {
     case 'contact':
@@ -28,5 +34,7 @@ function ModalBody({ modal }: { modal: ModalName }) {
       return <LazyPortalAccessForm />;
     case 'trial':
       return <LazyTrialForm />;
+    case 'quote':
+      return <LazyQuoteForm />;
   }
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert } from '../ui/Alert.tsx';
 import styles from './Forms.module.css';
 import type { SubmissionState } from './use-submission.ts';
@@ -6,9 +7,11 @@ export interface FormFooterProps {
   /** The form's state from `useSubmission`: sending, done, or the error message to show. */
   submission: SubmissionState;
   /** What the success alert says once the request went through. */
-  successMessage: string;
+  successMessage: ReactNode;
   /** Whether a field holds an error; the button stays disabled until none does. */
   invalid: boolean;
+  /** The button's label; "Send" unless the form says otherwise. */
+  submitLabel?: string;
 }
 
 /**
@@ -18,7 +21,12 @@ export interface FormFooterProps {
  * long form scrolls inside its dialog; `role="status"`/`role="alert"` announce it, and focus
  * stays on the button. The pieces stay direct children of the form, whose grid spaces them.
  */
-export function FormFooter({ submission, successMessage, invalid }: FormFooterProps) {
+export function FormFooter({
+  submission,
+  successMessage,
+  invalid,
+  submitLabel = 'Send',
+}: FormFooterProps) {
   const { isProcessing, resultIsSuccess, resultErrorMessage } = submission;
   return (
     <>
@@ -28,14 +36,23 @@ export function FormFooter({ submission, successMessage, invalid }: FormFooterPr
         <SendButton
           disabled={invalid || isProcessing || resultIsSuccess}
           processing={isProcessing}
+          label={submitLabel}
         />
       </div>
     </>
   );
 }
 
-/** The submit button: "Send", with a typing animation while the request runs. */
-function SendButton({ disabled, processing }: { disabled: boolean; processing: boolean }) {
+/** The submit button ("Send"), with a typing animation while the request runs. */
+function SendButton({
+  disabled,
+  processing,
+  label,
+}: {
+  disabled: boolean;
+  processing: boolean;
+  label: string;
+}) {
   return (
     <button
       type="submit"
@@ -43,7 +60,7 @@ function SendButton({ disabled, processing }: { disabled: boolean; processing: b
       disabled={disabled}
       aria-busy={processing || undefined}
     >
-      <span className={processing ? styles.sendLabelHidden : undefined}>Send</span>
+      <span className={processing ? styles.sendLabelHidden : undefined}>{label}</span>
       {processing ? (
         <span className={styles.typing} data-testid="typing-indicator">
           <span className={styles.dot} aria-hidden="true" />

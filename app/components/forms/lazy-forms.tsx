@@ -11,6 +11,9 @@ const ContactForm = lazy(() =>
 const TrialForm = lazy(() =>
   import('./TrialForm.tsx').then((module) => ({ default: module.TrialForm })),
 );
+const QuoteForm = lazy(() =>
+  import('./QuoteForm.tsx').then((module) => ({ default: module.QuoteForm })),
+);
 const PortalAccessForm = lazy(() =>
   import('./PortalAccessForm.tsx').then((module) => ({ default: module.PortalAccessForm })),
 );
@@ -39,6 +42,14 @@ export function LazyPortalAccessForm() {
   return (
     <Loading>
       <PortalAccessForm />
+    </Loading>
+  );
+}
+
+export function LazyQuoteForm() {
+  return (
+    <Loading>
+      <QuoteForm />
     </Loading>
   );
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
+import { searchParamsWithSelection } from './price-selection.ts';
 
 export interface PlanCallToActionProps {
   edition: Edition;
@@ -13,8 +14,9 @@ export interface PlanCallToActionProps {
 
 /**
  * The actions at the foot of a plan card. Starter is free to download; paid plans start with the
- * free trial. The checkout adds its Buy button here (edition, quantity, period and currency are
- * all in the props).
+ * free trial or a PDF quote. The checkout adds its Buy button here (edition, quantity, period and
+ * currency are all in the props); "Get a quote" writes this plan's selection into the URL with
+ * the dialog, so the quote is for the card it was asked from.
  */
 export function PlanCallToAction({
   edition,
@@ -43,6 +45,15 @@ export function PlanCallToAction({
   return (
     <>
       {checkout}
+      <ModalLink
+        modal="quote"
+        className="button button-ghost"
+        withParams={(current) =>
+          searchParamsWithSelection(current, { ...selection, size: quantity })
+        }
+      >
+        Get a quote
+      </ModalLink>
       <ModalLink modal="trial" className="button button-secondary">
         Start free trial
       </ModalLink>

@@ -1,0 +1,153 @@
+import { Link } from 'react-router';
+import type { QuoteSummary } from '#shared/contracts/quotes.ts';
+import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
+import { quotePath } from '../pricing/price-selection.ts';
+import styles from './QuoteAcceptPanel.module.css';
+
+type OpenQuote = Extract<QuoteSummary, { state: 'open' | 'expired' }>;
+
+/** Where to get a new quote: the pricing page with this quote's selection and the dialog open. */
+function newQuotePath(quote: OpenQuote): string {
+  return `${quotePath({ size: quote.quantity, billingPeriod: quote.billingPeriod, currency: quote.currency })}&modal=quote`;
+}
+
+/** The quote as its PDF states it: facts, priced lines, total and tax note. */
+function QuoteFacts({ quote }: { quote: OpenQuote }) {
+  return (
+    <>
+      <dl className={styles.facts}>
+        <div>
+          <dt>Quote number</dt>
+          <dd>{quote.number}</dd>
+        </div>
+        <div>
+          <dt>Date</dt>
+          <dd>{quote.quoteDate}</dd>
+        </div>
+        <div>
+          <dt>Valid until</dt>
+          <dd>{quote.validUntil}</dd>
+        </div>
+        <div>
+          <dt>For</dt>
+          <dd>{quote.companyName}</dd>
+        </div>
+        {quote.purchaseOrder ? (
+          <div>
+            <dt>Purchase order</dt>
+            <dd>{quote.purchaseOrder}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <div className={styles.tableScroll}>
+        <table className={styles.lines}>
+          <caption className="visually-hidden">Priced lines of quote {quote.number}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Description</th>
+              <th scope="col" className={styles.number}>
+                Qty
+              </th>
+              <th scope="col" className={`${styles.number} ${styles.unit}`}>
+                Unit price
+              </th>
+              <th scope="col" className={styles.number}>
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {quote.lines.map((line) => (
+              <tr key={line.description}>
+                <td>{line.description}</td>
+                <td className={styles.number}>{line.quantity}</td>
+                <td className={`${styles.number} ${styles.unit}`}>{line.unitPrice}</td>
+                <td className={styles.number}>{line.amount}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={3}>
+                Total (net) {quote.period}
+              </th>
+              <td className={styles.number}>{quote.total}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      {quote.yearlySaving ? (
+        <p className={styles.saving}>
+          Billed yearly, you save {quote.yearlySaving} compared with 12 monthly payments.
+        </p>
+      ) : null}
+      <p className={styles.tax}>{quote.taxNote}</p>
+    </>
+  );
+}
+
+/**
+ * The ways to accept an open quote — the extension point of this page. Each option is one list
+ * item that takes the quote; "Pay by card" opens the checkout for the quote's plan, size, period
+ * and currency. Add further options (e.g. "Pay by invoice") as items here.
+ */
+function AcceptOptions({ quote }: { quote: OpenQuote }) {
+  const selection = {
+    size: quote.quantity,
+    billingPeriod: quote.billingPeriod,
+    currency: quote.currency,
+  };
+  return (
+    <section aria-labelledby="accept-options-title" className={styles.options}>
+      <h2 id="accept-options-title">How would you like to accept?</h2>
+      <ul className={styles.optionList}>
+        <li className={styles.option}>
+          <h3>Pay by card</h3>
+          <p>
+            Buy {quote.planName} now at the quoted price; the licence key arrives by e-mail right
+            after the payment.
+          </p>
+          <CheckoutButton edition={quote.edition} quantity={quote.quantity} selection={selection} />
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+/** The page behind a quote's "Accept this quote" link. */
+export function QuoteAcceptPanel({ quote }: { quote: QuoteSummary }) {
+  if (quote.state === 'missing' || quote.state === 'invalid') {
+    return (
+      <div className={styles.panel}>
+        <p>
+          This link does not open a quote. Use the “Accept this quote” link in your quote or its
+          e-mail, or get a new quote on the pricing page.
+        </p>
+        <Link to="/pricing" className="button button-secondary">
+          Go to pricing
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className={styles.panel}>
+      <p className={styles.lead}>
+        {quote.planName}, billed {quote.billingPeriod} in {quote.currency}
+      </p>
+      <QuoteFacts quote={quote} />
+      {quote.state === 'open' ? (
+        <AcceptOptions quote={quote} />
+      ) : (
+        <div className={styles.expired}>
+          <p>
+            This quote expired on {quote.validUntil}; its prices no longer hold. Get a new quote for
+            the same plan in a minute.
+          </p>
+          <Link to={newQuotePath(quote)} className="button button-primary">
+            Get a new quote
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+import { writeFile } from 'node:fs/promises';
+import { formatCents, isCurrency } from '#shared/pricing/index.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { formatTime, positiveInteger, printTable } from '#server/admin/command-io.ts';
+import { quoteDocumentSchema } from './quote-document.ts';
+import { parseQuoteNumber } from './quote-number.ts';
+import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';
+import { renderQuotePdf } from './render-quote-pdf.ts';
+
+function total(quote: StoredQuote): string {
+  return isCurrency(quote.currency)
+    ? formatCents(quote.totalCents, quote.currency)
+    : `${quote.totalCents / 100} ${quote.currency}`;
+}
+
+/** What an operator may see of a quote: everything but the token's hash. */
+function publicFields(quote: StoredQuote) {
+  return Object.fromEntries(Object.entries(quote).filter(([key]) => key !== 'tokenHash'));
+}
+
+const list: AdminCommand = {
+  name: 'quotes list',
+  summary: 'List quotes, newest first',
+  options: {
+    limit: { type: 'string', description: 'How many (default 20)' },
+    since: { type: 'string', description: 'Only quotes made from this day on (YYYY-MM-DD, UTC)' },
+    json: { type: 'boolean', description: 'Print JSON' },
+  },
+  async run(context, { options }) {
+    const limit = options.limit === undefined ? 20 : positiveInteger(options.limit, 'limit');
+    let since: Date | undefined;
+    if (options.since !== undefined) {
+      const text = typeof options.since === 'string' ? options.since : '';
+      since = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
+      if (!since || Number.isNaN(since.getTime())) {
+        throw new AdminError('--since must be a date like 2026-01-31.', 2);
+      }
+    }
+    const rows = await createQuoteRepository(await context.database()).listRecent({
+      limit,
+      since,
+    });
+    if (options.json === true) {
+      context.io.out(JSON.stringify(rows.map(publicFields), null, 2));
+      return EXIT_OK;
+    }
+    if (rows.length === 0) {
+      context.io.out('No quotes.');
+      return EXIT_OK;
+    }
+    printTable(
+      context,
+      ['NUMBER', 'DATE', 'VALID UNTIL', 'COMPANY', 'E-MAIL', 'PLAN', 'BILLING', 'TOTAL (NET)'],
+      rows.map((quote) => [
+        quote.number,
+        quote.quoteDate,
+        quote.validUntil,
+        quote.companyName,
+        quote.email,
+        `${quote.edition} ×${quote.quantity}`,
+        quote.billingPeriod,
+        total(quote),
+      ]),
+    );
+    return EXIT_OK;
+  },
+};
+
+const show: AdminCommand = {
+  name: 'quotes show',
+  summary: 'Show one quote: buyer, lines, total and tax note',
+  arguments: [{ name: 'number', description: 'The quote number, e.g. Q-2026-0001' }],
+  options: {
+    json: { type: 'boolean', description: 'Print JSON' },
+    pdf: {
+      type: 'string',
+      description:
+        'Also write its PDF to this file (without the accept link, which only the buyer holds)',
+    },
+  },
+  async run(context, { args, options }) {
+    const number = args[0] ?? '';
+    if (!parseQuoteNumber(number)) {
+      throw new AdminError(`"${number}" is not a quote number like Q-2026-0001.`, 2);
+    }
+    const quote = await createQuoteRepository(await context.database()).findByNumber(number);
+    if (!quote) throw new AdminError(`No quote ${number}.`);
+    const document = quoteDocumentSchema.parse(quote.document);
+    if (typeof options.pdf === 'string') {
+      const path = context.resolvePath(options.pdf);
+      await writeFile(path, await renderQuotePdf(document));
+      context.io.err(`PDF written to ${path}`);
+    }
+    if (options.json === true) {
+      context.io.out(JSON.stringify(publicFields(quote), null, 2));
+      return EXIT_OK;
+    }
+    const money = (cents: number) => formatCents(cents, document.plan.currency);
+    const facts: Array<[string, string | null]> = [
+      ['Quote', quote.number],
+      ['Date', quote.quoteDate],
+      ['Valid until', quote.validUntil],
+      ['Made', formatTime(quote.createdAt)],
+      ['Company', quote.companyName],
+      ['E-mail', quote.email],
+      ['Billing address', quote.billingAddress?.replaceAll('\n', ', ') ?? null],
+      ['VAT ID', quote.vatId],
+      ['Purchase order', quote.purchaseOrder],
+      [
+        'Plan',
+        `${document.plan.name}, billed ${document.plan.billingPeriod} in ${document.plan.currency}`,
+      ],
+    ];
+    for (const [label, value] of facts) {
+      if (value) context.io.out(`${`${label}:`.padEnd(17)}${value}`);
+    }
+    context.io.out('');
+    printTable(
+      context,
+      ['LINE', 'QTY', 'UNIT PRICE', 'AMOUNT'],
+      document.lines.map((line) => [
+        line.description,
+        String(line.quantity),
+        money(line.unitCents),
+        money(line.amountCents),
+      ]),
+    );
+    context.io.out('');
+    context.io.out(`Total (net) ${document.period}: ${money(document.totalCents)}`);
+    if (document.yearlySavingCents !== undefined) {
+      context.io.out(`Yearly saving: ${money(document.yearlySavingCents)}`);
+    }
+    context.io.out(`Tax: ${document.tax.note}`);
+    return EXIT_OK;
+  },
+};
+
+/** Quote commands (registered in server/admin/commands.ts). */
+export const quoteAdminCommands: readonly AdminCommand[] = [list, show];

@@ -1,0 +1,52 @@
+import { desc, eq, gte, sql } from 'drizzle-orm';
+import type { Executor } from '../db/database.ts';
+import { quoteNumberCounters, quotes } from '../db/schema.ts';
+
+export type StoredQuote = typeof quotes.$inferSelect;
+export type NewQuote = typeof quotes.$inferInsert;
+
+export function createQuoteRepository(db: Executor) {
+  return {
+    /**
+     * The next sequence number of `year` (decision 142). The counter row stays locked until the
+     * caller's transaction ends, so concurrent quotes take turns and never share a number; a
+     * rolled-back quote leaves no gap.
+     */
+    async nextSequence(year: number): Promise<number> {
+      const [row] = await db
+        .insert(quoteNumberCounters)
+        .values({ year, lastNumber: 1 })
+        .onConflictDoUpdate({
+          target: quoteNumberCounters.year,
+          set: { lastNumber: sql`${quoteNumberCounters.lastNumber} + 1` },
+        })
+        .returning({ lastNumber: quoteNumberCounters.lastNumber });
+      if (!row) throw new Error('quote number counter returned no row');
+      return row.lastNumber;
+    },
+
+    async insert(quote: NewQuote): Promise<StoredQuote> {
+      const [row] = await db.insert(quotes).values(quote).returning();
+      if (!row) throw new Error('quote insert returned no row');
+      return row;
+    },
+
+    async findByNumber(number: string): Promise<StoredQuote | undefined> {
+      const [row] = await db.select().from(quotes).where(eq(quotes.number, number)).limit(1);
+      return row;
+    },
+
+    async findByTokenHash(tokenHash: string): Promise<StoredQuote | undefined> {
+      const [row] = await db.select().from(quotes).where(eq(quotes.tokenHash, tokenHash)).limit(1);
+      return row;
+    },
+
+    /** The latest quotes, newest first (operator list). */
+    listRecent(options: { limit: number; since?: Date | undefined }): Promise<StoredQuote[]> {
+      const query = db.select().from(quotes);
+      return (options.since ? query.where(gte(quotes.createdAt, options.since)) : query)
+        .orderBy(desc(quotes.createdAt), desc(quotes.number))
+        .limit(options.limit);
+    },
+  };
+}
