@@ -1,5 +1,6 @@
 import type { Edition } from '#shared/pricing/index.ts';
 import type { SubscriptionStatus } from '../payments/payment-types.ts';
+import { invoiceSuspends } from '../invoices/invoice-rules.ts';
 import { addMonths } from './licence-expiry.ts';
 
 /**
@@ -38,6 +39,10 @@ export interface SubscriptionTerms {
   cancelAtPeriodEnd: boolean;
   endedAt: Date | null;
   endedForNonPayment: boolean;
+  /** How the buyer pays: by card (charged automatically) or by invoice (decision 144). */
+  collection: 'card' | 'invoice';
+  /** The due date of the oldest invoice still open, for a subscription paid by invoice. */
+  unpaidInvoiceDueAt: Date | null;
 }
 
 export type LifecycleEvent =
@@ -75,6 +80,19 @@ export function paymentStanding(terms: SubscriptionTerms): PaymentStanding {
     case 'trialing':
       return 'good';
   }
+}
+
+/**
+ * The standing at `now`, which differs from paymentStanding only for a subscription paid by
+ * invoice (decision 144): its buyer gets our reminders rather than a failed-card e-mail, so past
+ * due counts as good until the open invoice suspends the licence, then as lapsed until paid.
+ */
+export function standingAt(terms: SubscriptionTerms, now: Date): PaymentStanding {
+  const standing = paymentStanding(terms);
+  if (terms.collection !== 'invoice' || (standing !== 'good' && standing !== 'retrying')) {
+    return standing;
+  }
+  return invoiceSuspends(terms.unpaidInvoiceDueAt, now) ? 'lapsed' : 'good';
 }
 
 /** Starter is the Free licence type; Pro and Enterprise are Paid. */
@@ -124,7 +142,7 @@ export function applySubscription(
   if (licence.deletionScheduledAt) {
     return { licence: next, events, cancelSubscriptionNow: false };
   }
-  const standing = paymentStanding(current);
+  const standing = standingAt(current, now);
   let cancelSubscriptionNow = false;
 
   if (standing === 'good' || standing === 'retrying') {
