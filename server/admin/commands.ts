@@ -7,6 +7,7 @@ import { licenceAdminCommands } from '../licences/licence-admin-commands.ts';
 import { outboxAdminCommands } from '../email/outbox-admin-commands.ts';
 import { referralCodeAdminCommands } from '../trials/referral-code-admin-commands.ts';
 import { stripeAdminCommands } from '../payments/stripe/stripe-admin-commands.ts';
+import { localInvoiceAdminCommands } from '../payments/local/local-invoice-admin-commands.ts';
 
 /** Every operator command; add yours from your domain folder (one import, one spread). */
 export const adminCommands: readonly AdminCommand[] = [
@@ -18,4 +19,5 @@ export const adminCommands: readonly AdminCommand[] = [
   ...outboxAdminCommands,
   ...backupAdminCommands,
   ...stripeAdminCommands,
+  ...localInvoiceAdminCommands,
 ];

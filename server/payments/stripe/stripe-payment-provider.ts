@@ -226,15 +226,23 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         );
         const invoiceId = idOf(subscription.latest_invoice);
         if (!invoiceId) throw new PaymentError('Unavailable', 'Stripe created no first invoice');
-        let invoice = await stripe.invoices.retrieve(invoiceId);
-        if (invoice.status === 'draft') {
-          invoice = await stripe.invoices.finalizeInvoice(invoiceId, {}, {
-            idempotencyKey: `invoice-finalize-${input.requestId}`,
-          });
+        const first = await stripe.invoices.retrieve(invoiceId);
+        if (first.status === 'draft') {
+          await stripe.invoices.finalizeInvoice(
+            invoiceId,
+            {},
+            {
+              idempotencyKey: `invoice-finalize-${input.requestId}`,
+            },
+          );
         }
-        invoice = await stripe.invoices.sendInvoice(invoiceId, {}, {
-          idempotencyKey: `invoice-send-${input.requestId}`,
-        });
+        const invoice = await stripe.invoices.sendInvoice(
+          invoiceId,
+          {},
+          {
+            idempotencyKey: `invoice-send-${input.requestId}`,
+          },
+        );
         const open = openInvoiceOf(invoice);
         if (!open) throw new PaymentError('Unavailable', `Invoice ${invoiceId} is not open`);
         return {
