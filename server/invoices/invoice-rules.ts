@@ -1,4 +1,4 @@
-import type { BillingPeriod, Edition } from '#shared/pricing/index.ts';
+export { mayPayByInvoice } from '#shared/contracts/invoice-checkout.ts';
 
 /**
  * Pay by invoice (decision 144) as pure functions of (order, invoice, clock): who may pay by
@@ -16,14 +16,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 function addDays(date: Date, days: number): Date {
   return new Date(date.getTime() + days * DAY_MS);
-}
-
-/** Only yearly Pro and Enterprise may pay by invoice (Starter is free, monthly is card-only). */
-export function mayPayByInvoice(order: {
-  edition: Edition;
-  billingPeriod: BillingPeriod;
-}): boolean {
-  return order.billingPeriod === 'yearly' && order.edition !== 'Starter';
 }
 
 export function invoiceDueDate(issuedAt: Date): Date {

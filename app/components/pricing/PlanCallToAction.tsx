@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
+import { mayPayByInvoice } from '#shared/contracts/invoice-checkout.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
+import { InvoiceCheckout } from '../checkout/InvoiceCheckout.tsx';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
 
 export interface PlanCallToActionProps {
@@ -43,6 +45,9 @@ export function PlanCallToAction({
   return (
     <>
       {checkout}
+      {mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod }) && (
+        <InvoiceCheckout edition={edition} quantity={quantity} selection={selection} />
+      )}
       <ModalLink modal="trial" className="button button-secondary">
         Start free trial
       </ModalLink>
