@@ -2,11 +2,12 @@ import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts
 import { formatTime, printTable, secretKeyOf } from '#server/admin/command-io.ts';
 import type { Database } from '#server/db/client.ts';
 import type { Env } from '#server/env.ts';
+import { sweepInvoiceReminders } from '#server/invoices/sweep-invoice-reminders.ts';
 import { createLogger } from '#server/logger.ts';
+import { createPaymentProvider } from '../create-payment-provider.ts';
 import { handlePaymentEvent, type SyncDeps } from '../sync-subscription.ts';
 import { formatMinorAmount } from './local-billing.ts';
 import { markLocalInvoicePaid } from './local-invoices.ts';
-import { createLocalPaymentProvider } from './local-payment-provider.ts';
 import { createLocalPaymentRepository } from './local-payment-repository.ts';
 
 function requireLocalProvider(env: Env): void {
@@ -18,19 +19,19 @@ function requireLocalProvider(env: Env): void {
 }
 
 /** The sync as the server runs it, for the events a command raises (decision 145). */
-async function syncDeps(db: Database, env: Env, now: () => Date, secretKey: string) {
-  const deps: SyncDeps = {
+function syncDeps(db: Database, env: Env, now: () => Date, secretKey: string): SyncDeps {
+  const logger = createLogger('warn');
+  return {
     db,
-    payments: createLocalPaymentProvider({ db, clock: now, publicBaseUrl: env.PUBLIC_BASE_URL }),
+    payments: createPaymentProvider({ env, db, clock: now, logger }),
     clock: now,
     secretKey,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     accountBaseUrl: env.ACCOUNT_API_URL ?? env.PUBLIC_BASE_URL,
-    logger: createLogger('warn'),
+    logger,
     // The running server's outbox worker picks the e-mails up on its next round.
     wakeOutbox: () => undefined,
   };
-  return deps;
 }
 
 const list: AdminCommand = {
@@ -75,12 +76,31 @@ const markPaid: AdminCommand = {
     const db = await context.database();
     const marked = await markLocalInvoicePaid({ db, clock: context.now }, idOrNumber);
     if (!marked.ok) throw new AdminError(marked.detail);
-    const deps = await syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
+    const deps = syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
     for (const event of marked.events) await handlePaymentEvent(deps, event);
     context.io.out(`Invoice ${marked.invoice.number ?? marked.invoice.id} is paid.`);
     return EXIT_OK;
   },
 };
 
-/** The local provider's invoices (decision 145): list them, and mark one paid. */
-export const localInvoiceAdminCommands: readonly AdminCommand[] = [list, markPaid];
+const remind: AdminCommand = {
+  name: 'invoices remind',
+  summary: 'Send the reminders of overdue invoices and suspend licences past the grace time now',
+  details: [
+    'What the hourly lifecycle job does for pay by invoice (decision 144), run at once: a reminder',
+    'on the due date and a week later (each once), and the licence suspended 14 days past due.',
+    'Works with Stripe and with the local provider.',
+  ].join('\n'),
+  async run(context) {
+    const db = await context.database();
+    const deps = syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
+    const report = await sweepInvoiceReminders(deps);
+    context.io.out(
+      `${report.reminded} reminders queued, ${report.suspended} licences checked for suspension, ${report.failed} failed.`,
+    );
+    return EXIT_OK;
+  },
+};
+
+/** Invoices sent for payment (decisions 144, 145): list, mark paid (local), remind now. */
+export const localInvoiceAdminCommands: readonly AdminCommand[] = [list, markPaid, remind];
