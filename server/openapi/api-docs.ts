@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accessTokenApiDocs } from '../access-tokens/access-token-api-docs.ts';
 import { billingPortalApiDocs } from '../billing-portal/billing-portal-api-docs.ts';
 import { checkoutApiDocs } from '../checkout/checkout-api-docs.ts';
+import { invoiceCheckoutApiDocs } from '../invoices/invoice-checkout-api-docs.ts';
 import { contactApiDocs } from '../contact/contact-api-docs.ts';
 import { csrfApiDocs } from '../http/csrf-api-docs.ts';
 import { licenceCertificateApiDocs } from '../licence-certificates/licence-certificate-api-docs.ts';
@@ -40,6 +41,7 @@ export const apiDocs: readonly ApiOperationDoc[] = [
   ...trialApiDocs,
   ...billingPortalApiDocs,
   ...checkoutApiDocs,
+  ...invoiceCheckoutApiDocs,
   ...paymentWebhookApiDocs,
   ...releaseApiDocs,
   ...licenceValidationApiDocs,
