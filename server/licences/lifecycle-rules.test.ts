@@ -151,7 +151,7 @@ describe('applySubscription', () => {
     );
     expect(change.licence).toMatchObject({ status: 'Deactivated', deactivatedAt: now });
     expect(change.events).toEqual([
-      { kind: 'Deactivated', reactivateBy: at('2026-03-20T12:00:00Z') },
+      { kind: 'Deactivated', reactivateBy: at('2026-03-20T12:00:00Z'), unpaidInvoice: false },
     ]);
   });
 
@@ -442,7 +442,9 @@ describe('a subscription paid by invoice (decision 144)', () => {
     const change = applySubscription(paidLicence(), open(), open('past_due'), now);
     expect(change.licence.status).toBe('Deactivated');
     expect(change.licence.deactivatedAt).toEqual(now);
-    expect(change.events.map((event) => event.kind)).toEqual(['Deactivated']);
+    expect(change.events).toEqual([
+      expect.objectContaining({ kind: 'Deactivated', unpaidInvoice: true }),
+    ]);
   });
 
   it('restores the licence once the invoice is paid', () => {

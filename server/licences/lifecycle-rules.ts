@@ -47,7 +47,8 @@ export interface SubscriptionTerms {
 
 export type LifecycleEvent =
   | { kind: 'PaymentFailed' }
-  | { kind: 'Deactivated'; reactivateBy: Date }
+  /** `unpaidInvoice`: an invoice left unpaid (decision 144), not a card the provider gave up on. */
+  | { kind: 'Deactivated'; reactivateBy: Date; unpaidInvoice: boolean }
   | { kind: 'Reactivated' }
   | { kind: 'CancellationConfirmed'; effectiveAt: Date; immediate: boolean }
   | {
@@ -195,6 +196,7 @@ export function applySubscription(
         events.push({
           kind: 'Deactivated',
           reactivateBy: addMonths(now, REACTIVATION_WINDOW_MONTHS),
+          unpaidInvoice: current.collection === 'invoice',
         });
       }
       break;

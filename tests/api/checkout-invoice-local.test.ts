@@ -181,6 +181,12 @@ describe.each(databaseTargets)('pay by invoice with the local provider on $name'
     expect((await licenceOf(t, placed.subscriptionId)).status).toBe('Deactivated');
     const kinds = (await mailsTo(t, 'ap@acme-invoice.test')).map((mail) => mail.kind);
     expect(kinds).toContain('licence-deactivated');
+    const suspended = (await mailsTo(t, 'ap@acme-invoice.test')).find(
+      (mail) => mail.kind === 'licence-deactivated',
+    );
+    expect(suspended?.textBody).toContain(
+      'the invoice for your Orgsmith subscription is still unpaid',
+    );
 
     // Paid (what `invoices mark-paid` does): invoice.paid restores the licence.
     const paid = await markLocalInvoicePaid(
