@@ -202,7 +202,8 @@ export function InvoiceCheckout({ edition, quantity, selection }: InvoiceCheckou
                 className={styles.input}
                 type={name === 'billingEmail' ? 'email' : 'text'}
                 value={values[name]}
-                required={required.has(name)}
+                // Not `required`: these inputs sit inside the selector's form and would block it.
+                aria-required={required.has(name) || undefined}
                 autoComplete={field.autoComplete}
                 aria-invalid={issue ? true : undefined}
                 aria-describedby={describedBy || undefined}
