@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { ServerBuild } from 'react-router';
 import { billingPortalRoutes } from './billing-portal/billing-portal-routes.ts';
 import { checkoutRoutes } from './checkout/checkout-routes.ts';
+import { invoiceCheckoutRoutes } from './invoices/invoice-checkout-routes.ts';
 import { contactRoutes } from './contact/contact-routes.ts';
 import type { AppDeps } from './deps.ts';
 import { compression } from './http/compression.ts';
@@ -103,6 +104,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   app.route('/', releaseFileRoutes(deps));
   app.route('/', checkoutRoutes(deps));
   app.route('/', quoteRoutes(deps));
+  app.route('/', invoiceCheckoutRoutes(deps));
   app.route('/', paymentWebhookRoutes(deps));
   app.route('/', localPaymentRoutes(deps));
   app.route('/', licenceCertificateRoutes(deps));

@@ -8,6 +8,7 @@ import { outboxAdminCommands } from '../email/outbox-admin-commands.ts';
 import { quoteAdminCommands } from '../quotes/quote-admin-commands.ts';
 import { referralCodeAdminCommands } from '../trials/referral-code-admin-commands.ts';
 import { stripeAdminCommands } from '../payments/stripe/stripe-admin-commands.ts';
+import { localInvoiceAdminCommands } from '../payments/local/local-invoice-admin-commands.ts';
 
 /** Every operator command; add yours from your domain folder (one import, one spread). */
 export const adminCommands: readonly AdminCommand[] = [
@@ -20,4 +21,5 @@ export const adminCommands: readonly AdminCommand[] = [
   ...outboxAdminCommands,
   ...backupAdminCommands,
   ...stripeAdminCommands,
+  ...localInvoiceAdminCommands,
 ];

@@ -36,6 +36,8 @@ function terms(overrides: Partial<SubscriptionTerms> = {}): SubscriptionTerms {
     cancelAtPeriodEnd: false,
     endedAt: null,
     endedForNonPayment: false,
+    collection: 'card',
+    unpaidInvoiceDueAt: null,
     ...overrides,
   };
 }
@@ -149,7 +151,7 @@ describe('applySubscription', () => {
     );
     expect(change.licence).toMatchObject({ status: 'Deactivated', deactivatedAt: now });
     expect(change.events).toEqual([
-      { kind: 'Deactivated', reactivateBy: at('2026-03-20T12:00:00Z') },
+      { kind: 'Deactivated', reactivateBy: at('2026-03-20T12:00:00Z'), unpaidInvoice: false },
     ]);
   });
 
@@ -415,5 +417,51 @@ describe('sweepStep', () => {
     expect(deleted).toBe(true);
     expect(kinds).toEqual(['PaymentFailed', 'Deactivated', 'DeletionScheduled']);
     expect(actions).toEqual(['scheduleDeletion', 'cancelSubscription', 'delete']);
+  });
+});
+
+describe('a subscription paid by invoice (decision 144)', () => {
+  const dueAt = at('2026-03-31T10:00:00Z');
+  const open = (status: SubscriptionStatus = 'active') =>
+    terms({ status, collection: 'invoice', unpaidInvoiceDueAt: dueAt });
+
+  it('keeps its licence active while the invoice is open, also past due', () => {
+    const change = applySubscription(
+      paidLicence(),
+      open(),
+      open('past_due'),
+      at('2026-04-05T00:00:00Z'),
+    );
+    expect(change.licence.status).toBe('Active');
+    // Reminders are ours: no failed-card e-mail for an invoice.
+    expect(change.events).toEqual([]);
+  });
+
+  it('suspends the licence two weeks after the due date', () => {
+    const now = at('2026-04-14T10:00:00Z');
+    const change = applySubscription(paidLicence(), open(), open('past_due'), now);
+    expect(change.licence.status).toBe('Deactivated');
+    expect(change.licence.deactivatedAt).toEqual(now);
+    expect(change.events).toEqual([
+      expect.objectContaining({ kind: 'Deactivated', unpaidInvoice: true }),
+    ]);
+  });
+
+  it('restores the licence once the invoice is paid', () => {
+    const suspended = paidLicence({
+      status: 'Deactivated',
+      deactivatedAt: at('2026-04-14T10:00:00Z'),
+    });
+    const paid = terms({ collection: 'invoice', unpaidInvoiceDueAt: null });
+    const change = applySubscription(suspended, open('past_due'), paid, at('2026-04-20T00:00:00Z'));
+    expect(change.licence.status).toBe('Active');
+    expect(change.licence.deactivatedAt).toBeNull();
+    expect(change.events.map((event) => event.kind)).toEqual(['Reactivated']);
+  });
+
+  it('does not suspend a card subscription for an invoice date', () => {
+    const card = terms({ unpaidInvoiceDueAt: dueAt });
+    const change = applySubscription(paidLicence(), card, card, at('2026-05-01T00:00:00Z'));
+    expect(change.licence.status).toBe('Active');
   });
 });

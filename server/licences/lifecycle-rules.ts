@@ -1,5 +1,6 @@
 import type { Edition } from '#shared/pricing/index.ts';
 import type { SubscriptionStatus } from '../payments/payment-types.ts';
+import { invoiceSuspends } from '../invoices/invoice-rules.ts';
 import { addMonths } from './licence-expiry.ts';
 
 /**
@@ -38,11 +39,16 @@ export interface SubscriptionTerms {
   cancelAtPeriodEnd: boolean;
   endedAt: Date | null;
   endedForNonPayment: boolean;
+  /** How the buyer pays: by card (charged automatically) or by invoice (decision 144). */
+  collection: 'card' | 'invoice';
+  /** The due date of the oldest invoice still open, for a subscription paid by invoice. */
+  unpaidInvoiceDueAt: Date | null;
 }
 
 export type LifecycleEvent =
   | { kind: 'PaymentFailed' }
-  | { kind: 'Deactivated'; reactivateBy: Date }
+  /** `unpaidInvoice`: an invoice left unpaid (decision 144), not a card the provider gave up on. */
+  | { kind: 'Deactivated'; reactivateBy: Date; unpaidInvoice: boolean }
   | { kind: 'Reactivated' }
   | { kind: 'CancellationConfirmed'; effectiveAt: Date; immediate: boolean }
   | {
@@ -75,6 +81,19 @@ export function paymentStanding(terms: SubscriptionTerms): PaymentStanding {
     case 'trialing':
       return 'good';
   }
+}
+
+/**
+ * The standing at `now`, which differs from paymentStanding only for a subscription paid by
+ * invoice (decision 144): its buyer gets our reminders rather than a failed-card e-mail, so past
+ * due counts as good until the open invoice suspends the licence, then as lapsed until paid.
+ */
+export function standingAt(terms: SubscriptionTerms, now: Date): PaymentStanding {
+  const standing = paymentStanding(terms);
+  if (terms.collection !== 'invoice' || (standing !== 'good' && standing !== 'retrying')) {
+    return standing;
+  }
+  return invoiceSuspends(terms.unpaidInvoiceDueAt, now) ? 'lapsed' : 'good';
 }
 
 /** Starter is the Free licence type; Pro and Enterprise are Paid. */
@@ -124,7 +143,7 @@ export function applySubscription(
   if (licence.deletionScheduledAt) {
     return { licence: next, events, cancelSubscriptionNow: false };
   }
-  const standing = paymentStanding(current);
+  const standing = standingAt(current, now);
   let cancelSubscriptionNow = false;
 
   if (standing === 'good' || standing === 'retrying') {
@@ -177,6 +196,7 @@ export function applySubscription(
         events.push({
           kind: 'Deactivated',
           reactivateBy: addMonths(now, REACTIVATION_WINDOW_MONTHS),
+          unpaidInvoice: current.collection === 'invoice',
         });
       }
       break;

@@ -5,6 +5,7 @@ import {
   runLocalBilling,
 } from '../payments/local/local-billing-worker.ts';
 import { syncDepsOf } from '../payments/sync-subscription.ts';
+import { sweepInvoiceReminders } from '../invoices/sweep-invoice-reminders.ts';
 import { sweepLicenceLifecycle } from './sweep-licence-lifecycle.ts';
 
 export const LIFECYCLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -53,6 +54,10 @@ export function startLifecycleWorker(deps: AppDeps): () => Promise<void> {
         const report = await sweepLicenceLifecycle(syncDepsOf(deps));
         if (report.scheduledForDeletion + report.deleted + report.resynced + report.failed > 0) {
           logger.info(report, 'licence lifecycle sweep');
+        }
+        const invoices = await sweepInvoiceReminders(syncDepsOf(deps));
+        if (invoices.reminded + invoices.suspended + invoices.failed > 0) {
+          logger.info(invoices, 'invoice reminder sweep');
         }
       },
       logger,

@@ -3,6 +3,7 @@ import { CSRF_HEADER, CSRF_TOKEN_PATH, csrfCookieName } from '#shared/contracts/
 import { accessTokenApiDocs } from '../access-tokens/access-token-api-docs.ts';
 import { billingPortalApiDocs } from '../billing-portal/billing-portal-api-docs.ts';
 import { checkoutApiDocs } from '../checkout/checkout-api-docs.ts';
+import { invoiceCheckoutApiDocs } from '../invoices/invoice-checkout-api-docs.ts';
 import { contactApiDocs } from '../contact/contact-api-docs.ts';
 import { csrfApiDocs } from '../http/csrf-api-docs.ts';
 import { isCsrfExempt } from '../http/csrf-exempt.ts';
@@ -71,6 +72,7 @@ export const apiDocs: readonly ApiOperationDoc[] = [
   ...billingPortalApiDocs,
   ...checkoutApiDocs,
   ...quoteApiDocs,
+  ...invoiceCheckoutApiDocs,
   ...paymentWebhookApiDocs,
   ...releaseApiDocs,
   ...licenceValidationApiDocs,

@@ -2,6 +2,8 @@ import type {
   CheckoutSessionRef,
   CheckoutSessionView,
   CreateCheckoutSessionInput,
+  CreateInvoiceSubscriptionInput,
+  InvoiceSubscriptionRef,
   PaymentEvent,
   PaymentProviderName,
   SubscriptionSnapshot,
@@ -17,6 +19,13 @@ export interface PaymentProvider {
 
   /** A hosted checkout for one subscription; the buyer is sent to `url`. */
   createCheckoutSession(input: CreateCheckoutSessionInput): Promise<CheckoutSessionRef>;
+
+  /**
+   * A subscription paid by invoice (decision 144): the customer with its company details and VAT
+   * ID, and a subscription whose first invoice is finalized and sent at once, due in
+   * `daysUntilDue` days. It is active from the start; the licence follows from the sync.
+   */
+  createInvoiceSubscription(input: CreateInvoiceSubscriptionInput): Promise<InvoiceSubscriptionRef>;
 
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionView>;
 

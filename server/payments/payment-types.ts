@@ -42,6 +42,50 @@ export interface SubscriptionSnapshot {
   endedForNonPayment: boolean;
   /** The trial licence named at checkout for conversion (metadata), if any. */
   licenceIdToConvert: string | null;
+  /** Charged to a card automatically, or paid by invoice (decision 144). */
+  collection: 'card' | 'invoice';
+  /** The oldest invoice sent for payment and still open; null when none is (or for cards). */
+  openInvoice: OpenInvoice | null;
+}
+
+/** An invoice sent to the buyer for payment. */
+export interface OpenInvoice {
+  invoiceId: string;
+  number: string;
+  dueAt: Date;
+  /** The provider's page of the invoice, where it is paid and its PDF downloaded. */
+  hostedUrl: string;
+}
+
+/** The buyer of a subscription paid by invoice: who the invoice is made out and sent to. */
+export interface InvoiceBuyer {
+  companyName: string;
+  email: string;
+  address: {
+    line1: string | null;
+    postalCode: string | null;
+    city: string | null;
+    country: string | null;
+  };
+  /** An EU VAT ID, kept as the customer's `eu_vat` tax id. */
+  vatId: string | null;
+}
+
+export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
+  /** Our id of the request: metadata and idempotency key. */
+  requestId: string;
+  buyer: InvoiceBuyer;
+  /** The buyer's purchase-order reference, printed on the invoice. */
+  poReference: string | null;
+  /** The accepted quote this order comes from, if any. */
+  quoteReference: string | null;
+  /** Days from issue to due date (net 30). */
+  daysUntilDue: number;
+}
+
+export interface InvoiceSubscriptionRef {
+  subscriptionId: string;
+  invoice: OpenInvoice & { amountDue: number };
 }
 
 /** The order a checkout session sells: amounts are not part of it, the provider prices it. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
 import { paymentEvents, subscriptions } from '../db/schema.ts';
 import type { SubscriptionTerms } from '../licences/lifecycle-rules.ts';
@@ -78,6 +78,22 @@ export function createSubscriptionRepository(db: Executor) {
         .where(inArray(subscriptions.licenceId, [...licenceIds]));
     },
 
+    /** Subscriptions paid by invoice whose open invoice was due by `now` (decision 144). */
+    overdueInvoices(now: Date, limit: number): Promise<SubscriptionRow[]> {
+      return db
+        .select()
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.collection, 'invoice'),
+            isNotNull(subscriptions.licenceId),
+            lte(subscriptions.openInvoiceDueAt, now),
+          ),
+        )
+        .orderBy(asc(subscriptions.openInvoiceDueAt))
+        .limit(limit);
+    },
+
     /** Writes the snapshot as the subscription's last known state (origin only when attached). */
     async save(
       snapshot: SubscriptionSnapshot,
@@ -97,6 +113,11 @@ export function createSubscriptionRepository(db: Executor) {
         cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
         endedAt: snapshot.endedAt,
         endedForNonPayment: snapshot.endedForNonPayment,
+        collection: snapshot.collection,
+        openInvoiceId: snapshot.openInvoice?.invoiceId ?? null,
+        openInvoiceNumber: snapshot.openInvoice?.number ?? null,
+        openInvoiceUrl: snapshot.openInvoice?.hostedUrl ?? null,
+        openInvoiceDueAt: snapshot.openInvoice?.dueAt ?? null,
         snapshotReadAt: readAt,
         updatedAt: readAt,
       };
@@ -127,5 +148,7 @@ export function termsOfRow(row: SubscriptionRow): SubscriptionTerms | null {
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
     endedAt: row.endedAt,
     endedForNonPayment: row.endedForNonPayment,
+    collection: row.collection,
+    unpaidInvoiceDueAt: row.openInvoiceDueAt,
   };
 }

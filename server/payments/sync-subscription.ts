@@ -14,7 +14,7 @@ import {
   applySubscription,
   licenceChanged,
   licenceTypeForEdition,
-  paymentStanding,
+  standingAt,
   type SubscriptionTerms,
 } from '../licences/lifecycle-rules.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
@@ -69,6 +69,8 @@ function termsOf(snapshot: SubscriptionSnapshot): SubscriptionTerms {
     cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
     endedAt: snapshot.endedAt,
     endedForNonPayment: snapshot.endedForNonPayment,
+    collection: snapshot.collection,
+    unpaidInvoiceDueAt: snapshot.openInvoice?.dueAt ?? null,
   };
 }
 
@@ -220,7 +222,7 @@ export async function syncSubscription(
       licence = await createLicenceRepository(tx).findById(mirror.licenceId);
     } else if (!mirror?.licenceOrigin) {
       // Never attached yet (a licence once attached and since deleted stays gone).
-      const standing = paymentStanding(termsOf(snapshot));
+      const standing = standingAt(termsOf(snapshot), now);
       if (standing === 'pending') {
         return { outcome: 'pending' as const, licenceId: null, queued: 0, cancelNow: false };
       }

@@ -22,6 +22,8 @@ export const rateLimitRules = {
   openPortalPerIp: { name: 'open-portal:ip', limit: 30, windowSeconds: HOUR },
   // Generous per IP (a whole company may share one); a session costs the provider little.
   checkoutPerIp: { name: 'checkout:ip', limit: 30, windowSeconds: HOUR },
+  // Each invoice order creates a customer and sends an invoice at once (decision 144).
+  invoiceCheckoutPerIp: { name: 'invoice-checkout:ip', limit: 10, windowSeconds: HOUR },
   // The success page's provider lookups (decision 125): per client, then for all clients, so no
   // crowd spends the Stripe rate limit that checkout and webhooks share.
   checkoutStatusPerIp: { name: 'checkout-status:ip', limit: 30, windowSeconds: 600 },

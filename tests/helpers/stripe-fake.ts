@@ -42,6 +42,23 @@ interface FakeSubscription extends JsonObject {
   canceled_at: number | null;
   cancellation_details: { reason: string | null } | null;
   items: { object: 'list'; data: JsonObject[] };
+  collection_method: 'charge_automatically' | 'send_invoice';
+  latest_invoice: string | null;
+}
+
+/** An invoice of a `send_invoice` subscription: draft → open (finalized, numbered) → paid. */
+interface FakeInvoice extends JsonObject {
+  id: string;
+  status: 'draft' | 'open' | 'paid' | 'void';
+  subscription: string;
+  customer: string;
+  number: string | null;
+  amount_due: number;
+  currency: string;
+  due_date: number | null;
+  hosted_invoice_url: string | null;
+  custom_fields: Array<{ name: string; value: string }> | null;
+  days_until_due: number;
 }
 
 /** Parses `a[b][0][c]=x` form encoding (the SDK's) into nested objects and arrays. */
@@ -126,6 +143,9 @@ export interface StripeFake {
   prices: Map<string, JsonObject>;
   sessions: Map<string, FakeSession>;
   subscriptions: Map<string, FakeSubscription>;
+  invoices: Map<string, FakeInvoice>;
+  /** The buyer's bank transfer arrives: the invoice is paid. */
+  payInvoice(id: string): FakeInvoice;
   /** The buyer pays on Stripe's page: creates the customer (if none) and the subscription. */
   completeCheckoutSession(sessionId: string, buyer: { email: string }): FakeSubscription;
   updateSubscription(id: string, patch: Partial<FakeSubscription>): FakeSubscription;
@@ -142,6 +162,10 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
   const prices = new Map<string, JsonObject>();
   const sessions = new Map<string, FakeSession>();
   const subscriptions = new Map<string, FakeSubscription>();
+  const invoices = new Map<string, FakeInvoice>();
+  let invoiceCounter = 0;
+  /** A customer's `invoice_settings.custom_fields`, copied onto each of its invoices. */
+  const customerInvoiceFields = new Map<string, Array<{ name: string; value: string }>>();
   const idempotent = new Map<string, { body: string; status: number; response: string }>();
   const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
 
@@ -189,7 +213,72 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       cancellation_details: null,
       created: now,
       items: { object: 'list', data: items },
+      collection_method: 'charge_automatically',
+      latest_invoice: null,
     };
+    subscriptions.set(subscription.id, subscription);
+    return subscription;
+  }
+
+  /** A subscription paid by invoice: active at once, its first invoice a draft until finalized. */
+  function createInvoiceSubscription(body: FormObject): FakeSubscription {
+    const customerId = str(body.customer) ?? '';
+    const customer = customers.get(customerId);
+    if (!customer) throw missing('customer', customerId);
+    const lines = list(body.items).map((entry) => {
+      const line = obj(entry);
+      const priceId = str(line.price) ?? '';
+      const price = prices.get(priceId);
+      if (!price?.active) throw missing('price', priceId);
+      return { price, quantity: Number(str(line.quantity) ?? '1') };
+    });
+    const subscription: FakeSubscription = {
+      object: 'subscription',
+      id: newId('sub'),
+      status: 'active',
+      customer: customerId,
+      metadata: metadataOf(body.metadata),
+      description: str(body.description) ?? null,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      ended_at: null,
+      cancellation_details: null,
+      created: now,
+      days_until_due: Number(str(body.days_until_due) ?? '0'),
+      items: {
+        object: 'list',
+        data: lines.map((line) => ({
+          object: 'subscription_item',
+          id: newId('si'),
+          price: line.price,
+          quantity: line.quantity,
+          current_period_start: now,
+          current_period_end: now + intervalSeconds(line.price),
+        })),
+      },
+      collection_method:
+        str(body.collection_method) === 'send_invoice' ? 'send_invoice' : 'charge_automatically',
+      latest_invoice: null,
+    };
+    const first = lines[0];
+    const invoice: FakeInvoice = {
+      object: 'invoice',
+      id: newId('in'),
+      status: 'draft',
+      subscription: subscription.id,
+      customer: customerId,
+      number: null,
+      // The fake does not price tiers: a stand-in amount per unit.
+      amount_due: (first?.quantity ?? 1) * 100_00,
+      currency: String(first?.price.currency ?? 'usd'),
+      due_date: null,
+      hosted_invoice_url: null,
+      custom_fields: customerInvoiceFields.get(customerId) ?? null,
+      days_until_due: Number(str(body.days_until_due) ?? '0'),
+      created: now,
+    };
+    invoices.set(invoice.id, invoice);
+    subscription.latest_invoice = invoice.id;
     subscriptions.set(subscription.id, subscription);
     return subscription;
   }
@@ -216,11 +305,25 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
           object: 'customer',
           id: newId('cus'),
           email: str(body.email) ?? null,
+          name: str(body.name) ?? null,
+          address: body.address === undefined ? null : obj(body.address),
           // Set by the first subscription: a customer bills in that currency only.
           currency: null,
           metadata: metadataOf(body.metadata),
+          invoice_settings: obj(body.invoice_settings),
+          tax_ids: list(body.tax_id_data).map((entry) => ({
+            type: str(obj(entry).type) ?? '',
+            value: str(obj(entry).value) ?? '',
+          })),
         };
         customers.set(customer.id, customer);
+        customerInvoiceFields.set(
+          customer.id,
+          list(obj(body.invoice_settings).custom_fields).map((entry) => ({
+            name: str(obj(entry).name) ?? '',
+            value: str(obj(entry).value) ?? '',
+          })),
+        );
         return customer;
       }
       if (method === 'GET' && id) {
@@ -381,6 +484,47 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       }
     }
 
+    if (resource === 'subscriptions' && !id && method === 'POST') {
+      return createInvoiceSubscription(body);
+    }
+
+    if (resource === 'invoices') {
+      if (method === 'GET' && !id) {
+        const subscription = str(query.subscription);
+        const status = str(query.status);
+        const data = [...invoices.values()].filter(
+          (invoice) =>
+            (!subscription || invoice.subscription === subscription) &&
+            (!status || invoice.status === status),
+        );
+        return { object: 'list', data, has_more: false, url: '/v1/invoices' };
+      }
+      const invoice = id ? invoices.get(id) : undefined;
+      if (id && !invoice) throw missing('invoice', id);
+      if (invoice && method === 'GET' && !sub) return invoice;
+      if (invoice && method === 'POST' && sub === 'finalize') {
+        if (invoice.status !== 'draft') {
+          throw new StripeFakeError(
+            400,
+            'invoice_not_editable',
+            'This invoice is already finalized',
+          );
+        }
+        invoiceCounter++;
+        invoice.status = 'open';
+        invoice.number = `FAKE-${String(invoiceCounter).padStart(4, '0')}`;
+        invoice.due_date = now + invoice.days_until_due * 86400;
+        invoice.hosted_invoice_url = `https://invoice.stripe.test/i/${invoice.id}`;
+        return invoice;
+      }
+      if (invoice && method === 'POST' && sub === 'send') {
+        if (invoice.status !== 'open') {
+          throw new StripeFakeError(400, 'invoice_not_open', 'Only open invoices can be sent');
+        }
+        return invoice;
+      }
+    }
+
     if (resource === 'subscriptions' && id) {
       const subscription = subscriptions.get(id);
       if (!subscription) throw missing('subscription', id);
@@ -516,6 +660,13 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
     prices,
     sessions,
     subscriptions,
+    invoices,
+    payInvoice(id) {
+      const invoice = invoices.get(id);
+      if (!invoice) throw missing('invoice', id);
+      invoice.status = 'paid';
+      return invoice;
+    },
     completeCheckoutSession(sessionId, buyer) {
       const session = sessions.get(sessionId);
       if (!session) throw missing('checkout.session', sessionId);

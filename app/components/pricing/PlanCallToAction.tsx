@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
+import { mayPayByInvoice } from '#shared/contracts/invoice-checkout.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
+import { InvoiceCheckout } from '../checkout/InvoiceCheckout.tsx';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
 import { searchParamsWithSelection } from './price-selection.ts';
 
@@ -54,6 +56,9 @@ export function PlanCallToAction({
       >
         Get a quote
       </ModalLink>
+      {mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod }) && (
+        <InvoiceCheckout edition={edition} quantity={quantity} selection={selection} />
+      )}
       <ModalLink modal="trial" className="button button-secondary">
         Start free trial
       </ModalLink>

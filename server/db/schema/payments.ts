@@ -48,6 +48,13 @@ export const subscriptions = pgTable(
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull(),
     endedAt: timestamptz('ended_at'),
     endedForNonPayment: boolean('ended_for_non_payment').notNull().default(false),
+    collection: text('collection', { enum: ['card', 'invoice'] })
+      .notNull()
+      .default('card'),
+    openInvoiceId: text('open_invoice_id'),
+    openInvoiceNumber: text('open_invoice_number'),
+    openInvoiceUrl: text('open_invoice_url'),
+    openInvoiceDueAt: timestamptz('open_invoice_due_at'),
     snapshotReadAt: timestamptz('snapshot_read_at').notNull(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
@@ -57,6 +64,19 @@ export const subscriptions = pgTable(
     index('subscriptions_licence_id_idx').on(table.licenceId),
     index('subscriptions_customer_id_idx').on(table.customerId),
   ],
+);
+
+/** Reminders already sent for an open invoice (decision 144): the key makes each one once. */
+export const invoiceReminders = pgTable(
+  'invoice_reminders',
+  {
+    provider: text('provider', { enum: providers }).notNull(),
+    invoiceId: text('invoice_id').notNull(),
+    stage: integer('stage').notNull(),
+    subscriptionId: text('subscription_id').notNull(),
+    sentAt: timestamptz('sent_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.invoiceId, table.stage] })],
 );
 
 /**
@@ -120,6 +140,11 @@ export const localSubscriptions = pgTable(
     endedAt: timestamptz('ended_at'),
     endedForNonPayment: boolean('ended_for_non_payment').notNull().default(false),
     licenceIdToConvert: uuid('licence_id_to_convert'),
+    collectionMethod: text('collection_method', {
+      enum: ['charge_automatically', 'send_invoice'],
+    })
+      .notNull()
+      .default('charge_automatically'),
     failedPaymentAttempts: integer('failed_payment_attempts').notNull().default(0),
     nextPaymentAttemptAt: timestamptz('next_payment_attempt_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
@@ -144,6 +169,15 @@ export const localInvoices = pgTable(
     periodEnd: timestamptz('period_end').notNull(),
     createdAt: timestamptz('created_at').notNull(),
     paidAt: timestamptz('paid_at'),
+    /** The fields of an invoice sent for payment (decision 145); null on card charges. */
+    number: text('number').unique(),
+    dueAt: timestamptz('due_at'),
+    companyName: text('company_name'),
+    billingEmail: text('billing_email'),
+    billingAddress: text('billing_address'),
+    vatId: text('vat_id'),
+    poReference: text('po_reference'),
+    quoteReference: text('quote_reference'),
   },
   (table) => [index('local_invoices_subscription_idx').on(table.subscriptionId, table.createdAt)],
 );

@@ -44,10 +44,20 @@ describe('lifecycle e-mails', () => {
       '/?modal=portal-access',
     ],
     [
-      { kind: 'Deactivated', reactivateBy: new Date('2026-05-30T10:00:00Z') },
+      {
+        kind: 'Deactivated',
+        reactivateBy: new Date('2026-05-30T10:00:00Z'),
+        unpaidInvoice: false,
+      },
       'licence-deactivated',
       'Your Orgsmith licence was deactivated',
       '30 May 2026',
+    ],
+    [
+      { kind: 'Deactivated', reactivateBy: new Date('2026-05-30T10:00:00Z'), unpaidInvoice: true },
+      'licence-deactivated',
+      'Your Orgsmith licence was deactivated',
+      'the invoice for your Orgsmith subscription is still unpaid two weeks after its due date',
     ],
     [
       { kind: 'Reactivated' },

@@ -154,9 +154,30 @@ export function paymentFailedEmail(input: {
 export function licenceDeactivatedEmail(input: {
   licence: LicenceFacts;
   reactivateBy: Date;
+  /** Suspended for an invoice left unpaid (decision 144) rather than a failed card. */
+  unpaidInvoice?: boolean;
   publicBaseUrl: string;
 }): RenderedEmail {
   const { licence, reactivateBy, publicBaseUrl } = input;
+  if (input.unpaidInvoice) {
+    return renderEmail({
+      subject: `Your ${product} licence was deactivated`,
+      publicBaseUrl,
+      blocks: [
+        { kind: 'paragraph', text: 'Hello,' },
+        {
+          kind: 'paragraph',
+          text: `the invoice for your ${product} subscription is still unpaid two weeks after its due date, so your licence has been suspended: the CLI no longer accepts its key.`,
+        },
+        {
+          kind: 'paragraph',
+          text: `Pay the invoice by ${formatEmailDate(reactivateBy)} (the link is in the invoice e-mail and our reminders) and the same key works again as soon as the payment arrives. After that date the licence is marked for deletion.`,
+        },
+        keyFacts(licence, [{ label: 'Reactivate by', value: formatEmailDate(reactivateBy) }]),
+        ...addressFooter(licence),
+      ],
+    });
+  }
   return renderEmail({
     subject: `Your ${product} licence was deactivated`,
     publicBaseUrl,
@@ -282,7 +303,12 @@ export function lifecycleEmail(
       return {
         kind: 'licence-deactivated',
         to,
-        ...licenceDeactivatedEmail({ licence, reactivateBy: event.reactivateBy, publicBaseUrl }),
+        ...licenceDeactivatedEmail({
+          licence,
+          reactivateBy: event.reactivateBy,
+          unpaidInvoice: event.unpaidInvoice,
+          publicBaseUrl,
+        }),
       };
     case 'Reactivated':
       return {

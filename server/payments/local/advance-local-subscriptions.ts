@@ -2,7 +2,9 @@ import type { Database, Executor } from '#server/db/database.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import { nextPaymentAttempt, periodAmount, periodEndAfter } from './local-billing.ts';
 import { orderDescription } from './complete-local-checkout.ts';
+import { INVOICE_NET_DAYS } from '#server/invoices/invoice-rules.ts';
 import { localEvents } from './local-events.ts';
+import { renewLocalInvoiceSubscription } from './local-invoices.ts';
 import {
   createLocalPaymentRepository,
   type LocalCustomer,
@@ -36,6 +38,9 @@ async function advanceOne(
         now,
       );
       return localEvents(subscription.id, 'customer.subscription.deleted');
+    }
+    if (subscription.collectionMethod === 'send_invoice') {
+      return renewLocalInvoiceSubscription(tx, subscription, INVOICE_NET_DAYS, now);
     }
     const periodStart = subscription.currentPeriodEnd;
     const periodEnd = periodEndAfter(periodStart, subscription.billingPeriod);

@@ -11,6 +11,7 @@ import {
 } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { formatEmailDate } from '#server/email/render-email.ts';
+import { INVOICE_SUSPEND_AFTER_DAYS } from '#server/invoices/invoice-rules.ts';
 import { CSRF_FORM_FIELD } from '#server/http/csrf.ts';
 import { formatMinorAmount, type ProrationPreview } from './local-billing.ts';
 import { groupedCardNumber, localTestCards } from './local-cards.ts';
@@ -655,4 +656,74 @@ export function portalPage(view: PortalPageView): Markup {
       </form>
     </section>`;
   return layout({ title: 'Billing portal', subtitle: 'Billing portal', body });
+}
+
+export interface InvoicePageView {
+  invoice: LocalInvoice;
+  now: Date;
+}
+
+function invoiceBadge(invoice: LocalInvoice, now: Date): Markup {
+  if (invoice.status === 'paid') return html`<span class="badge">Paid</span>`;
+  if (invoice.status === 'void') return html`<span class="badge muted">Void</span>`;
+  if (invoice.dueAt && invoice.dueAt <= now) return html`<span class="badge danger">Overdue</span>`;
+  return html`<span class="badge warn">Open</span>`;
+}
+
+/**
+ * The hosted page of an invoice sent for payment (decision 145), as Stripe's hosted invoice
+ * page: who it is made out to, the PO number and VAT ID, the amount, due date and status. It is
+ * paid by bank transfer; here an operator records that with `invoices mark-paid`.
+ */
+export function invoicePage(view: InvoicePageView): Markup {
+  const { invoice, now } = view;
+  const number = invoice.number ?? invoice.id;
+  const line = (label: string, value: string | null) =>
+    value
+      ? html`<div class="line">
+          <dt>${label}</dt>
+          <dd>${value}</dd>
+        </div>`
+      : '';
+  return layout({
+    title: `Invoice ${number}`,
+    subtitle: 'Invoice',
+    body: html`<h1>Invoice ${number} ${invoiceBadge(invoice, now)}</h1>
+      <section class="card summary" aria-labelledby="invoice-details">
+        <h2 id="invoice-details">Details</h2>
+        <dl>
+          ${line('Billed to', invoice.companyName)} ${line('Address', invoice.billingAddress)}
+          ${line('E-mail', invoice.billingEmail)} ${line('VAT ID', invoice.vatId)}
+          ${line('PO number', invoice.poReference)} ${line('Quote', invoice.quoteReference)}
+          ${line('Description', invoice.description)}
+          ${line(
+            'Period',
+            `${formatEmailDate(invoice.periodStart)} – ${formatEmailDate(invoice.periodEnd)}`,
+          )}
+          ${line('Issued', formatEmailDate(invoice.createdAt))}
+          ${line('Due date', invoice.dueAt ? formatEmailDate(invoice.dueAt) : null)}
+          ${line('Paid on', invoice.paidAt ? formatEmailDate(invoice.paidAt) : null)}
+          <div class="line total">
+            <dt>${invoice.status === 'paid' ? 'Amount paid' : 'Amount due'}</dt>
+            <dd>${formatMinorAmount(invoice.amount, invoice.currency)}</dd>
+          </div>
+        </dl>
+      </section>
+      <section class="card" aria-labelledby="invoice-payment">
+        <h2 id="invoice-payment">Payment</h2>
+        ${
+          invoice.status === 'paid'
+            ? html`<p>This invoice is paid. Thank you.</p>`
+            : html`<p>
+                  Pay by bank transfer with the invoice number ${number} as the reference. In test
+                  mode, record the payment with
+                  <code>npm run admin -- invoices mark-paid ${number}</code>.
+                </p>
+                <p>
+                  An invoice still open ${INVOICE_SUSPEND_AFTER_DAYS} days after its due date
+                  suspends the licence until it is paid.
+                </p>`
+        }
+      </section>`,
+  });
 }

@@ -3,6 +3,7 @@ import { PaymentError } from '../payment-errors.ts';
 import type { PaymentProvider } from '../payment-provider.ts';
 import { isSubscriptionStatus } from '../payment-types.ts';
 import { localId, createLocalPaymentRepository } from './local-payment-repository.ts';
+import { createLocalInvoiceSubscription, localInvoiceUrl } from './local-invoices.ts';
 
 /** How long a hosted-checkout page stays payable (Stripe's default is 24 hours). */
 export const LOCAL_CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -50,6 +51,12 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
       };
     },
 
+    async createInvoiceSubscription(input) {
+      // Its only event (subscription created) needs no dispatch: the caller syncs at once.
+      const created = await createLocalInvoiceSubscription({ db, clock, publicBaseUrl }, input);
+      return created.ref;
+    },
+
     async retrieveCheckoutSession(sessionId) {
       const session = await repository.findCheckoutSession(sessionId);
       if (!session) throw new PaymentError('NotFound', `No local checkout session ${sessionId}`);
@@ -71,6 +78,10 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         throw new PaymentError('NotFound', `No local subscription ${subscriptionId}`);
       }
       const customer = await repository.findCustomer(subscription.customerId);
+      const invoice =
+        subscription.collectionMethod === 'send_invoice'
+          ? await repository.oldestOpenSentInvoice(subscription.id)
+          : undefined;
       const status = subscription.status;
       if (!isSubscriptionStatus(status)) {
         throw new PaymentError('Unavailable', `Unknown local subscription status ${status}`);
@@ -90,6 +101,16 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         endedAt: subscription.endedAt,
         endedForNonPayment: subscription.endedForNonPayment,
         licenceIdToConvert: subscription.licenceIdToConvert,
+        collection: subscription.collectionMethod === 'send_invoice' ? 'invoice' : 'card',
+        openInvoice:
+          invoice?.dueAt && invoice.number
+            ? {
+                invoiceId: invoice.id,
+                number: invoice.number,
+                dueAt: invoice.dueAt,
+                hostedUrl: localInvoiceUrl(publicBaseUrl, invoice.id),
+              }
+            : null,
       };
     },
 

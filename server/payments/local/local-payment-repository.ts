@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { Currency } from '#shared/pricing/index.ts';
 import type { Executor } from '#server/db/database.ts';
 import {
@@ -16,9 +16,9 @@ export type LocalSubscription = typeof localSubscriptions.$inferSelect;
 export type LocalInvoice = typeof localInvoices.$inferSelect;
 export type LocalPortalSession = typeof localPortalSessions.$inferSelect;
 
-/** Ids shaped like Stripe's; portal and checkout ids are long because they sit in URLs as bearers. */
+/** Ids shaped like Stripe's; portal, checkout and invoice ids are long: they sit in URLs as bearers. */
 export function localId(prefix: 'lcus' | 'lcs' | 'lsub' | 'lin' | 'lps' | 'evt_local'): string {
-  const bytes = prefix === 'lcs' || prefix === 'lps' ? 24 : 12;
+  const bytes = prefix === 'lcs' || prefix === 'lps' || prefix === 'lin' ? 24 : 12;
   return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
 }
 
@@ -211,6 +211,41 @@ export function createLocalPaymentRepository(db: Executor) {
       values: Partial<typeof localInvoices.$inferInsert>,
     ): Promise<void> {
       await db.update(localInvoices).set(values).where(eq(localInvoices.id, id));
+    },
+
+    /** The oldest invoice sent for payment and still open (decision 145). */
+    async oldestOpenSentInvoice(subscriptionId: string): Promise<LocalInvoice | undefined> {
+      const [row] = await db
+        .select()
+        .from(localInvoices)
+        .where(
+          and(
+            eq(localInvoices.subscriptionId, subscriptionId),
+            eq(localInvoices.status, 'open'),
+            isNotNull(localInvoices.dueAt),
+          ),
+        )
+        .orderBy(asc(localInvoices.dueAt))
+        .limit(1);
+      return row;
+    },
+
+    async findInvoice(idOrNumber: string): Promise<LocalInvoice | undefined> {
+      const [row] = await db
+        .select()
+        .from(localInvoices)
+        .where(or(eq(localInvoices.id, idOrNumber), eq(localInvoices.number, idOrNumber)));
+      return row;
+    },
+
+    /** Invoices sent for payment, newest first (the admin CLI's list). */
+    sentInvoices(limit: number): Promise<LocalInvoice[]> {
+      return db
+        .select()
+        .from(localInvoices)
+        .where(isNotNull(localInvoices.dueAt))
+        .orderBy(desc(localInvoices.createdAt))
+        .limit(limit);
     },
 
     invoicesOf(subscriptionId: string): Promise<LocalInvoice[]> {

@@ -24,6 +24,7 @@ import {
   checkoutPage,
   cookieInterstitialPage,
   currencyUnchangeableMessage,
+  invoicePage,
   messagePage,
   portalPage,
   type CheckoutField,
@@ -321,6 +322,23 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
       options.status ?? 200,
     );
   }
+
+  app.get('/billing/local/invoice/:id', async (c) => {
+    bearerLinkHeaders(c);
+    const invoice = await repository.findInvoice(c.req.param('id'));
+    // Only by its long id (a bearer link), never by its short number.
+    if (!invoice || invoice.id !== c.req.param('id') || invoice.dueAt === null) {
+      return c.html(
+        messagePage({
+          title: 'Invoice not found',
+          paragraphs: ['This invoice link is not valid.'],
+          link: { href: '/', label: 'Go to the home page' },
+        }),
+        404,
+      );
+    }
+    return c.html(invoicePage({ invoice, now: deps.clock() }));
+  });
 
   app.get('/billing/local/portal/:id', async (c) => {
     bearerLinkHeaders(c);

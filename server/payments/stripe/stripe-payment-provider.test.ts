@@ -344,6 +344,8 @@ describe('sessions, subscriptions and the portal', () => {
       endedAt: null,
       endedForNonPayment: false,
       licenceIdToConvert: null,
+      collection: 'card',
+      openInvoice: null,
     });
 
     fake.updateSubscription(subscription.id, {

@@ -7,6 +7,9 @@ import type {
   CheckoutSessionStatus,
   CheckoutSessionView,
   CreateCheckoutSessionInput,
+  CreateInvoiceSubscriptionInput,
+  InvoiceSubscriptionRef,
+  OpenInvoice,
   PaymentEvent,
   SubscriptionSnapshot,
 } from '../payment-types.ts';
@@ -26,7 +29,23 @@ export const metadataKeys = {
   quantity: 'quantity',
   billingPeriod: 'billing_period',
   currency: 'currency',
+  poReference: 'po_reference',
+  quoteReference: 'quote_reference',
 } as const;
+
+/** The label of the buyer's purchase-order reference on every invoice (a custom field). */
+export const PO_FIELD_NAME = 'PO number';
+
+/** An open invoice as the boundary names it; null unless it is finalized with a due date. */
+function openInvoiceOf(invoice: Stripe.Invoice): OpenInvoice | null {
+  if (invoice.status !== 'open' || !invoice.id || !invoice.due_date) return null;
+  return {
+    invoiceId: invoice.id,
+    number: invoice.number ?? invoice.id,
+    dueAt: new Date(invoice.due_date * 1000),
+    hostedUrl: invoice.hosted_invoice_url ?? '',
+  };
+}
 
 export interface StripePaymentProviderOptions {
   stripe: Stripe;
@@ -148,6 +167,91 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
       });
     },
 
+    /**
+     * A customer of its own per invoice order (its company name, address, VAT ID and the PO
+     * number as an invoice custom field), a `send_invoice` subscription due net `daysUntilDue`,
+     * and its first invoice finalized and sent now rather than an hour later (decision 144).
+     */
+    async createInvoiceSubscription(
+      input: CreateInvoiceSubscriptionInput,
+    ): Promise<InvoiceSubscriptionRef> {
+      return call('create invoice subscription', async () => {
+        const priceId = await findPriceId(
+          priceLookupKey(input.edition, input.billingPeriod, input.currency),
+        );
+        const metadata: Record<string, string> = {
+          [metadataKeys.checkoutRequestId]: input.requestId,
+          [metadataKeys.edition]: input.edition,
+          [metadataKeys.quantity]: String(input.quantity),
+          [metadataKeys.billingPeriod]: input.billingPeriod,
+          [metadataKeys.currency]: input.currency,
+        };
+        if (input.poReference) metadata[metadataKeys.poReference] = input.poReference;
+        if (input.quoteReference) metadata[metadataKeys.quoteReference] = input.quoteReference;
+        const { buyer } = input;
+        const address = buyer.address;
+        const customerParams: Stripe.CustomerCreateParams = {
+          name: buyer.companyName,
+          email: buyer.email.trim().toLowerCase(),
+          metadata: { email_normalized: buyer.email.trim().toLowerCase() },
+          preferred_locales: ['en'],
+        };
+        if (address.line1 || address.city || address.postalCode || address.country) {
+          customerParams.address = {
+            line1: address.line1 ?? '',
+            city: address.city ?? '',
+            postal_code: address.postalCode ?? '',
+            country: address.country ?? '',
+          };
+        }
+        if (buyer.vatId) customerParams.tax_id_data = [{ type: 'eu_vat', value: buyer.vatId }];
+        if (input.poReference) {
+          customerParams.invoice_settings = {
+            custom_fields: [{ name: PO_FIELD_NAME, value: input.poReference }],
+          };
+        }
+        const customer = await stripe.customers.create(customerParams, {
+          idempotencyKey: `invoice-customer-${input.requestId}`,
+        });
+        const subscription = await stripe.subscriptions.create(
+          {
+            customer: customer.id,
+            items: [{ price: priceId, quantity: checkoutQuantity(input.edition, input.quantity) }],
+            collection_method: 'send_invoice',
+            days_until_due: input.daysUntilDue,
+            metadata,
+            description: input.poReference ? `${PO_FIELD_NAME} ${input.poReference}` : undefined,
+          },
+          { idempotencyKey: `invoice-subscription-${input.requestId}` },
+        );
+        const invoiceId = idOf(subscription.latest_invoice);
+        if (!invoiceId) throw new PaymentError('Unavailable', 'Stripe created no first invoice');
+        const first = await stripe.invoices.retrieve(invoiceId);
+        if (first.status === 'draft') {
+          await stripe.invoices.finalizeInvoice(
+            invoiceId,
+            {},
+            {
+              idempotencyKey: `invoice-finalize-${input.requestId}`,
+            },
+          );
+        }
+        const invoice = await stripe.invoices.sendInvoice(
+          invoiceId,
+          {},
+          {
+            idempotencyKey: `invoice-send-${input.requestId}`,
+          },
+        );
+        const open = openInvoiceOf(invoice);
+        if (!open) throw new PaymentError('Unavailable', `Invoice ${invoiceId} is not open`);
+        return {
+          subscriptionId: subscription.id,
+          invoice: { ...open, amountDue: invoice.amount_due },
+        };
+      });
+    },
+
     async retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionView> {
       return call('retrieve checkout session', async () => {
         const session = await stripe.checkout.sessions.retrieve(sessionId);
@@ -196,6 +300,20 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           typeof customer === 'object' && !('deleted' in customer && customer.deleted)
             ? (customer.email ?? null)
             : null;
+        const byInvoice = subscription.collection_method === 'send_invoice';
+        let openInvoice: OpenInvoice | null = null;
+        if (byInvoice) {
+          const invoices = await stripe.invoices.list({
+            subscription: subscription.id,
+            status: 'open',
+            limit: 100,
+          });
+          const open = invoices.data
+            .map(openInvoiceOf)
+            .filter((invoice): invoice is OpenInvoice => invoice !== null)
+            .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
+          openInvoice = open[0] ?? null;
+        }
         return {
           provider: 'stripe',
           subscriptionId: subscription.id,
@@ -211,6 +329,8 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           endedAt: subscription.ended_at ? new Date(subscription.ended_at * 1000) : null,
           endedForNonPayment: subscription.cancellation_details?.reason === 'payment_failed',
           licenceIdToConvert: subscription.metadata[metadataKeys.licenceIdToConvert] ?? null,
+          collection: byInvoice ? 'invoice' : 'card',
+          openInvoice,
         };
       });
     },

@@ -1,0 +1,240 @@
+import { useId, useState, useSyncExternalStore } from 'react';
+import { useRouteLoaderData } from 'react-router';
+import type {
+  InvoiceCheckoutRequestInput,
+  InvoiceCheckoutResponse,
+} from '#shared/contracts/invoice-checkout.ts';
+import { billingErrorMessage } from '#shared/contracts/messages.ts';
+import { formatPrice, type Edition, type PriceSelection } from '#shared/pricing/index.ts';
+import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
+import type { RootData } from '#app/root-data.ts';
+import { Alert } from '../ui/Alert.tsx';
+import styles from './InvoiceCheckout.module.css';
+
+export interface InvoiceCheckoutProps {
+  edition: Edition;
+  quantity: number;
+  selection: PriceSelection;
+}
+
+const fieldNames = [
+  'companyName',
+  'billingEmail',
+  'addressLine',
+  'postalCode',
+  'city',
+  'country',
+  'vatId',
+  'poReference',
+] as const;
+type FieldName = (typeof fieldNames)[number];
+
+const fieldLabels: Record<FieldName, { label: string; hint?: string; autoComplete: string }> = {
+  companyName: { label: 'Company name', autoComplete: 'organization' },
+  billingEmail: {
+    label: 'Billing e-mail',
+    hint: 'The invoice and the licence key go here.',
+    autoComplete: 'email',
+  },
+  addressLine: { label: 'Street and number (optional)', autoComplete: 'address-line1' },
+  postalCode: { label: 'Postal code (optional)', autoComplete: 'postal-code' },
+  city: { label: 'City (optional)', autoComplete: 'address-level2' },
+  country: {
+    label: 'Country code (optional)',
+    hint: 'Two letters, e.g. DE.',
+    autoComplete: 'country',
+  },
+  vatId: { label: 'EU VAT ID (optional)', hint: 'e.g. DE123456789', autoComplete: 'off' },
+  poReference: { label: 'PO number (optional)', autoComplete: 'off' },
+};
+
+const required = new Set<FieldName>(['companyName', 'billingEmail']);
+const noSubscription = () => () => undefined;
+
+function isFieldName(value: string): value is FieldName {
+  return fieldNames.some((name) => name === value);
+}
+
+function isOrder(value: unknown): value is InvoiceCheckoutResponse {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'invoiceNumber' in value &&
+    typeof value.invoiceNumber === 'string' &&
+    'invoiceUrl' in value &&
+    typeof value.invoiceUrl === 'string' &&
+    'dueAt' in value &&
+    typeof value.dueAt === 'string' &&
+    'licenceEmail' in value &&
+    typeof value.licenceEmail === 'string' &&
+    'amountDue' in value &&
+    typeof value.amountDue === 'number'
+  );
+}
+
+/** The 400 answer's field issues, by field of this form. */
+async function readIssues(response: Response): Promise<Partial<Record<FieldName, string>>> {
+  const issues: Partial<Record<FieldName, string>> = {};
+  const body: unknown = await response.json().catch(() => null);
+  if (typeof body !== 'object' || body === null || !('issues' in body)) return issues;
+  if (!Array.isArray(body.issues)) return issues;
+  for (const issue of body.issues) {
+    if (typeof issue !== 'object' || issue === null) continue;
+    const field = 'field' in issue && typeof issue.field === 'string' ? issue.field : '';
+    const message = 'message' in issue && typeof issue.message === 'string' ? issue.message : '';
+    if (isFieldName(field) && message && !issues[field]) issues[field] = message;
+  }
+  return issues;
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+
+/**
+ * "Pay by invoice (net 30)" for yearly Pro and Enterprise (decision 144): the company's billing
+ * details go to the account service, which sends the invoice and issues the licence at once.
+ * A plain group, not a form: the plan cards sit inside the selector's own GET form.
+ */
+export function InvoiceCheckout({ edition, quantity, selection }: InvoiceCheckoutProps) {
+  const root = useRouteLoaderData<RootData>('root');
+  const accountApiUrl = root?.accountApiUrl ?? '';
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const ids = useId();
+  const [values, setValues] = useState<Record<FieldName, string>>({
+    companyName: '',
+    billingEmail: '',
+    addressLine: '',
+    postalCode: '',
+    city: '',
+    country: '',
+    vatId: '',
+    poReference: '',
+  });
+  const [issues, setIssues] = useState<Partial<Record<FieldName, string>>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [processing, setProcessing] = useState(false);
+  const [order, setOrder] = useState<InvoiceCheckoutResponse | null>(null);
+
+  async function submit() {
+    if (processing) return;
+    setError(null);
+    setIssues({});
+    setProcessing(true);
+    const request: InvoiceCheckoutRequestInput = {
+      edition,
+      quantity,
+      billingPeriod: selection.billingPeriod,
+      billingCurrency: selection.currency,
+      ...values,
+    };
+    try {
+      const response = await apiFetch(`${accountApiUrl}/account/v1/checkout/invoice`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(request),
+        trustedBase: accountApiUrl,
+      });
+      if (response.status === 201) {
+        const body: unknown = await response.json();
+        if (isOrder(body)) setOrder(body);
+        else setError(billingErrorMessage(undefined));
+      } else if (response.status === 400) {
+        const found = await readIssues(response);
+        setIssues(found);
+        if (Object.keys(found).length === 0) setError(billingErrorMessage(undefined));
+      } else {
+        setError(billingErrorMessage(await readErrorCode(response)));
+      }
+    } catch {
+      setError(billingErrorMessage(undefined));
+    }
+    setProcessing(false);
+  }
+
+  if (order) {
+    return (
+      <div className={styles.confirmation}>
+        <Alert tone="success">
+          Thank you. Your licence key is on its way to <strong>{order.licenceEmail}</strong>, and
+          the invoice has been sent.
+        </Alert>
+        <dl>
+          <dt>Invoice</dt>
+          <dd>{order.invoiceNumber}</dd>
+          <dt>Amount</dt>
+          <dd>{formatPrice(order.amountDue / 100, selection.currency)}</dd>
+          <dt>Due date</dt>
+          <dd>{dateFormat.format(new Date(order.dueAt))}</dd>
+        </dl>
+        <a className="button button-secondary" href={order.invoiceUrl}>
+          View invoice {order.invoiceNumber}
+        </a>
+      </div>
+    );
+  }
+
+  return (
+    <details className={styles.invoice}>
+      <summary>Pay by invoice (net 30)</summary>
+      <div className={styles.fields} role="group" aria-label={`Pay ${edition} by invoice`}>
+        {fieldNames.map((name) => {
+          const id = `${ids}-${name}`;
+          const field = fieldLabels[name];
+          const issue = issues[name];
+          const describedBy = [field.hint ? `${id}-hint` : '', issue ? `${id}-error` : '']
+            .filter(Boolean)
+            .join(' ');
+          return (
+            <div className={styles.field} key={name}>
+              <label className={styles.label} htmlFor={id}>
+                {field.label}
+              </label>
+              {field.hint && (
+                <span className={styles.hint} id={`${id}-hint`}>
+                  {field.hint}
+                </span>
+              )}
+              <input
+                id={id}
+                className={styles.input}
+                type={name === 'billingEmail' ? 'email' : 'text'}
+                value={values[name]}
+                // Not `required`: these inputs sit inside the selector's form and would block it.
+                aria-required={required.has(name) || undefined}
+                autoComplete={field.autoComplete}
+                aria-invalid={issue ? true : undefined}
+                aria-describedby={describedBy || undefined}
+                onChange={(event) => setValues({ ...values, [name]: event.target.value })}
+                onKeyDown={(event) => {
+                  // Enter would submit the selector's form; here it places the order.
+                  if (event.key === 'Enter') {
+                    event.preventDefault();
+                    void submit();
+                  }
+                }}
+              />
+              {issue && (
+                <span className={styles.error} id={`${id}-error`}>
+                  {issue}
+                </span>
+              )}
+            </div>
+          );
+        })}
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => void submit()}
+          disabled={!hydrated || processing}
+          aria-busy={processing}
+        >
+          {processing ? 'Sending the invoice…' : `Order ${edition} and send the invoice`}
+        </button>
+        {error && <Alert tone="danger">{error}</Alert>}
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,103 @@
+import * as z from 'zod/mini';
+import { quantityIsValidForEdition, type BillingPeriod, type Edition } from '../pricing/index.ts';
+
+const TEXT_MAX_LENGTH = 200;
+const EMAIL_MAX_LENGTH = 254;
+
+export const invoiceCheckoutMessages = {
+  quantityInvalid: 'The quantity does not fit the edition.',
+  companyRequired: 'Enter the company name the invoice is made out to.',
+  emailInvalid: 'Enter the e-mail address the invoice is sent to.',
+  tooLong: `At most ${TEXT_MAX_LENGTH} characters.`,
+  vatIdInvalid: 'An EU VAT ID starts with the two-letter country code, e.g. DE123456789.',
+  countryInvalid: 'A country is its two-letter ISO code, e.g. DE.',
+  notInvoiceable: 'Pay by invoice is offered for yearly Pro and Enterprise subscriptions only.',
+} as const;
+
+/** Only yearly Pro and Enterprise may pay by invoice (Starter is free, monthly is card-only). */
+export function mayPayByInvoice(order: {
+  edition: Edition;
+  billingPeriod: BillingPeriod;
+}): boolean {
+  return order.billingPeriod === 'yearly' && order.edition !== 'Starter';
+}
+
+const optionalText = (max = TEXT_MAX_LENGTH) =>
+  z.pipe(
+    z.optional(
+      z.nullable(z.string().check(z.trim(), z.maxLength(max, invoiceCheckoutMessages.tooLong))),
+    ),
+    z.transform((value) => (value ? value : null)),
+  );
+
+/** An EU VAT ID as Stripe's `eu_vat` tax id takes it: country prefix, then 2–13 letters or digits. */
+export const euVatIdPattern =
+  /^(AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)[0-9A-Z+*]{2,13}$/;
+
+/**
+ * `POST /account/v1/checkout/invoice` (decision 144): a yearly Pro or Enterprise subscription
+ * paid by invoice, net 30. The quote's accept page sends its PO reference and VAT ID here too.
+ */
+export const invoiceCheckoutRequestSchema = z
+  .strictObject({
+    edition: z.enum(['Starter', 'Pro', 'Enterprise']),
+    quantity: z.int(),
+    billingPeriod: z.enum(['monthly', 'yearly']),
+    billingCurrency: z.enum(['USD', 'EUR']),
+    companyName: z
+      .string({ error: invoiceCheckoutMessages.companyRequired })
+      .check(
+        z.trim(),
+        z.minLength(1, invoiceCheckoutMessages.companyRequired),
+        z.maxLength(TEXT_MAX_LENGTH, invoiceCheckoutMessages.tooLong),
+      ),
+    billingEmail: z
+      .string({ error: invoiceCheckoutMessages.emailInvalid })
+      .check(
+        z.trim(),
+        z.maxLength(EMAIL_MAX_LENGTH, invoiceCheckoutMessages.emailInvalid),
+        z.email({ error: invoiceCheckoutMessages.emailInvalid }),
+      ),
+    addressLine: optionalText(),
+    postalCode: optionalText(20),
+    city: optionalText(),
+    country: z.pipe(
+      optionalText(2),
+      z.transform((value) => value?.toUpperCase() ?? null),
+    ),
+    vatId: z.pipe(
+      optionalText(20),
+      z.transform((value) => value?.replace(/[\s.-]/g, '').toUpperCase() ?? null),
+    ),
+    poReference: optionalText(60),
+    /** Set by the quote's accept page: which quote this order accepts (kept on the invoice). */
+    quoteReference: optionalText(60),
+  })
+  .check(
+    z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
+      path: ['quantity'],
+      error: invoiceCheckoutMessages.quantityInvalid,
+    }),
+    z.refine((request) => request.vatId === null || euVatIdPattern.test(request.vatId), {
+      path: ['vatId'],
+      error: invoiceCheckoutMessages.vatIdInvalid,
+    }),
+    z.refine((request) => request.country === null || /^[A-Z]{2}$/.test(request.country), {
+      path: ['country'],
+      error: invoiceCheckoutMessages.countryInvalid,
+    }),
+  );
+
+export type InvoiceCheckoutRequest = z.output<typeof invoiceCheckoutRequestSchema>;
+export type InvoiceCheckoutRequestInput = z.input<typeof invoiceCheckoutRequestSchema>;
+
+/** The confirmation: the licence key goes to `licenceEmail`, the invoice is at `invoiceUrl`. */
+export interface InvoiceCheckoutResponse {
+  subscriptionId: string;
+  invoiceNumber: string;
+  invoiceUrl: string;
+  amountDue: number;
+  currency: 'USD' | 'EUR';
+  dueAt: string;
+  licenceEmail: string;
+}

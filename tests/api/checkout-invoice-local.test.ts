@@ -1,0 +1,219 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { invoiceReminders, licences, localInvoices, subscriptions } from '#server/db/schema.ts';
+import { sweepInvoiceReminders } from '#server/invoices/sweep-invoice-reminders.ts';
+import { markLocalInvoicePaid } from '#server/payments/local/local-invoices.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/payments/sync-subscription.ts';
+import type { InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
+import { databaseTargets } from '../helpers/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { browser, freshIp, licenceKeyPattern, mailsTo } from './checkout-support.ts';
+
+const DAY = 86_400_000;
+const flat = (html: string) => html.replace(/\s+/g, ' ');
+
+const enterpriseYearly: InvoiceCheckoutRequestInput = {
+  edition: 'Enterprise',
+  quantity: 25,
+  billingPeriod: 'yearly',
+  billingCurrency: 'EUR',
+  companyName: 'Acme Holding GmbH',
+  billingEmail: 'ap@acme-invoice.test',
+  addressLine: 'Hauptstraße 1',
+  postalCode: '10115',
+  city: 'Berlin',
+  country: 'de',
+  vatId: 'DE 123 456 789',
+  poReference: 'PO-4711',
+};
+
+async function postInvoiceCheckout(t: TestApp, body: unknown): Promise<Response> {
+  return t.app.request('/account/v1/checkout/invoice', {
+    method: 'POST',
+    headers: {
+      ...csrfHeaders(),
+      'Content-Type': 'application/json',
+      'X-Forwarded-For': freshIp(),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const orderSchema = z.object({
+  subscriptionId: z.string(),
+  invoiceNumber: z.string(),
+  invoiceUrl: z.url(),
+  amountDue: z.number(),
+  currency: z.enum(['USD', 'EUR']),
+  dueAt: z.string(),
+  licenceEmail: z.string(),
+});
+
+async function order(t: TestApp, body: InvoiceCheckoutRequestInput) {
+  const response = await postInvoiceCheckout(t, body);
+  expect(response.status).toBe(201);
+  return orderSchema.parse(await response.json());
+}
+
+async function licenceOf(t: TestApp, subscriptionId: string) {
+  const [mirror] = await t.deps.database.db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.subscriptionId, subscriptionId));
+  if (!mirror?.licenceId) throw new Error('no licence attached');
+  const [licence] = await t.deps.database.db
+    .select()
+    .from(licences)
+    .where(eq(licences.id, mirror.licenceId));
+  if (!licence) throw new Error('licence gone');
+  return licence;
+}
+
+describe.each(databaseTargets)('pay by invoice with the local provider on $name', (target) => {
+  let t: TestApp;
+  const start = new Date('2026-03-01T10:00:00Z');
+  beforeAll(async () => {
+    t = await createTestApp(target, { now: start });
+  });
+  afterAll(() => t.close());
+
+  it('refuses monthly, Starter, and orders without company or billing e-mail (400 with fields)', async () => {
+    const monthly = await postInvoiceCheckout(t, {
+      ...enterpriseYearly,
+      billingPeriod: 'monthly',
+    });
+    expect(monthly.status).toBe(400);
+    expect(await monthly.json()).toMatchObject({
+      Error: 'InvalidRequest',
+      issues: [{ field: 'billingPeriod' }],
+    });
+    const starter = await postInvoiceCheckout(t, {
+      ...enterpriseYearly,
+      edition: 'Starter',
+      quantity: 3,
+    });
+    expect(starter.status).toBe(400);
+    const missing = await postInvoiceCheckout(t, {
+      ...enterpriseYearly,
+      companyName: ' ',
+      billingEmail: 'not-an-address',
+      vatId: 'XX1',
+    });
+    expect(missing.status).toBe(400);
+    const body: unknown = await missing.json();
+    expect(body).toMatchObject({ Error: 'InvalidRequest' });
+    const fields = JSON.stringify(body);
+    expect(fields).toContain('"companyName"');
+    expect(fields).toContain('"billingEmail"');
+    expect(fields).toContain('"vatId"');
+  });
+
+  it('refuses a request without the CSRF token', async () => {
+    const response = await t.app.request('/account/v1/checkout/invoice', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() },
+      body: JSON.stringify(enterpriseYearly),
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it('issues the licence at once, sends an invoice net 30, reminds, suspends and restores', async () => {
+    t.setNow(start);
+    const placed = await order(t, enterpriseYearly);
+    expect(placed.invoiceNumber).toMatch(/^LOCAL-[0-9A-F]{8}$/);
+    expect(placed.dueAt).toBe(new Date(start.getTime() + 30 * DAY).toISOString());
+    // Enterprise yearly in EUR, from the pricing engine, in cents.
+    expect(placed.amountDue).toBeGreaterThan(0);
+    expect(placed.licenceEmail).toBe('ap@acme-invoice.test');
+
+    const licence = await licenceOf(t, placed.subscriptionId);
+    expect(licence.status).toBe('Active');
+    expect(licence.edition).toBe('Enterprise');
+    const keyMail = (await mailsTo(t, 'ap@acme-invoice.test')).find(
+      (mail) => mail.kind === 'licence-key',
+    );
+    expect(keyMail?.textBody).toMatch(licenceKeyPattern);
+
+    // The hosted invoice page shows who pays what, by when, for which PO and VAT ID.
+    const path = new URL(placed.invoiceUrl).pathname;
+    const page = await browser(t, path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = flat(await page.text());
+    for (const text of [
+      placed.invoiceNumber,
+      'Acme Holding GmbH',
+      'DE123456789',
+      'PO-4711',
+      'Hauptstraße 1, 10115 Berlin, DE',
+      'Open',
+    ]) {
+      expect(html).toContain(text);
+    }
+    expect((await browser(t, `/billing/local/invoice/${placed.invoiceNumber}`)).status).toBe(404);
+
+    const sync = syncDepsOf(t.deps);
+    const reminders = async () =>
+      (await mailsTo(t, 'ap@acme-invoice.test')).filter((mail) => mail.kind === 'invoice-reminder');
+
+    // Before the due date: nothing.
+    t.setNow(new Date(start.getTime() + 29 * DAY));
+    expect((await sweepInvoiceReminders(sync)).reminded).toBe(0);
+    // On the due date: the first reminder, once, with the invoice link.
+    t.setNow(new Date(start.getTime() + 30 * DAY));
+    expect((await sweepInvoiceReminders(sync)).reminded).toBe(1);
+    expect((await sweepInvoiceReminders(sync)).reminded).toBe(0);
+    const [first] = await reminders();
+    expect(first?.subject).toContain('is due today');
+    expect(first?.textBody).toContain(placed.invoiceUrl);
+    // A week later: the second.
+    t.setNow(new Date(start.getTime() + 37 * DAY));
+    expect((await sweepInvoiceReminders(sync)).reminded).toBe(1);
+    expect((await reminders()).map((mail) => mail.subject)).toEqual([
+      expect.stringContaining('is due today'),
+      expect.stringContaining('is overdue'),
+    ]);
+    expect((await licenceOf(t, placed.subscriptionId)).status).toBe('Active');
+    // Two weeks past due: suspended, with the deactivation e-mail.
+    t.setNow(new Date(start.getTime() + 44 * DAY));
+    await sweepInvoiceReminders(sync);
+    expect((await licenceOf(t, placed.subscriptionId)).status).toBe('Deactivated');
+    const kinds = (await mailsTo(t, 'ap@acme-invoice.test')).map((mail) => mail.kind);
+    expect(kinds).toContain('licence-deactivated');
+    const suspended = (await mailsTo(t, 'ap@acme-invoice.test')).find(
+      (mail) => mail.kind === 'licence-deactivated',
+    );
+    expect(suspended?.textBody).toContain(
+      'the invoice for your Orgsmith subscription is still unpaid',
+    );
+
+    // Paid (what `invoices mark-paid` does): invoice.paid restores the licence.
+    const paid = await markLocalInvoicePaid(
+      { db: t.deps.database.db, clock: t.deps.clock },
+      placed.invoiceNumber,
+    );
+    expect(paid.ok).toBe(true);
+    if (!paid.ok) return;
+    for (const event of paid.events) await handlePaymentEvent(sync, event);
+    expect((await licenceOf(t, placed.subscriptionId)).status).toBe('Active');
+    expect((await mailsTo(t, 'ap@acme-invoice.test')).map((mail) => mail.kind)).toContain(
+      'licence-reactivated',
+    );
+    const [row] = await t.deps.database.db
+      .select()
+      .from(localInvoices)
+      .where(eq(localInvoices.number, placed.invoiceNumber));
+    expect(row?.status).toBe('paid');
+    expect(flat(await (await browser(t, path)).text())).toContain('This invoice is paid.');
+    // No further reminders for a paid invoice.
+    t.setNow(new Date(start.getTime() + 60 * DAY));
+    expect((await sweepInvoiceReminders(sync)).reminded).toBe(0);
+    expect(
+      await t.deps.database.db
+        .select()
+        .from(invoiceReminders)
+        .where(eq(invoiceReminders.subscriptionId, placed.subscriptionId)),
+    ).toHaveLength(2);
+  });
+});

@@ -1,0 +1,197 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Page } from '@playwright/test';
+import pg from 'pg';
+import { expectNoAxeViolations } from './support/axe.ts';
+import { waitForHydration } from './support/shell.ts';
+import { smtpSinkPort, startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+
+/**
+ * Pay by invoice in the browser (decisions 144, 145): the order on the pricing page, the licence
+ * e-mail, the local invoice page, and the operator's `invoices mark-paid` / `invoices remind`. The
+ * admin commands need the database while the server runs, which the embedded database does not
+ * allow, so this spec runs its own production server on a PostgreSQL database of its own.
+ */
+const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const exec = promisify(execFile);
+const run = Date.now().toString(36);
+const keyPattern = /ORGS(?:-[0-9A-Z]{4}){7}/;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let sink: SmtpSink;
+let server: ChildProcess | undefined;
+let baseUrl = '';
+let databaseUrl = '';
+let dbName = '';
+let dir = '';
+
+async function admin(...args: string[]): Promise<string> {
+  const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'warn' };
+  const done = await exec(process.execPath, ['server/admin/cli.ts', ...args], { env });
+  return done.stdout;
+}
+
+async function sql(text: string, values: unknown[]): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  sink = await startSmtpSink();
+  dbName = `orgsmith_e2e_inv_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${dbName}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  databaseUrl = url.toString();
+  dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-invoice-'));
+  const port = await freePort();
+  baseUrl = `http://localhost:${port}`;
+  server = spawn(process.execPath, ['server/main.ts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_BASE_URL: baseUrl,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dir,
+      SMTP_URL: `smtp://127.0.0.1:${smtpSinkPort}`,
+      STRIPE_SECRET_KEY: '',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  await expect
+    .poll(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status, {
+      timeout: 60_000,
+    })
+    .toBe(200);
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server?.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (dbName) {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${dbName} with (force)`);
+    await client.end();
+  }
+  if (dir) await rm(dir, { recursive: true, force: true });
+  await sink.close();
+});
+
+/** Orders Enterprise yearly by invoice on the pricing page; returns the invoice link. */
+async function orderByInvoice(page: Page, email: string, company: string): Promise<string> {
+  await page.goto(`${baseUrl}/pricing?plan=Enterprise&period=yearly&currency=EUR`);
+  await waitForHydration(page);
+  const card = page
+    .locator('article')
+    .filter({ has: page.getByRole('button', { name: 'Buy Enterprise' }) });
+  await card.getByText('Pay by invoice (net 30)').click();
+  const form = card.getByRole('group', { name: 'Pay Enterprise by invoice' });
+  // Required fields are checked by the service: its field errors show beside the inputs.
+  await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
+  await expect(form.getByText('Enter the company name the invoice is made out to.')).toBeVisible();
+  await expect(form.getByLabel('Company name')).toHaveAttribute('aria-invalid', 'true');
+  await expectNoAxeViolations(page, page.url());
+
+  await form.getByLabel('Company name').fill(company);
+  await form.getByLabel('Billing e-mail').fill(email);
+  await form.getByLabel('Country code (optional)').fill('DE');
+  await form.getByLabel('EU VAT ID (optional)').fill('DE123456789');
+  await form.getByLabel('PO number (optional)').fill(`PO-${run}`);
+  await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
+
+  await expect(card.getByRole('status')).toContainText(
+    `Your licence key is on its way to ${email}`,
+  );
+  await expectNoAxeViolations(page, page.url());
+  const link = card.getByRole('link', { name: /^View invoice LOCAL-/ });
+  const href = await link.getAttribute('href');
+  expect(href).toMatch(/\/billing\/local\/invoice\/lin_/);
+  await link.click();
+  await expect(page).toHaveURL(/\/billing\/local\/invoice\/lin_/);
+  return href ?? '';
+}
+
+test('orders Enterprise yearly by invoice; the key arrives; the operator marks the invoice paid', async ({
+  page,
+}) => {
+  const email = `ap-${run}@example.com`;
+  await orderByInvoice(page, email, 'Acme Holding GmbH');
+
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toContainText(/Invoice LOCAL-[0-9A-F]{8}/);
+  await expect(heading).toContainText('Open');
+  const details = page.getByRole('region', { name: 'Details' });
+  await expect(details).toContainText('Acme Holding GmbH');
+  await expect(details).toContainText('DE123456789');
+  await expect(details).toContainText(`PO-${run}`);
+  await expect(details).toContainText('Due date');
+  await expectNoAxeViolations(page, page.url());
+
+  const keyMail = await sink.waitForMail({ to: email, subject: /licence key/ });
+  expect(keyMail.text).toMatch(keyPattern);
+
+  const number = /LOCAL-[0-9A-F]{8}/.exec((await heading.textContent()) ?? '')?.[0] ?? '';
+  expect(await admin('invoices', 'list')).toContain(number);
+  expect(await admin('invoices', 'mark-paid', number)).toContain(`Invoice ${number} is paid.`);
+  await page.reload();
+  await expect(heading).toContainText('Paid');
+  await expect(page.getByText('This invoice is paid. Thank you.')).toBeVisible();
+  await expectNoAxeViolations(page, page.url());
+});
+
+test('an unpaid invoice is reminded, then the licence suspended; paying restores it', async ({
+  page,
+}) => {
+  const email = `late-${run}@example.com`;
+  const href = await orderByInvoice(page, email, 'Late Payer Ltd');
+  await sink.waitForMail({ to: email, subject: /licence key/ });
+  const invoiceId = new URL(href).pathname.split('/').at(-1) ?? '';
+
+  // The server's clock cannot move: the invoice's due date moves back 15 days instead.
+  const past = new Date(Date.now() - 15 * 86_400_000);
+  await sql('update local_invoices set due_at = $1 where id = $2', [past, invoiceId]);
+  await sql('update subscriptions set open_invoice_due_at = $1 where open_invoice_id = $2', [
+    past,
+    invoiceId,
+  ]);
+  await admin('invoices', 'remind');
+  const reminder = await sink.waitForMail({ to: email, subject: /overdue/ });
+  expect(reminder.text).toContain(href);
+  await sink.waitForMail({ to: email, subject: /deactivated/ });
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Overdue');
+  await expectNoAxeViolations(page, page.url());
+
+  const number = /LOCAL-[0-9A-F]{8}/.exec(
+    (await page.getByRole('heading', { level: 1 }).textContent()) ?? '',
+  )?.[0];
+  await admin('invoices', 'mark-paid', number ?? '');
+  await sink.waitForMail({ to: email, subject: /active again/ });
+});
