@@ -71,5 +71,7 @@ export async function readQuoteSummary(
       ? { yearlySaving: formatCents(document.yearlySavingCents, currency) }
       : {}),
     ...(document.buyer.purchaseOrder ? { purchaseOrder: document.buyer.purchaseOrder } : {}),
+    buyerEmail: document.buyer.email,
+    ...(document.buyer.vatId ? { vatId: document.buyer.vatId } : {}),
   };
 }

@@ -384,7 +384,7 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
   add('P', () => {
     doc.font('Sans').fontSize(9.5).fillColor(colors.navy);
     doc.text(
-      `Open the link below by ${document.validUntil} to see this quote on our site and buy the plan it names at its price. Questions? Write to ${document.seller.email} and quote ${document.number}.`,
+      `Open the link below by ${document.validUntil} to see this quote on our site and buy the plan it names at its price, by card or, for yearly billing, by invoice (net 30) with your purchase-order reference. Questions? Write to ${document.seller.email} and quote ${document.number}.`,
       left,
       doc.y + 4,
       { width: contentWidth, lineGap: 1.5 },

@@ -69,7 +69,7 @@ export const invoiceCheckoutRequestSchema = z
       optionalText(20),
       z.transform((value) => value?.replace(/[\s.-]/g, '').toUpperCase() ?? null),
     ),
-    poReference: optionalText(60),
+    poReference: optionalText(100),
     /** Set by the quote's accept page: which quote this order accepts (kept on the invoice). */
     quoteReference: optionalText(60),
   })

@@ -119,4 +119,7 @@ export type QuoteSummary =
       taxNote: string;
       yearlySaving?: string;
       purchaseOrder?: string;
+      /** The buyer's details as the quote states them: the invoice form starts from them. */
+      buyerEmail: string;
+      vatId?: string;
     };

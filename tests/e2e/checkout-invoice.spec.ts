@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { waitForHydration } from './support/shell.ts';
+import { dismissCookieBanner, waitForHydration } from './support/shell.ts';
 import { smtpSinkPort, startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 /**
@@ -194,4 +194,53 @@ test('an unpaid invoice is reminded, then the licence suspended; paying restores
   )?.[0];
   await admin('invoices', 'mark-paid', number ?? '');
   await sink.waitForMail({ to: email, subject: /active again/ });
+});
+
+test('a quote accepted by invoice: quote → accept page → invoice with its PO → paid', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  const email = `quote-${run}@example.com`;
+  await dismissCookieBanner(context, baseUrl);
+  await page.goto(`${baseUrl}/pricing?size=25&period=yearly&currency=EUR&modal=quote`);
+  await waitForHydration(page);
+  const dialog = page.getByRole('dialog', { name: 'Your quote as a PDF' });
+  await dialog.getByLabel('Company name').fill('Quote Buyer GmbH');
+  await dialog.getByLabel('Email address', { exact: true }).fill(email);
+  await dialog.getByLabel('VAT ID (optional)').fill('DE987654321');
+  await dialog.getByLabel('Purchase order (optional)').fill(`PO-Q-${run}`);
+  await dialog.getByRole('button', { name: 'Get the quote' }).click();
+  const status = dialog.getByRole('status');
+  await expect(status).toContainText(/Your quote Q-\d{4}-\d{4} is ready/);
+  const quoteNumber = /Q-\d{4}-\d{4}/.exec((await status.textContent()) ?? '')?.[0] ?? '';
+  await dialog.getByRole('link', { name: 'Accept this quote' }).click();
+  await expect(page).toHaveURL(/\/quote\/accept\?token=/);
+  await waitForHydration(page);
+
+  // The invoice form starts from the quote: company, e-mail, VAT ID and purchase order.
+  const form = page.getByRole('group', { name: 'Pay Enterprise by invoice' });
+  await expect(form).toBeVisible();
+  await expect(form.getByLabel('Company name')).toHaveValue('Quote Buyer GmbH');
+  await expect(form.getByLabel('Billing e-mail')).toHaveValue(email);
+  await expect(form.getByLabel('EU VAT ID (optional)')).toHaveValue('DE987654321');
+  await expect(form.getByLabel('PO number (optional)')).toHaveValue(`PO-Q-${run}`);
+  await expectNoAxeViolations(page, 'quote accept page with the invoice form');
+  await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
+  await expect(page.getByRole('status')).toContainText(
+    `Your licence key is on its way to ${email}`,
+  );
+  const keyMail = await sink.waitForMail({ to: email, subject: /licence key/ });
+  expect(keyMail.text).toMatch(keyPattern);
+
+  await page.getByRole('link', { name: /^View invoice LOCAL-/ }).click();
+  await expect(page).toHaveURL(/\/billing\/local\/invoice\/lin_/);
+  const details = page.getByRole('region', { name: 'Details' });
+  await expect(details).toContainText(quoteNumber);
+  await expect(details).toContainText(`PO-Q-${run}`);
+  const heading = page.getByRole('heading', { level: 1 });
+  const number = /LOCAL-[0-9A-F]{8}/.exec((await heading.textContent()) ?? '')?.[0] ?? '';
+  expect(await admin('invoices', 'mark-paid', number)).toContain(`Invoice ${number} is paid.`);
+  await page.reload();
+  await expect(heading).toContainText('Paid');
 });

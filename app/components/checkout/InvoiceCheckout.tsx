@@ -15,6 +15,12 @@ export interface InvoiceCheckoutProps {
   edition: Edition;
   quantity: number;
   selection: PriceSelection;
+  /** Start values, e.g. the buyer's details from the quote this order accepts. */
+  initial?: Partial<Record<InvoiceFieldName, string>>;
+  /** The quote this order accepts (its number), kept on the invoice. */
+  quoteReference?: string;
+  /** Shown open (the quote's accept page), instead of folded away under the Buy button. */
+  open?: boolean;
 }
 
 const fieldNames = [
@@ -27,7 +33,8 @@ const fieldNames = [
   'vatId',
   'poReference',
 ] as const;
-type FieldName = (typeof fieldNames)[number];
+export type InvoiceFieldName = (typeof fieldNames)[number];
+type FieldName = InvoiceFieldName;
 
 const fieldLabels: Record<FieldName, { label: string; hint?: string; autoComplete: string }> = {
   companyName: { label: 'Company name', autoComplete: 'organization' },
@@ -94,7 +101,14 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZon
  * details go to the account service, which sends the invoice and issues the licence at once.
  * A plain group, not a form: the plan cards sit inside the selector's own GET form.
  */
-export function InvoiceCheckout({ edition, quantity, selection }: InvoiceCheckoutProps) {
+export function InvoiceCheckout({
+  edition,
+  quantity,
+  selection,
+  initial,
+  quoteReference,
+  open,
+}: InvoiceCheckoutProps) {
   const root = useRouteLoaderData<RootData>('root');
   const accountApiUrl = root?.accountApiUrl ?? '';
   const hydrated = useSyncExternalStore(
@@ -112,6 +126,7 @@ export function InvoiceCheckout({ edition, quantity, selection }: InvoiceCheckou
     country: '',
     vatId: '',
     poReference: '',
+    ...initial,
   });
   const [issues, setIssues] = useState<Partial<Record<FieldName, string>>>({});
   const [error, setError] = useState<string | null>(null);
@@ -129,6 +144,7 @@ export function InvoiceCheckout({ edition, quantity, selection }: InvoiceCheckou
       billingPeriod: selection.billingPeriod,
       billingCurrency: selection.currency,
       ...values,
+      ...(quoteReference ? { quoteReference } : {}),
     };
     try {
       const response = await apiFetch(`${accountApiUrl}/account/v1/checkout/invoice`, {
@@ -177,7 +193,7 @@ export function InvoiceCheckout({ edition, quantity, selection }: InvoiceCheckou
   }
 
   return (
-    <details className={styles.invoice}>
+    <details className={styles.invoice} open={open}>
       <summary>Pay by invoice (net 30)</summary>
       <div className={styles.fields} role="group" aria-label={`Pay ${edition} by invoice`}>
         {fieldNames.map((name) => {

@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import type { QuoteSummary } from '#shared/contracts/quotes.ts';
+import { mayPayByInvoice } from '#shared/contracts/invoice-checkout.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
+import { InvoiceCheckout } from '../checkout/InvoiceCheckout.tsx';
 import { quotePath } from '../pricing/price-selection.ts';
 import styles from './QuoteAcceptPanel.module.css';
 
@@ -89,7 +91,9 @@ function QuoteFacts({ quote }: { quote: OpenQuote }) {
 /**
  * The ways to accept an open quote — the extension point of this page. Each option is one list
  * item that takes the quote; "Pay by card" opens the checkout for the quote's plan, size, period
- * and currency. Add further options (e.g. "Pay by invoice") as items here.
+ * and currency; "Pay by invoice (net 30)" (yearly billing only, decision 144) orders it with the
+ * quote's company, e-mail, VAT ID and purchase order filled in and the quote's number on the
+ * invoice.
  */
 function AcceptOptions({ quote }: { quote: OpenQuote }) {
   const selection = {
@@ -108,6 +112,40 @@ function AcceptOptions({ quote }: { quote: OpenQuote }) {
             after the payment.
           </p>
           <CheckoutButton edition={quote.edition} quantity={quote.quantity} selection={selection} />
+        </li>
+        <li className={styles.option}>
+          <h3>Pay by invoice (net 30)</h3>
+          {mayPayByInvoice({ edition: quote.edition, billingPeriod: quote.billingPeriod }) ? (
+            <>
+              <p>
+                We send an invoice payable within 30 days, with your purchase-order reference on it,
+                and e-mail the licence key at once.
+              </p>
+              <InvoiceCheckout
+                edition={quote.edition}
+                quantity={quote.quantity}
+                selection={selection}
+                quoteReference={quote.number}
+                open
+                initial={{
+                  companyName: quote.companyName,
+                  billingEmail: quote.buyerEmail,
+                  vatId: quote.vatId ?? '',
+                  poReference: quote.purchaseOrder ?? '',
+                }}
+              />
+            </>
+          ) : (
+            <p>
+              Invoices are for yearly billing.{' '}
+              <Link
+                to={`${quotePath({ size: quote.quantity, billingPeriod: 'yearly', currency: quote.currency })}&modal=quote`}
+              >
+                Get a quote billed yearly
+              </Link>{' '}
+              to pay by invoice.
+            </p>
+          )}
         </li>
       </ul>
     </section>
