@@ -192,65 +192,71 @@ export function InvoiceCheckout({
     );
   }
 
+  const fields = (
+    <div className={styles.fields} role="group" aria-label={`Pay ${edition} by invoice`}>
+      {fieldNames.map((name) => {
+        const id = `${ids}-${name}`;
+        const field = fieldLabels[name];
+        const issue = issues[name];
+        const describedBy = [field.hint ? `${id}-hint` : '', issue ? `${id}-error` : '']
+          .filter(Boolean)
+          .join(' ');
+        return (
+          <div className={styles.field} key={name}>
+            <label className={styles.label} htmlFor={id}>
+              {field.label}
+            </label>
+            {field.hint && (
+              <span className={styles.hint} id={`${id}-hint`}>
+                {field.hint}
+              </span>
+            )}
+            <input
+              id={id}
+              className={styles.input}
+              type={name === 'billingEmail' ? 'email' : 'text'}
+              value={values[name]}
+              // Not `required`: these inputs sit inside the selector's form and would block it.
+              aria-required={required.has(name) || undefined}
+              autoComplete={field.autoComplete}
+              aria-invalid={issue ? true : undefined}
+              aria-describedby={describedBy || undefined}
+              onChange={(event) => setValues({ ...values, [name]: event.target.value })}
+              onKeyDown={(event) => {
+                // Enter would submit the selector's form; here it places the order.
+                if (event.key === 'Enter') {
+                  event.preventDefault();
+                  void submit();
+                }
+              }}
+            />
+            {issue && (
+              <span className={styles.error} id={`${id}-error`}>
+                {issue}
+              </span>
+            )}
+          </div>
+        );
+      })}
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={() => void submit()}
+        disabled={!hydrated || processing}
+        aria-busy={processing}
+      >
+        {processing ? 'Sending the invoice…' : `Order ${edition} and send the invoice`}
+      </button>
+      {error && <Alert tone="danger">{error}</Alert>}
+    </div>
+  );
+  // On the quote's accept page the form stands open under its own heading; on a plan card it
+  // folds away under the Buy button.
+  if (open) return <div className={styles.invoice}>{fields}</div>;
   return (
-    <details className={styles.invoice} open={open}>
+    <details className={styles.invoice}>
       <summary>Pay by invoice (net 30)</summary>
-      <div className={styles.fields} role="group" aria-label={`Pay ${edition} by invoice`}>
-        {fieldNames.map((name) => {
-          const id = `${ids}-${name}`;
-          const field = fieldLabels[name];
-          const issue = issues[name];
-          const describedBy = [field.hint ? `${id}-hint` : '', issue ? `${id}-error` : '']
-            .filter(Boolean)
-            .join(' ');
-          return (
-            <div className={styles.field} key={name}>
-              <label className={styles.label} htmlFor={id}>
-                {field.label}
-              </label>
-              {field.hint && (
-                <span className={styles.hint} id={`${id}-hint`}>
-                  {field.hint}
-                </span>
-              )}
-              <input
-                id={id}
-                className={styles.input}
-                type={name === 'billingEmail' ? 'email' : 'text'}
-                value={values[name]}
-                // Not `required`: these inputs sit inside the selector's form and would block it.
-                aria-required={required.has(name) || undefined}
-                autoComplete={field.autoComplete}
-                aria-invalid={issue ? true : undefined}
-                aria-describedby={describedBy || undefined}
-                onChange={(event) => setValues({ ...values, [name]: event.target.value })}
-                onKeyDown={(event) => {
-                  // Enter would submit the selector's form; here it places the order.
-                  if (event.key === 'Enter') {
-                    event.preventDefault();
-                    void submit();
-                  }
-                }}
-              />
-              {issue && (
-                <span className={styles.error} id={`${id}-error`}>
-                  {issue}
-                </span>
-              )}
-            </div>
-          );
-        })}
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => void submit()}
-          disabled={!hydrated || processing}
-          aria-busy={processing}
-        >
-          {processing ? 'Sending the invoice…' : `Order ${edition} and send the invoice`}
-        </button>
-        {error && <Alert tone="danger">{error}</Alert>}
-      </div>
+      {fields}
     </details>
   );
 }
