@@ -134,6 +134,44 @@ test('collects the billing-portal landing page of a live link', async ({ page, r
   documents.set('billing-portal landing page', await response.text());
 });
 
+test('collects the quote dialog, its accept page, an invoice order and the invoice page', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const address = `quote.${Date.now()}@example.com`;
+  const dialog = await (async () => {
+    await page.goto('/pricing?size=25&period=yearly&currency=EUR&modal=quote');
+    await waitForHydration(page);
+    const found = page.getByRole('dialog');
+    await expect(found).toBeVisible();
+    return found;
+  })();
+  documents.set('quote dialog open', await liveDocument(page));
+  await dialog.getByLabel('VAT ID (optional)').fill('12345');
+  await expect(dialog.getByText('You must enter your company name.')).toBeVisible();
+  documents.set('quote dialog with errors', await liveDocument(page));
+  await dialog.getByLabel('Company name').fill('Markup Check GmbH');
+  await dialog.getByLabel('Email address', { exact: true }).fill(address);
+  await dialog.getByLabel('VAT ID (optional)').fill('DE123456789');
+  await dialog.getByLabel('Purchase order (optional)').fill('PO-1');
+  await dialog.getByRole('button', { name: 'Get the quote' }).click();
+  await expect(dialog.getByRole('status')).toContainText(/Q-\d{4}-\d{4}/);
+  documents.set('quote dialog sent', await liveDocument(page));
+
+  const accept =
+    (await dialog.getByRole('link', { name: 'Accept this quote' }).getAttribute('href')) ?? '';
+  documents.set('quote accept page', await (await request.get(accept)).text());
+  await page.goto(accept);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
+  const invoiceLink = page.getByRole('link', { name: /^View invoice / });
+  await expect(invoiceLink).toBeVisible();
+  documents.set('quote accepted by invoice', await liveDocument(page));
+  const invoice = (await invoiceLink.getAttribute('href')) ?? '';
+  documents.set('invoice page', await (await request.get(invoice)).text());
+});
+
 test('the Nu HTML checker finds no error in any of them', async () => {
   test.setTimeout(120_000);
   expect(documents.size).toBeGreaterThan(Object.keys(pages).length);
