@@ -176,10 +176,12 @@ interface Row {
   database: DatabaseKind;
   'cold start ms': number;
   'pages served': number;
+  'serving ms': number;
   'RSS MB start → pages': string;
   'heap used MB start → pages': string;
   'heap total MB start → pages': string;
   'external MB start → pages': string;
+  'page store MB start → pages': string;
   'RSS target MB': number;
   'within target': boolean;
 }
