@@ -13,6 +13,7 @@ const LOADED_ON_FIRST_USE = [
   'fontkit',
   'nodemailer', // the first e-mail
   '@scalar/hono-api-reference', // the API reference page's first request
+  '@electric-sql/pglite', // only without DATABASE_URL, when the database opens
   '@cyclonedx/cyclonedx-library', // the admin CLI's SBOM validation
   'ajv',
   '@redocly/openapi-core', // `npm run lint:openapi`
