@@ -7,11 +7,12 @@
  * the server's own `/metrics` (a token is set for the run). Results also go to bench/results/.
  *
  *   npm run bench:memory [-- --skip-build] [--database pglite|postgres] [--snapshot]
- *                        [--node-flags "--max-semi-space-size=16"]
+ *                        [--node-flags="--max-semi-space-size=16"]
  *
  * `--snapshot` writes a heap snapshot of each server after the pages (`--heapsnapshot-signal`)
  * into bench/results/ and prints its largest constructors by retained size. `--node-flags` runs
- * the server with these flags instead of the production ones (`--node-flags ""`: node's defaults).
+ * the server with these flags instead of the production ones (`--node-flags=`: node's defaults);
+ * the `=` is needed, as the value starts with a dash.
  * PostgreSQL: DATABASE_URL when set, else a throwaway database on 127.0.0.1:5432 (or
  * BENCH_POSTGRES_URL) when reachable.
  */
@@ -90,6 +91,8 @@ interface Memory {
   heapUsedMb: number;
   heapTotalMb: number;
   externalMb: number;
+  /** The page store's bodies (`orgsmith_page_store_bytes`). */
+  pageStoreMb: number;
 }
 
 /** RSS from /proc, the heap as the server's own `/metrics` reports it. */
@@ -110,6 +113,7 @@ async function memoryOf(server: RunningServer): Promise<Memory> {
     heapUsedMb: mb(metric('nodejs_heap_size_used_bytes')),
     heapTotalMb: mb(metric('nodejs_heap_size_total_bytes')),
     externalMb: mb(metric('nodejs_external_memory_bytes')),
+    pageStoreMb: mb(metric('orgsmith_page_store_bytes')),
   };
 }
 
@@ -172,10 +176,12 @@ interface Row {
   database: DatabaseKind;
   'cold start ms': number;
   'pages served': number;
+  'serving ms': number;
   'RSS MB start → pages': string;
   'heap used MB start → pages': string;
   'heap total MB start → pages': string;
   'external MB start → pages': string;
+  'page store MB start → pages': string;
   'RSS target MB': number;
   'within target': boolean;
 }
@@ -201,7 +207,10 @@ async function measure(database: DatabaseKind): Promise<Row> {
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const started = await memoryOf(server);
     const paths = everyPagePath();
+    const servingStarted = performance.now();
     const answers = await getAll(server.baseUrl, paths, 4);
+    // Every page is a first render here: a rough measure of speed next to the memory figures.
+    const servingMs = performance.now() - servingStarted;
     const failed = answers.filter((answer) => answer.status >= 500);
     if (failed.length > 0) throw new Error(`${failed[0]?.path} answered ${failed[0]?.status}`);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -219,10 +228,12 @@ async function measure(database: DatabaseKind): Promise<Row> {
       database,
       'cold start ms': Math.round(server.startMs),
       'pages served': paths.length,
+      'serving ms': Math.round(servingMs),
       'RSS MB start → pages': pair('rssMb'),
       'heap used MB start → pages': pair('heapUsedMb'),
       'heap total MB start → pages': pair('heapTotalMb'),
       'external MB start → pages': pair('externalMb'),
+      'page store MB start → pages': pair('pageStoreMb'),
       'RSS target MB': TARGET_RSS_MB[database],
       'within target': served.rssMb <= TARGET_RSS_MB[database],
     };

@@ -56,7 +56,7 @@ export async function assembleDeps(options: {
     secretKey,
     licenceSigningKey: await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY, clock()),
     releaseSigningKey: await loadReleaseSigningKey(database.db, env.RELEASE_SIGNING_KEY, clock()),
-    payments: createPaymentProvider({ env, db: database.db, clock, logger }),
+    payments: await createPaymentProvider({ env, db: database.db, clock, logger }),
     rateLimiter: createRateLimiter({
       db: database.db,
       clock,

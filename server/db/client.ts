@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -46,9 +45,20 @@ function pgliteListen(client: PGlite): DatabaseHandle['listen'] {
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
-const pgliteOptions = {
-  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-};
+/**
+ * PGlite and its drizzle driver, imported only when the embedded database is used: a server on
+ * PostgreSQL never loads them (decision 135).
+ */
+async function loadPglite() {
+  const [{ PGlite }, { drizzle }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+  ]);
+  const options = {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  };
+  return { PGlite, drizzlePglite: drizzle, pgliteOptions: options };
+}
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL server URL; when absent the embedded PGlite is used. */
@@ -102,6 +112,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       },
     };
   }
+  const { PGlite, drizzlePglite, pgliteOptions } = await loadPglite();
   if (!options.dataDir) {
     const client = await PGlite.create(pgliteOptions);
     const db: Database = drizzlePglite(client, { schema });

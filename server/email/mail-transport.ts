@@ -1,13 +1,33 @@
 import type { Logger } from '../logger.ts';
-import { createFileTransport } from './file-transport.ts';
-import type { MailTransport } from './outgoing-email.ts';
-import { createSmtpTransport } from './smtp-transport.ts';
+import type { MailTransport, OutgoingEmail } from './outgoing-email.ts';
 
-/** SMTP when `SMTP_URL` is set, otherwise `.eml` files under `$DATA_DIR/mail` plus a log line. */
+/**
+ * SMTP when `SMTP_URL` is set, otherwise `.eml` files under `$DATA_DIR/mail` plus a log line.
+ * nodemailer (about 30 MB once loaded) loads with the first e-mail, not with every instance
+ * (decision 135); a failed load fails that send, and the worker retries it like any other.
+ */
 export function createMailTransport(
   config: { smtpUrl?: string | undefined; dataDir: string },
   logger: Logger,
 ): MailTransport {
-  if (config.smtpUrl) return createSmtpTransport(config.smtpUrl);
-  return createFileTransport(config.dataDir, logger);
+  const { smtpUrl } = config;
+  let transport: Promise<MailTransport> | undefined;
+  const open = (): Promise<MailTransport> =>
+    (transport ??= (
+      smtpUrl
+        ? import('./smtp-transport.ts').then((m) => m.createSmtpTransport(smtpUrl))
+        : import('./file-transport.ts').then((m) => m.createFileTransport(config.dataDir, logger))
+    ).catch((error: unknown) => {
+      transport = undefined;
+      throw error;
+    }));
+  return {
+    name: smtpUrl ? 'smtp' : 'file',
+    async send(email: OutgoingEmail) {
+      await (await open()).send(email);
+    },
+    close() {
+      void transport?.then((opened) => opened.close()).catch(() => undefined);
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Scalar } from '@scalar/hono-api-reference';
 import { Hono } from 'hono';
 import { pickEncoding } from '../http/compression.ts';
 import { randomToken } from '../http/random-token.ts';
@@ -59,6 +58,8 @@ export function apiReferenceRoutes(security: SecurityHeaderOptions): Hono<AppEnv
     c.header('Content-Security-Policy', `${policy}; style-src-attr 'unsafe-inline'`);
     // A nonce is good for one answer only.
     c.header('Cache-Control', 'no-store');
+    // Scalar's renderer loads on the page's first request, not with every instance (decision 135).
+    const { Scalar } = await import('@scalar/hono-api-reference');
     const render = Scalar({
       url: OPENAPI_PATH,
       cdn: API_REFERENCE_SCRIPT_PATH,

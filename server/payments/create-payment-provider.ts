@@ -3,11 +3,12 @@ import type { Env } from '../env.ts';
 import type { Logger } from '../logger.ts';
 import { createLocalPaymentProvider } from './local/local-payment-provider.ts';
 import type { PaymentProvider } from './payment-provider.ts';
-import { createStripeClient } from './stripe/stripe-client.ts';
-import { createStripePaymentProvider } from './stripe/stripe-payment-provider.ts';
 
-/** The provider the environment chose (`env.payments`, decision 126). */
-export function createPaymentProvider(options: {
+/**
+ * The provider the environment chose (`env.payments`, decision 126). The Stripe SDK (about 35 MB
+ * once loaded) is imported only when Stripe is the provider (decision 135).
+ */
+export async function createPaymentProvider(options: {
   env: Pick<
     Env,
     | 'STRIPE_SECRET_KEY'
@@ -19,7 +20,7 @@ export function createPaymentProvider(options: {
   db: Database;
   clock: () => Date;
   logger: Logger;
-}): PaymentProvider {
+}): Promise<PaymentProvider> {
   const { env } = options;
   if (env.payments.provider === 'local' || !env.STRIPE_SECRET_KEY) {
     options.logger.info('payments: local provider, TEST MODE pages');
@@ -32,6 +33,10 @@ export function createPaymentProvider(options: {
   if (!env.STRIPE_WEBHOOK_SECRET) {
     options.logger.warn('payments: STRIPE_WEBHOOK_SECRET is not set, every webhook is refused');
   }
+  const [{ createStripeClient }, { createStripePaymentProvider }] = await Promise.all([
+    import('./stripe/stripe-client.ts'),
+    import('./stripe/stripe-payment-provider.ts'),
+  ]);
   const stripe = createStripeClient({
     secretKey: env.STRIPE_SECRET_KEY,
     apiBaseUrl: env.STRIPE_API_BASE_URL,

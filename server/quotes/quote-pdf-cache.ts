@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
 import type { QuoteDocument } from './quote-document.ts';
-import { renderQuotePdf } from './render-quote-pdf.ts';
 
 /** What the cache may hold: a quote's PDF is about 40 KB, so some hundreds of them. */
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -20,6 +19,9 @@ export function createQuotePdfCache() {
       const key = `${document.number} ${acceptUrl}`;
       const kept = cache.get(key);
       if (kept) return kept;
+      // pdfkit, its font engine and the fonts load on the first PDF only: about 30 MB that most
+      // instances never need (decision 135).
+      const { renderQuotePdf } = await import('./render-quote-pdf.ts');
       const pdf = await renderQuotePdf(document, acceptUrl);
       cache.set(key, pdf);
       return pdf;

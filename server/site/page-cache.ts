@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, constants, gunzipSync, gzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { pickEncoding } from '../http/compression.ts';
 import { HSTS_HEADER, type InlineHashes } from '../http/security-headers.ts';
@@ -19,8 +19,8 @@ const gzipAsync = promisify(gzip);
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
 
 /**
- * The byte budget of the page variants (quotes, open dialogs): about 140 pricing pages of 58 kB
- * (brotli, gzip and identity bytes), more than visitors share at once; someone walking every
+ * The byte budget of the page variants (quotes, open dialogs): about 480 pricing pages of
+ * 17 kB (brotli and gzip bytes), more than visitors share at once; someone walking every
  * valid quote evicts only other variants, never a route's own page (decision 120). 8 MiB, not
  * 32: the budget is resident memory of every instance (decision 135).
  */
@@ -36,7 +36,11 @@ type HeaderList = ReadonlyArray<readonly [string, string]>;
 
 /** One stored representation of a page: its bytes and every header it is sent with. */
 interface Representation {
-  body: Uint8Array<ArrayBuffer>;
+  /**
+   * `null` for the identity representation: its bytes are not kept but inflated from the gzip
+   * bytes for the rare client that accepts neither encoding (decision 135).
+   */
+  body: Uint8Array<ArrayBuffer> | null;
   etag: string;
   headers: Record<string, string>;
   httpsHeaders: Record<string, string>;
@@ -51,7 +55,7 @@ export interface CachedPage {
   gzip: Representation;
   /** The ETags of all three representations: a client holding any of them has this page. */
   etags: ReadonlySet<string>;
-  /** Its three bodies together: what it costs the store. */
+  /** Its brotli and gzip bodies together: what it costs the store. */
   bytes: number;
   renderedAt: number;
 }
@@ -131,7 +135,7 @@ export interface PageCacheStats {
   /** Document requests that needed a render (or waited for one). */
   misses: number;
   pages: number;
-  /** The bodies of every stored page: identity, brotli and gzip. */
+  /** The bodies of every stored page: brotli and gzip. */
   bytes: number;
 }
 
@@ -208,14 +212,14 @@ async function representations(
 
   const represent = (bytes: Buffer, encoding: Encoding | undefined): Representation => {
     // Copied once into a plain array buffer, which every Response body accepts.
-    const body = new Uint8Array(bytes);
+    const body = encoding ? new Uint8Array(bytes) : null;
     const etag = encoding ? `"${hash}-${encoding}"` : `"${hash}"`;
     const notModified: Record<string, string> = { ...common, etag };
     delete notModified['content-type'];
     const headers: Record<string, string> = {
       ...common,
       etag,
-      'content-length': String(body.length),
+      'content-length': String(bytes.length),
     };
     if (encoding) headers['content-encoding'] = encoding;
     const [hstsName, hstsValue] = HSTS_HEADER;
@@ -233,10 +237,15 @@ async function representations(
     identity: represent(identity, undefined),
     br: represent(br, 'br'),
     gzip: represent(gz, 'gzip'),
-    bytes: identity.length + br.length + gz.length,
+    bytes: br.length + gz.length,
     renderedAt: now,
   };
   return { ...page, etags: new Set([page.identity.etag, page.br.etag, page.gzip.etag]) };
+}
+
+function inflate(gzipped: Uint8Array<ArrayBuffer> | null): Uint8Array<ArrayBuffer> {
+  if (!gzipped) throw new Error('a stored page has no gzip bytes');
+  return new Uint8Array(gunzipSync(gzipped));
 }
 
 /** The finished response for a stored page. */
@@ -249,7 +258,15 @@ function answer(page: CachedPage, request: PageRequest): Response {
       headers: request.https ? representation.httpsNotModified : representation.notModified,
     });
   }
-  return new Response(request.method === 'HEAD' ? null : representation.body, {
+  if (request.method === 'HEAD') {
+    return new Response(null, {
+      status: page.status,
+      headers: request.https ? representation.httpsHeaders : representation.headers,
+    });
+  }
+  // Identity is inflated from the gzip bytes: well under a millisecond for a page (decision 135).
+  const body = representation.body ?? inflate(page.gzip.body);
+  return new Response(body, {
     status: page.status,
     headers: request.https ? representation.httpsHeaders : representation.headers,
   });
@@ -275,7 +292,8 @@ const pathOf = (key: string) => key.split('?', 1)[0] ?? key;
 
 /**
  * Page HTML is the same for every visitor (decision 100), so each page is rendered once and served
- * from memory: brotli, gzip and identity bytes, a strong ETag per representation, 304 on
+ * from memory: brotli and gzip bytes (identity is inflated from gzip on the rare request that
+ * accepts neither), a strong ETag per representation, 304 on
  * `If-None-Match`, and `Cache-Control` that lets a CDN keep it. The CSP lists the hashes of the
  * inline scripts the render emitted. A page is shareable unless its route says otherwise (any
  * `Cache-Control` of its own, a cookie or a `Vary`); those paths are remembered and rendered per
