@@ -19,11 +19,16 @@ function requireLocalProvider(env: Env): void {
 }
 
 /** The sync as the server runs it, for the events a command raises (decision 145). */
-function syncDeps(db: Database, env: Env, now: () => Date, secretKey: string): SyncDeps {
+async function syncDeps(
+  db: Database,
+  env: Env,
+  now: () => Date,
+  secretKey: string,
+): Promise<SyncDeps> {
   const logger = createLogger('warn');
   return {
     db,
-    payments: createPaymentProvider({ env, db, clock: now, logger }),
+    payments: await createPaymentProvider({ env, db, clock: now, logger }),
     clock: now,
     secretKey,
     publicBaseUrl: env.PUBLIC_BASE_URL,
@@ -76,7 +81,7 @@ const markPaid: AdminCommand = {
     const db = await context.database();
     const marked = await markLocalInvoicePaid({ db, clock: context.now }, idOrNumber);
     if (!marked.ok) throw new AdminError(marked.detail);
-    const deps = syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
+    const deps = await syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
     for (const event of marked.events) await handlePaymentEvent(deps, event);
     context.io.out(`Invoice ${marked.invoice.number ?? marked.invoice.id} is paid.`);
     return EXIT_OK;
@@ -93,7 +98,7 @@ const remind: AdminCommand = {
   ].join('\n'),
   async run(context) {
     const db = await context.database();
-    const deps = syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
+    const deps = await syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
     const report = await sweepInvoiceReminders(deps);
     context.io.out(
       `${report.reminded} reminders queued, ${report.suspended} licences checked for suspension, ${report.failed} failed.`,
