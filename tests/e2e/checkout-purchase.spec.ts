@@ -123,6 +123,7 @@ test('converting a trial by its key keeps the key', async ({ page }) => {
   expect(key).not.toBe('');
 
   await page.goto('/pricing?size=6&period=monthly&currency=USD');
+  await waitForHydration(page);
   await page.getByText('Converting a trial?').click();
   await page.getByLabel('Trial licence key (optional)').fill(key);
   await page.getByRole('button', { name: 'Buy Pro' }).click();
@@ -144,6 +145,7 @@ test('converting a trial by its key keeps the key', async ({ page }) => {
 
   // The same key cannot be converted twice.
   await page.goto('/pricing?size=6&period=monthly&currency=USD');
+  await waitForHydration(page);
   await page.getByText('Converting a trial?').click();
   await page.getByLabel('Trial licence key (optional)').fill(key);
   await page.getByRole('button', { name: 'Buy Pro' }).click();
@@ -154,6 +156,8 @@ test('converting a trial by its key keeps the key', async ({ page }) => {
 
 test('an unknown trial key shows the LicenseKeyUnknown text', async ({ page }) => {
   await page.goto('/pricing?size=4&period=monthly&currency=USD');
+  // Typed before hydration, the key would be in the input but not in React's state yet.
+  await waitForHydration(page);
   await page.getByText('Converting a trial?').click();
   await page.getByLabel('Trial licence key (optional)').fill('ORGS-NOT-A-KEY');
   await page.getByRole('button', { name: 'Buy Pro' }).click();
