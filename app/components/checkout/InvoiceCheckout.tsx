@@ -19,8 +19,6 @@ export interface InvoiceCheckoutProps {
   initial?: Partial<Record<InvoiceFieldName, string>>;
   /** The quote this order accepts (its number), kept on the invoice. */
   quoteReference?: string;
-  /** Shown open (the quote's accept page), instead of folded away under the Buy button. */
-  open?: boolean;
 }
 
 const fieldNames = [
@@ -97,7 +95,7 @@ async function readIssues(response: Response): Promise<Partial<Record<FieldName,
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 
 /**
- * "Pay by invoice (net 30)" for yearly Pro and Enterprise (decision 144): the company's billing
+ * The "Pay by invoice (net 30)" form for yearly Pro and Enterprise (decision 144): the company's billing
  * details go to the account service, which sends the invoice and issues the licence at once.
  * A plain group, not a form: the plan cards sit inside the selector's own GET form.
  */
@@ -107,7 +105,6 @@ export function InvoiceCheckout({
   selection,
   initial,
   quoteReference,
-  open,
 }: InvoiceCheckoutProps) {
   const root = useRouteLoaderData<RootData>('root');
   const accountApiUrl = root?.accountApiUrl ?? '';
@@ -250,13 +247,7 @@ export function InvoiceCheckout({
       {error && <Alert tone="danger">{error}</Alert>}
     </div>
   );
-  // On the quote's accept page the form stands open under its own heading; on a plan card it
-  // folds away under the Buy button.
-  if (open) return <div className={styles.invoice}>{fields}</div>;
-  return (
-    <details className={styles.invoice}>
-      <summary>Pay by invoice (net 30)</summary>
-      {fields}
-    </details>
-  );
+  // On a plan card `PayByInvoice` folds it away under the Buy button; on the quote's accept
+  // page it stands open under its own heading.
+  return <div className={styles.invoice}>{fields}</div>;
 }

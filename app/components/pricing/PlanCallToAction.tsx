@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { mayPayByInvoice } from '#shared/contracts/invoice-checkout.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
-import { InvoiceCheckout } from '../checkout/InvoiceCheckout.tsx';
+import { PayByInvoice } from '../checkout/PayByInvoice.tsx';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
 import { searchParamsWithSelection } from './price-selection.ts';
 
@@ -57,7 +57,7 @@ export function PlanCallToAction({
         Get a quote
       </ModalLink>
       {mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod }) && (
-        <InvoiceCheckout edition={edition} quantity={quantity} selection={selection} />
+        <PayByInvoice edition={edition} quantity={quantity} selection={selection} />
       )}
       <ModalLink modal="trial" className="button button-secondary">
         Start free trial

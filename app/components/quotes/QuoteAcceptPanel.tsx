@@ -126,7 +126,6 @@ function AcceptOptions({ quote }: { quote: OpenQuote }) {
                 quantity={quote.quantity}
                 selection={selection}
                 quoteReference={quote.number}
-                open
                 initial={{
                   companyName: quote.companyName,
                   billingEmail: quote.buyerEmail,
