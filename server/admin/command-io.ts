@@ -42,3 +42,14 @@ export function positiveInteger(value: string | boolean | undefined, option: str
   }
   return number;
 }
+
+/** A `--since YYYY-MM-DD` option as the start of that day (UTC); `undefined` when not given. */
+export function sinceDay(value: string | boolean | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const text = typeof value === 'string' ? value : '';
+  const since = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
+  if (!since || Number.isNaN(since.getTime())) {
+    throw new AdminError('--since must be a date like 2026-01-31.', 2);
+  }
+  return since;
+}

@@ -1,6 +1,6 @@
 import { createContactMessageRepository } from '#server/contact/contact-repository.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, positiveInteger } from '#server/admin/command-io.ts';
+import { EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { formatTime, positiveInteger, sinceDay } from '#server/admin/command-io.ts';
 
 const list: AdminCommand = {
   name: 'contact-messages list',
@@ -12,14 +12,7 @@ const list: AdminCommand = {
   },
   async run(context, { options }) {
     const limit = options.limit === undefined ? 20 : positiveInteger(options.limit, 'limit');
-    let since: Date | undefined;
-    if (options.since !== undefined) {
-      const text = typeof options.since === 'string' ? options.since : '';
-      since = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
-      if (!since || Number.isNaN(since.getTime())) {
-        throw new AdminError('--since must be a date like 2026-01-31.', 2);
-      }
-    }
+    const since = sinceDay(options.since);
     const messages = await createContactMessageRepository(await context.database()).listRecent({
       limit,
       since,

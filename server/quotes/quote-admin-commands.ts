@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { formatCents, isCurrency } from '#shared/pricing/index.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, positiveInteger, printTable } from '#server/admin/command-io.ts';
+import { formatTime, positiveInteger, printTable, sinceDay } from '#server/admin/command-io.ts';
 import { quoteDocumentSchema } from './quote-document.ts';
 import { parseQuoteNumber } from './quote-number.ts';
 import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';
@@ -28,14 +28,7 @@ const list: AdminCommand = {
   },
   async run(context, { options }) {
     const limit = options.limit === undefined ? 20 : positiveInteger(options.limit, 'limit');
-    let since: Date | undefined;
-    if (options.since !== undefined) {
-      const text = typeof options.since === 'string' ? options.since : '';
-      since = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
-      if (!since || Number.isNaN(since.getTime())) {
-        throw new AdminError('--since must be a date like 2026-01-31.', 2);
-      }
-    }
+    const since = sinceDay(options.since);
     const rows = await createQuoteRepository(await context.database()).listRecent({
       limit,
       since,
