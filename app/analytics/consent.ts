@@ -22,20 +22,30 @@ export function subscribeConsent(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/**
+ * The parsed banner cookies, read once and again only after a change made here: the banner's
+ * `useSyncExternalStore` snapshots ask many times per render, and each `document.cookie` read
+ * is a synchronous trip to the browser's cookie store (measurable in hydration's blocking time).
+ * Only this module writes these cookies, so nothing else can make the cache stale.
+ */
+let cachedState: ConsentState | null = null;
+
 function notify(): void {
+  cachedState = null;
   for (const listener of listeners) listener();
 }
 
 export function consentState(): ConsentState {
-  return readConsentState(document.cookie);
+  cachedState ??= readConsentState(document.cookie);
+  return cachedState;
 }
 
 export function isBannerDismissed(): boolean {
-  return readConsentState(document.cookie).dismissed;
+  return consentState().dismissed;
 }
 
 export function hasConsent(): boolean {
-  return readConsentState(document.cookie).consented;
+  return consentState().consented;
 }
 
 /** What the banner shows: nothing, the first-visit question, or the choice reopened from the footer. */
@@ -69,6 +79,7 @@ export function chooseConsent(choice: 'all' | 'essential'): void {
   const options = { secure: window.location.protocol === 'https:', now: new Date() };
   const withdrawing = choice === 'essential' && hasConsent();
   for (const name of cookiesForChoice(choice)) document.cookie = bannerCookie(name, options);
+  cachedState = null;
   if (choice === 'all') grantConsent();
   if (withdrawing) {
     withdrawConsent();

@@ -1,4 +1,4 @@
-export { mayPayByInvoice } from '#shared/contracts/invoice-checkout.ts';
+export { mayPayByInvoice } from '#shared/pricing/index.ts';
 
 /**
  * Pay by invoice (decision 144) as pure functions of (order, invoice, clock): who may pay by

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { quantityIsValidForEdition, type BillingPeriod, type Edition } from '../pricing/index.ts';
+import { quantityIsValidForEdition } from '../pricing/index.ts';
 
 const TEXT_MAX_LENGTH = 200;
 const EMAIL_MAX_LENGTH = 254;
@@ -13,14 +13,6 @@ export const invoiceCheckoutMessages = {
   countryInvalid: 'A country is its two-letter ISO code, e.g. DE.',
   notInvoiceable: 'Pay by invoice is offered for yearly Pro and Enterprise subscriptions only.',
 } as const;
-
-/** Only yearly Pro and Enterprise may pay by invoice (Starter is free, monthly is card-only). */
-export function mayPayByInvoice(order: {
-  edition: Edition;
-  billingPeriod: BillingPeriod;
-}): boolean {
-  return order.billingPeriod === 'yearly' && order.edition !== 'Starter';
-}
 
 const optionalText = (max = TEXT_MAX_LENGTH) =>
   z.pipe(

@@ -33,5 +33,6 @@ export {
   type UnitPrices,
 } from './calculate-price.ts';
 export { quantityIsValidForEdition } from './quantity.ts';
+export { mayPayByInvoice } from './pay-by-invoice.ts';
 export { formatCents, formatPrice } from './format-price.ts';
 export { planName } from './plan-name.ts';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
-import { mayPayByInvoice } from '#shared/contracts/invoice-checkout.ts';
+import { mayPayByInvoice } from '#shared/pricing/index.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
 import { PayByInvoice } from '../checkout/PayByInvoice.tsx';
 import { ModalLink } from '../dialogs/ModalLink.tsx';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { QuoteSummary } from '#shared/contracts/quotes.ts';
-import { mayPayByInvoice } from '#shared/contracts/invoice-checkout.ts';
+import { mayPayByInvoice } from '#shared/pricing/index.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
 import { InvoiceCheckout } from '../checkout/InvoiceCheckout.tsx';
 import { quotePath } from '../pricing/price-selection.ts';
