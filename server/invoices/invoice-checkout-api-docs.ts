@@ -51,7 +51,11 @@ export const invoiceCheckoutApiDocs = defineApiDocs([
       },
       413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
       415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
-      429: { description: 'Too many requests.', schema: tooManyRequestsErrorSchema },
+      429: {
+        description:
+          'Too many orders: from this client (10 an hour) or for this billing e-mail (5 a day).',
+        schema: tooManyRequestsErrorSchema,
+      },
       503: {
         description: 'PaymentProviderUnavailable: the payment provider did not answer.',
         schema: errorBodySchema,

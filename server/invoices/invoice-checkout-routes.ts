@@ -7,6 +7,7 @@ import { invalidRequest, readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { syncDepsOf } from '../payments/sync-subscription.ts';
+import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
@@ -23,6 +24,13 @@ export function invoiceCheckoutRoutes(deps: AppDeps): Hono<AppEnv> {
     if (limited) return limited;
     const body = await readJsonBody(c, invoiceCheckoutRequestSchema);
     if (!body.ok) return body.response;
+    const perAddress = await enforceRateLimits(c, deps.rateLimiter, [
+      {
+        rule: rateLimitRules.invoiceCheckoutPerEmail,
+        subject: normalizeEmailAddress(body.value.billingEmail),
+      },
+    ]);
+    if (perAddress) return perAddress;
 
     let result;
     try {

@@ -1,6 +1,7 @@
 import type { RateLimitRule } from './rate-limiter.ts';
 
 const HOUR = 3600;
+const DAY = 24 * HOUR;
 
 /**
  * Every rate limit of the service, in one table (decision 053; validation's, which follow the
@@ -24,6 +25,9 @@ export const rateLimitRules = {
   checkoutPerIp: { name: 'checkout:ip', limit: 30, windowSeconds: HOUR },
   // Each invoice order creates a customer and sends an invoice at once (decision 144).
   invoiceCheckoutPerIp: { name: 'invoice-checkout:ip', limit: 10, windowSeconds: HOUR },
+  // Per billing address, over a day: each order mails an invoice to that address, so a stranger
+  // using someone else's address can make us send it a handful, not a flood (decision 146).
+  invoiceCheckoutPerEmail: { name: 'invoice-checkout:email', limit: 5, windowSeconds: DAY },
   // The success page's provider lookups (decision 125): per client, then for all clients, so no
   // crowd spends the Stripe rate limit that checkout and webhooks share.
   checkoutStatusPerIp: { name: 'checkout-status:ip', limit: 30, windowSeconds: 600 },

@@ -217,3 +217,42 @@ describe.each(databaseTargets)('pay by invoice with the local provider on $name'
     ).toHaveLength(2);
   });
 });
+
+describe.each(databaseTargets)('pay by invoice: orders per billing e-mail on $name', (target) => {
+  let t: TestApp;
+  const start = new Date('2026-03-01T10:00:00Z');
+  beforeAll(async () => {
+    t = await createTestApp(target, { now: start });
+  });
+  afterAll(() => t.close());
+
+  it('takes at most 5 orders a day for one billing e-mail, from any client, and then changes nothing', async () => {
+    t.setNow(start);
+    const victim = 'finance@victim-invoice.test';
+    for (let i = 0; i < 5; i += 1) {
+      await order(t, { ...enterpriseYearly, billingEmail: i % 2 ? victim.toUpperCase() : victim });
+    }
+    const countRows = async () => ({
+      subscriptions: (await t.deps.database.db.select().from(subscriptions)).length,
+      licences: (await t.deps.database.db.select().from(licences)).length,
+      invoices: (await t.deps.database.db.select().from(localInvoices)).length,
+      mails: (await mailsTo(t, victim)).length,
+    });
+    const before = await countRows();
+
+    const refused = await postInvoiceCheckout(t, {
+      ...enterpriseYearly,
+      billingEmail: ` ${victim} `,
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toMatch(/^\d+$/);
+    expect(await refused.json()).toMatchObject({ Error: 'TooManyRequests' });
+    expect(await countRows()).toEqual(before);
+
+    // Someone else's orders are not held up, and the address may order again the next day.
+    await order(t, { ...enterpriseYearly, billingEmail: 'ap@other-invoice.test' });
+    t.setNow(new Date(start.getTime() + DAY + 1000));
+    await order(t, { ...enterpriseYearly, billingEmail: victim });
+    t.setNow(start);
+  });
+});
