@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '#server/node-flags.ts';
+import { SERVER_ENTRY, SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '#server/node-flags.ts';
 
 /** A port nobody listens on right now, chosen by the operating system. */
 export function freePort(): Promise<number> {
@@ -64,7 +64,7 @@ export interface ProductionServerOptions {
 }
 
 /**
- * Starts the production server (`server/main.ts` with the production node flags) on a free port
+ * Starts the production server (the bundle with the production node flags and environment) on a free port
  * with a throwaway data directory.
  */
 export async function startProductionServer(
@@ -73,7 +73,7 @@ export async function startProductionServer(
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'orgsmith-bench-'));
   const baseUrl = `http://localhost:${port}`;
-  const node = [process.execPath, ...(options.nodeFlags ?? SERVER_NODE_FLAGS), 'server/main.ts'];
+  const node = [process.execPath, ...(options.nodeFlags ?? SERVER_NODE_FLAGS), SERVER_ENTRY];
   const [command, args] =
     options.core === undefined
       ? [process.execPath, node.slice(1)]
@@ -83,6 +83,7 @@ export async function startProductionServer(
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
+      ...SERVER_ENVIRONMENT,
       NODE_ENV: 'production',
       PORT: String(port),
       DATA_DIR: dataDir,

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '#server/node-flags.ts';
+import { SERVER_ENTRY, SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '#server/node-flags.ts';
 
 /**
  * Starts the production server for the e2e run on a throwaway data directory, exactly as
@@ -10,10 +10,11 @@ import { SERVER_NODE_FLAGS } from '#server/node-flags.ts';
  */
 const port = process.env.E2E_PORT ?? '3100';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'orgsmith-e2e-'));
-const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/main.ts'], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
   stdio: 'inherit',
   env: {
     ...process.env,
+    ...SERVER_ENVIRONMENT,
     PORT: port,
     DATA_DIR: dataDir,
     PUBLIC_BASE_URL: `http://localhost:${port}`,

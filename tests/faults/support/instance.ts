@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import pg from 'pg';
-import { SERVER_NODE_FLAGS } from '#server/node-flags.ts';
+import { SERVER_ENTRY, SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '#server/node-flags.ts';
 import { createScratchDatabase } from '#tests/helpers/databases.ts';
 
-/** One server process (`node server/main.ts` on the production build), as an operator runs it. */
+/** One server process (`npm run serve`'s bundle, flags and environment), as an operator runs it. */
 export interface Instance {
   port: number;
   url: string;
@@ -25,10 +25,11 @@ export async function startInstance(options: {
   cwd?: string;
 }): Promise<Instance> {
   const { port } = options;
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/main.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     cwd: options.cwd ?? process.cwd(),
     env: {
       ...process.env,
+      ...SERVER_ENVIRONMENT,
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
       PORT: String(port),
