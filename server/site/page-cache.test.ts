@@ -375,9 +375,19 @@ describe('createPageCache', () => {
     expect(stats).toMatchObject({ hits: 2, misses: 1, pages: 1 });
     const page = await get(cache, '/imprint');
     const identity = (await page.arrayBuffer()).byteLength;
-    // Brotli and gzip bodies only: identity is inflated from gzip when asked for (decision 135).
-    expect(stats.bytes).toBeGreaterThan(0);
-    expect(stats.bytes).toBeLessThan(identity);
+    // A route's own page keeps its identity bytes too (decision 148): more than the HTML.
+    expect(stats.bytes).toBeGreaterThan(identity);
+
+    // A variant keeps brotli and gzip only; identity is inflated from gzip (decision 135).
+    const before = cache.stats().bytes;
+    const variant = await get(cache, '/imprint?modal=contact');
+    const variantHtml = await variant.text();
+    expect(variantHtml).toContain('<html');
+    const variantBytes = cache.stats().bytes - before;
+    expect(variantBytes).toBeGreaterThan(0);
+    expect(variantBytes).toBeLessThan(Buffer.byteLength(variantHtml));
+    // Asked again without an encoding: the same bytes, inflated.
+    expect(await (await get(cache, '/imprint?modal=contact')).text()).toBe(variantHtml);
   });
 
   it('renders an old page again in the background and serves the old copy meanwhile', async () => {

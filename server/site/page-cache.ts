@@ -37,8 +37,9 @@ type HeaderList = ReadonlyArray<readonly [string, string]>;
 /** One stored representation of a page: its bytes and every header it is sent with. */
 interface Representation {
   /**
-   * `null` for the identity representation: its bytes are not kept but inflated from the gzip
-   * bytes for the rare client that accepts neither encoding (decision 135).
+   * `null` for a variant's identity representation: its bytes are not kept but inflated from the
+   * gzip bytes for the rare client that accepts neither encoding (decision 135). A route's own page
+   * and the 404 page keep them: bounded by the route table, and served at full speed (decision 148).
    */
   body: Uint8Array<ArrayBuffer> | null;
   etag: string;
@@ -55,7 +56,7 @@ export interface CachedPage {
   gzip: Representation;
   /** The ETags of all three representations: a client holding any of them has this page. */
   etags: ReadonlySet<string>;
-  /** Its brotli and gzip bodies together: what it costs the store. */
+  /** Its stored bodies together (brotli, gzip, and identity where kept): what it costs the store. */
   bytes: number;
   renderedAt: number;
 }
@@ -188,6 +189,7 @@ async function representations(
   renderHeaders: Headers,
   security: HeaderList,
   now: number,
+  keepIdentity: boolean,
 ): Promise<CachedPage> {
   const identity = Buffer.from(html, 'utf8');
   const [br, gz] = await Promise.all([
@@ -212,7 +214,7 @@ async function representations(
 
   const represent = (bytes: Buffer, encoding: Encoding | undefined): Representation => {
     // Copied once into a plain array buffer, which every Response body accepts.
-    const body = encoding ? new Uint8Array(bytes) : null;
+    const body = encoding || keepIdentity ? new Uint8Array(bytes) : null;
     const etag = encoding ? `"${hash}-${encoding}"` : `"${hash}"`;
     const notModified: Record<string, string> = { ...common, etag };
     delete notModified['content-type'];
@@ -237,7 +239,7 @@ async function representations(
     identity: represent(identity, undefined),
     br: represent(br, 'br'),
     gzip: represent(gz, 'gzip'),
-    bytes: br.length + gz.length,
+    bytes: br.length + gz.length + (keepIdentity ? identity.length : 0),
     renderedAt: now,
   };
   return { ...page, etags: new Set([page.identity.etag, page.br.etag, page.gzip.etag]) };
@@ -264,7 +266,7 @@ function answer(page: CachedPage, request: PageRequest): Response {
       headers: request.https ? representation.httpsHeaders : representation.headers,
     });
   }
-  // Identity is inflated from the gzip bytes: well under a millisecond for a page (decision 135).
+  // A variant's identity is inflated from its gzip bytes: well under a millisecond (decision 135).
   const body = representation.body ?? inflate(page.gzip.body);
   return new Response(body, {
     status: page.status,
@@ -292,8 +294,8 @@ const pathOf = (key: string) => key.split('?', 1)[0] ?? key;
 
 /**
  * Page HTML is the same for every visitor (decision 100), so each page is rendered once and served
- * from memory: brotli and gzip bytes (identity is inflated from gzip on the rare request that
- * accepts neither), a strong ETag per representation, 304 on
+ * from memory: brotli and gzip bytes, identity too for a route's own page (a variant's identity
+ * is inflated from gzip on the rare request that accepts neither), a strong ETag per representation, 304 on
  * `If-None-Match`, and `Cache-Control` that lets a CDN keep it. The CSP lists the hashes of the
  * inline scripts the render emitted. A page is shareable unless its route says otherwise (any
  * `Cache-Control` of its own, a cookie or a `Vary`); those paths are remembered and rendered per
@@ -359,6 +361,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         response.headers,
         options.securityHeaders(own.hashes),
         now(),
+        address.kind !== 'variant',
       );
       // A clear while this render ran means it may show what just changed: don't keep it.
       if (startedIn === generation) {
