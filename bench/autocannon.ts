@@ -6,7 +6,11 @@
  * requests per second of both, the ratio Orgsmith/nginx and the latency percentiles, plus the load
  * average before and after. Results also go to bench/results/.
  *
- *   node bench/autocannon.ts [--skip-build] [--connections 10] [--duration 10] [--warmup 3] [/path ...]
+ *   node bench/autocannon.ts [--skip-build] [--connections 10] [--duration 10] [--warmup 3]
+ *                            [--node-flags="--max-semi-space-size=16"] [/path ...]
+ *
+ * `--node-flags` runs the server with these flags instead of the production ones (`--node-flags=`:
+ * node's defaults); the `=` is needed, as the value starts with a dash.
  *
  * nginx comes from Debian (`apt-get install -y nginx`); the script installs it when it may.
  */
@@ -25,6 +29,7 @@ const { values, positionals } = parseArgs({
     connections: { type: 'string', default: '10' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
+    'node-flags': { type: 'string' },
   },
 });
 const targets =
@@ -152,7 +157,12 @@ if (!values['skip-build']) buildSite();
 console.log(`Load average before: ${load()}`);
 if (!pinned) console.log('Not pinned to cores (needs taskset and two cores): ratios are rougher.');
 
-const server = await startProductionServer({ logLevel: 'info', core: pinned ? 0 : undefined });
+const nodeFlags = values['node-flags']?.split(' ').filter(Boolean);
+const server = await startProductionServer({
+  logLevel: 'info',
+  core: pinned ? 0 : undefined,
+  ...(nodeFlags ? { nodeFlags } : {}),
+});
 const pages = mkdtempSync(path.join(tmpdir(), 'orgsmith-bench-pages-'));
 // nginx's worker runs as an unprivileged user: it must be able to read the pages.
 chmodSync(pages, 0o755);

@@ -19,12 +19,12 @@ const gzipAsync = promisify(gzip);
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
 
 /**
- * The byte budget of the page variants (quotes, open dialogs): about 480 pricing pages of
+ * The byte budget of the page variants (quotes, open dialogs): about 240 pricing pages of
  * 17 kB (brotli and gzip bytes), more than visitors share at once; someone walking every
- * valid quote evicts only other variants, never a route's own page (decision 120). 8 MiB, not
- * 32: the budget is resident memory of every instance (decision 135).
+ * valid quote evicts only other variants, never a route's own page (decision 120). 4 MiB, not
+ * 32: the budget is resident memory of every instance (decisions 135, 147).
  */
-export const VARIANT_BUDGET_BYTES = 8 * 1024 * 1024;
+export const VARIANT_BUDGET_BYTES = 4 * 1024 * 1024;
 
 /** Pages are documents: no route of the site takes a form or an action (decision 120). */
 const DOCUMENT_METHODS = 'GET, HEAD';
@@ -85,7 +85,7 @@ export interface PageCacheOptions {
   securityHeaders(inline: InlineHashes): HeaderList;
   /** Public origin the render requests are made on (`PUBLIC_BASE_URL`). */
   origin: string;
-  /** Byte budget of the variants; the least recently used go first (default 8 MiB). */
+  /** Byte budget of the variants; the least recently used go first (default `VARIANT_BUDGET_BYTES`, 4 MiB). */
   maxVariantBytes?: number;
   /** After this long a page is rendered again (in the background; the old copy serves meanwhile). */
   maxAgeMs?: number;
