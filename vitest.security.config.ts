@@ -11,7 +11,8 @@ export default defineConfig({
   test: {
     include: ['tests/security/**/*.test.ts'],
     testTimeout: 180_000,
-    hookTimeout: 60_000,
+    // Above `startInstance`'s own 120 s start-up allowance, so a slow start names itself.
+    hookTimeout: 150_000,
     fileParallelism: false,
     maxWorkers: 1,
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
