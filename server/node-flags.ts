@@ -23,13 +23,9 @@ export const SERVER_ENVIRONMENT = { MALLOC_ARENA_MAX: '2' } as const;
  *   optimising tier held about 60 MB more for no measurable query speed (decision 135).
  * - `--optimize-for-size`: V8 grows the old generation less eagerly and collects sooner; the heap
  *   after every page was served once went from 110–156 MB to 45–48 MB (decision 135).
- * - `--v8-pool-size=1`: one V8 worker thread (concurrent marking, compiling) instead of four; an
- *   instance is sized for two cores, the main thread and one helper. 5–10 MB less resident, no
- *   measurable change in `npm run bench:load` (decision 147).
  */
 export const SERVER_NODE_FLAGS = [
   '--max-semi-space-size=8',
   '--liftoff-only',
   '--optimize-for-size',
-  '--v8-pool-size=1',
 ] as const;
