@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import type { ServerBuild } from 'react-router';
 import { billingPortalRoutes } from './billing-portal/billing-portal-routes.ts';
@@ -37,6 +38,7 @@ import { metricsRoute } from './metrics/metrics-routes.ts';
 import { requestMetrics } from './metrics/request-metrics.ts';
 import { siteRoutes } from './site/site-routes.ts';
 import { quoteRoutes } from './quotes/quote-routes.ts';
+import { storedPageListener } from './site/stored-page-listener.ts';
 import { trialRoutes } from './trials/trial-routes.ts';
 
 export interface BuildAppOptions {
@@ -46,8 +48,24 @@ export interface BuildAppOptions {
   clientDir?: string;
 }
 
+/** The Hono app, and the Node-level fast path for stored pages when there is a page store. */
+export interface BuiltService {
+  app: Hono<AppEnv>;
+  /**
+   * Answers requests for stored pages before Hono sees them (decision 150); false for anything
+   * else, which then goes to `app`. Undefined without a page store (development, tests without
+   * a server build).
+   */
+  storedPages: ((incoming: IncomingMessage, outgoing: ServerResponse) => boolean) | undefined;
+}
+
 /** Assembles the whole product — site, account service, static files — into one Hono app. */
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<AppEnv> {
+  return buildService(deps, options).app;
+}
+
+/** `buildApp`, with the stored-page fast path the production server puts in front of it. */
+export function buildService(deps: AppDeps, options: BuildAppOptions = {}): BuiltService {
   const { env, logger } = deps;
   const app = new Hono<AppEnv>();
   const accountOrigin = env.ACCOUNT_API_URL ? new URL(env.ACCOUNT_API_URL).origin : undefined;
@@ -60,7 +78,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
   const site = options.serverBuild ? siteRoutes(deps, options.serverBuild, security) : undefined;
   const assets = options.clientDir ? staticAssets(options.clientDir) : undefined;
 
-  if (metricsEnabled(env)) {
+  const withMetrics = metricsEnabled(env);
+  if (withMetrics) {
     // First, so refusals and stored pages are timed too (decision 131).
     const kinds = new Map<unknown, string>();
     if (site) {
@@ -141,5 +160,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
     // pages carry their own brotli and gzip bytes, which compression leaves alone.
     app.all('*', unknownServicePaths, compression({ unknownLength: 'all' }), site.render);
   }
-  return app;
+  const cache = site?.cache;
+  const storedPages = cache
+    ? storedPageListener({ cache, logger, metrics: withMetrics ? deps.metrics : undefined })
+    : undefined;
+  return { app, storedPages };
 }

@@ -1,10 +1,10 @@
 import './production-mode.ts';
 import path from 'node:path';
-import type { ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
-import { buildApp } from './app.ts';
+import { buildService } from './app.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startMetricsListener } from './metrics/metrics-listener.ts';
@@ -30,13 +30,20 @@ async function main(): Promise<void> {
 
   const runtime = await createRuntime(env, logger);
   let stopping = false;
-  const app = buildApp(
+  const { app, storedPages } = buildService(
     { ...runtime.deps, draining: () => stopping },
     { serverBuild, clientDir: path.join(buildDir, 'client') },
   );
   const stopWorkers = runtime.startWorkers();
-  const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
-    logger.info({ port: info.port, url: env.PUBLIC_BASE_URL }, 'listening');
+  const honoListener = getRequestListener(app.fetch);
+  // Stored pages are answered before Hono makes a request of them (decision 150).
+  const server = createServer((incoming, outgoing) => {
+    if (!storedPages?.(incoming, outgoing)) void honoListener(incoming, outgoing);
+  });
+  server.listen(env.PORT, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : env.PORT;
+    logger.info({ port, url: env.PUBLIC_BASE_URL }, 'listening');
   });
   const metricsListener =
     env.METRICS_PORT === undefined || env.METRICS_HOST === undefined
@@ -58,7 +65,7 @@ async function main(): Promise<void> {
   if (metricsListener) logger.info({ url: `${metricsListener.url}/metrics` }, 'metrics listening');
 
   const closeIdle = () => {
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    server.closeIdleConnections();
   };
   /**
    * A planned stop fails no request (decision 139): no new connections (a proxy's connect fails

@@ -9,9 +9,13 @@ const acceptableRequestId = /^[A-Za-z0-9._-]{1,64}$/;
  * A proxy's `X-Request-Id` joins our log lines to its own, but only in a shape that cannot forge
  * or flood a log line; anything else gets a new id (decision 128).
  */
-export function acceptedRequestId(c: Context): string {
-  const sent = c.req.header('x-request-id');
+export function requestIdFrom(sent: string | undefined): string {
   return sent !== undefined && acceptableRequestId.test(sent) ? sent : randomUUID();
+}
+
+/** `requestIdFrom` the request's `X-Request-Id` header. */
+export function acceptedRequestId(c: Context): string {
+  return requestIdFrom(c.req.header('x-request-id'));
 }
 
 /** Sets `requestId` for the log; the header is read by `acceptedRequestId`, never echoed. */

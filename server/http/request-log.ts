@@ -2,6 +2,24 @@ import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger.ts';
 import type { AppEnv } from './types.ts';
 
+/** Paths whose request lines go at debug level: static assets and health checks. */
+function isQuiet(path: string): boolean {
+  return path.startsWith('/assets/') || path === '/healthz' || path === '/readyz';
+}
+
+/** The one request line, written by the middleware and by the stored-page fast path alike. */
+export function logRequest(
+  log: Logger,
+  method: string,
+  path: string,
+  status: number,
+  startedMs: number,
+): void {
+  const entry = { method, path, status, ms: Math.round((performance.now() - startedMs) * 10) / 10 };
+  if (isQuiet(path)) log.debug(entry, 'request');
+  else log.info(entry, 'request');
+}
+
 /** One structured log line per request (after `requestId`); assets and health checks at debug level. */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -9,15 +27,6 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const log = logger.child({ requestId: c.get('requestId') });
     c.set('log', log);
     await next();
-    const path = c.req.path;
-    const quiet = path.startsWith('/assets/') || path === '/healthz' || path === '/readyz';
-    const entry = {
-      method: c.req.method,
-      path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    };
-    if (quiet) log.debug(entry, 'request');
-    else log.info(entry, 'request');
+    logRequest(log, c.req.method, c.req.path, c.res.status, started);
   };
 }

@@ -106,7 +106,9 @@ export interface PageRequest {
 }
 
 export interface PageCache {
-  /** A stored page for a GET or HEAD request, as a finished response; undefined on a miss. */
+  /** A stored page's answer to a GET or HEAD request; undefined on a miss. */
+  find(request: PageRequest): StoredAnswer | undefined;
+  /** `find` as a finished response. */
   lookup(request: PageRequest): Response | undefined;
   /**
    * Answers a document request no other route took: renders its page once (concurrent requests for
@@ -250,28 +252,36 @@ function inflate(gzipped: Uint8Array<ArrayBuffer> | null): Uint8Array<ArrayBuffe
   return new Uint8Array(gunzipSync(gzipped));
 }
 
-/** The finished response for a stored page. */
-function answer(page: CachedPage, request: PageRequest): Response {
+/**
+ * A stored page's answer to one request, before it is a `Response`: the Node fast path writes it
+ * to the socket as it is (decision 150), the Hono middleware wraps it.
+ */
+export interface StoredAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  /** `null` for 304 and HEAD. */
+  body: Uint8Array<ArrayBuffer> | null;
+}
+
+function answer(page: CachedPage, request: PageRequest): StoredAnswer {
   const encoding = pickEncodingCached(request.acceptEncoding);
   const representation = encoding ? page[encoding] : page.identity;
   if (request.ifNoneMatch && matchesAny(request.ifNoneMatch, page.etags)) {
-    return new Response(null, {
+    return {
       status: 304,
       headers: request.https ? representation.httpsNotModified : representation.notModified,
-    });
+      body: null,
+    };
   }
-  if (request.method === 'HEAD') {
-    return new Response(null, {
-      status: page.status,
-      headers: request.https ? representation.httpsHeaders : representation.headers,
-    });
-  }
+  const headers = request.https ? representation.httpsHeaders : representation.headers;
+  if (request.method === 'HEAD') return { status: page.status, headers, body: null };
   // A variant's identity is inflated from its gzip bytes: well under a millisecond (decision 135).
-  const body = representation.body ?? inflate(page.gzip.body);
-  return new Response(body, {
-    status: page.status,
-    headers: request.https ? representation.httpsHeaders : representation.headers,
-  });
+  return { status: page.status, headers, body: representation.body ?? inflate(page.gzip.body) };
+}
+
+/** The `Response` of a stored answer. */
+export function responseOf({ status, headers, body }: StoredAnswer): Response {
+  return new Response(body, { status, headers });
 }
 
 /** Browsers send a handful of distinct Accept-Encoding values: parse each once. */
@@ -418,22 +428,29 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return page;
   }
 
-  return {
-    lookup(request) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-      // The common case, a route's page by its own path, costs one map lookup.
-      const direct = request.query ? undefined : routePages.get(request.path);
-      if (direct) {
-        hits += 1;
-        return answer(fresh({ key: request.path, kind: 'route' }, direct), request);
-      }
-      const address = options.resolve(request.path, request.query);
-      // Unknown to the site: an API route or a static file may still answer it.
-      if (!address || address.kind === 'not-found') return undefined;
-      const page = stored(address);
-      if (!page) return undefined;
+  function find(request: PageRequest): StoredAnswer | undefined {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    // The common case, a route's page by its own path, costs one map lookup.
+    const direct = request.query ? undefined : routePages.get(request.path);
+    if (direct) {
       hits += 1;
-      return answer(fresh(address, page), request);
+      return answer(fresh({ key: request.path, kind: 'route' }, direct), request);
+    }
+    const address = options.resolve(request.path, request.query);
+    // Unknown to the site: an API route or a static file may still answer it.
+    if (!address || address.kind === 'not-found') return undefined;
+    const page = stored(address);
+    if (!page) return undefined;
+    hits += 1;
+    return answer(fresh(address, page), request);
+  }
+
+  return {
+    find,
+
+    lookup(request) {
+      const found = find(request);
+      return found && responseOf(found);
     },
 
     async respond(request, raw) {
@@ -451,7 +468,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (kept) hits += 1;
       else misses += 1;
       const page = kept ?? (await renderShared(address));
-      if (page) return answer(page, request);
+      if (page) return responseOf(answer(page, request));
       if (perRequestPaths.size < 1_000) perRequestPaths.add(pathOf(address.key));
       return renderPerRequest(raw, request);
     },
