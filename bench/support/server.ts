@@ -41,6 +41,25 @@ export async function waitForOk(url: string, timeoutMs: number, pollMs = 250): P
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** Servers still running: stopped at once if the bench exits or is interrupted (Ctrl-C). */
+const stillRunning = new Set<() => void>();
+let exitHooked = false;
+
+function stopOnExit(stopNow: () => void): () => void {
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => {
+      for (const stop of stillRunning) stop();
+    });
+    // Without a handler a signal ends the bench without 'exit': its servers would live on.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => process.exit(130));
+    }
+  }
+  stillRunning.add(stopNow);
+  return () => stillRunning.delete(stopNow);
+}
+
 export interface RunningServer {
   baseUrl: string;
   /** The server's process id, to read its memory from /proc. */
@@ -94,9 +113,14 @@ export async function startProductionServer(
     },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const forget = stopOnExit(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
+    forget();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {

@@ -31,7 +31,11 @@ export function billingPortalRoutes(deps: AppDeps): Hono<AppEnv> {
     const input = await gatePublicForm(
       c,
       deps.rateLimiter,
-      { perIp: rateLimitRules.managePerIp, perEmail: rateLimitRules.managePerEmail },
+      {
+        perIp: rateLimitRules.managePerIp,
+        perEmail: rateLimitRules.managePerEmail,
+        addressOf: (input) => input.emailAddress,
+      },
       () => readJsonBody(c, billingPortalRequestSchema),
     );
     if (!input.ok) return input.response;

@@ -15,7 +15,11 @@ export function contactRoutes(deps: AppDeps): Hono<AppEnv> {
     const input = await gatePublicForm(
       c,
       deps.rateLimiter,
-      { perIp: rateLimitRules.contactPerIp, perEmail: rateLimitRules.contactPerEmail },
+      {
+        perIp: rateLimitRules.contactPerIp,
+        perEmail: rateLimitRules.contactPerEmail,
+        addressOf: (input) => input.emailAddress,
+      },
       () => readJsonBody(c, contactMessageSchema),
     );
     if (!input.ok) return input.response;

@@ -7,9 +7,7 @@ import { invalidRequest, readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { syncDepsOf } from '../payments/sync-subscription.ts';
-import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
-import { rateLimitClient } from '../rate-limit/client-ip.ts';
-import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
+import { gatePublicForm } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { createInvoiceCheckout } from './create-invoice-checkout.ts';
 
@@ -18,19 +16,17 @@ export function invoiceCheckoutRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.post('/account/v1/checkout/invoice', async (c) => {
-    const limited = await enforceRateLimits(c, deps.rateLimiter, [
-      { rule: rateLimitRules.invoiceCheckoutPerIp, subject: rateLimitClient(c) },
-    ]);
-    if (limited) return limited;
-    const body = await readJsonBody(c, invoiceCheckoutRequestSchema);
-    if (!body.ok) return body.response;
-    const perAddress = await enforceRateLimits(c, deps.rateLimiter, [
+    const body = await gatePublicForm(
+      c,
+      deps.rateLimiter,
       {
-        rule: rateLimitRules.invoiceCheckoutPerEmail,
-        subject: normalizeEmailAddress(body.value.billingEmail),
+        perIp: rateLimitRules.invoiceCheckoutPerIp,
+        perEmail: rateLimitRules.invoiceCheckoutPerEmail,
+        addressOf: (order) => order.billingEmail,
       },
-    ]);
-    if (perAddress) return perAddress;
+      () => readJsonBody(c, invoiceCheckoutRequestSchema),
+    );
+    if (!body.ok) return body.response;
 
     let result;
     try {

@@ -24,7 +24,11 @@ export function quoteRoutes(deps: AppDeps): Hono<AppEnv> {
     const input = await gatePublicForm(
       c,
       deps.rateLimiter,
-      { perIp: rateLimitRules.quotePerIp, perEmail: rateLimitRules.quotePerEmail },
+      {
+        perIp: rateLimitRules.quotePerIp,
+        perEmail: rateLimitRules.quotePerEmail,
+        addressOf: (input) => input.emailAddress,
+      },
       () => readJsonBody(c, quoteRequestSchema),
     );
     if (!input.ok) return input.response;

@@ -33,14 +33,20 @@ export async function enforceRateLimits(
 }
 
 /**
- * The gate of a public form that makes us send an e-mail (contact, trial): the per-address limit
- * before anything is read, then the input, then the per-mailbox limit on its (normalized)
- * `emailAddress`. The first refusal or input error is the answer (decision 053).
+ * The gate of a public form that makes us send an e-mail or write in someone's name (contact,
+ * trial, quote, portal link, invoice order): the per-client limit before anything is read, then
+ * the input, then the per-mailbox limit on its (normalized) address. The first refusal or input
+ * error is the answer (decisions 053, 146).
  */
-export async function gatePublicForm<T extends { emailAddress: string }>(
+export async function gatePublicForm<T>(
   c: Context<AppEnv>,
   limiter: RateLimiter,
-  rules: { perIp: RateLimitRule; perEmail: RateLimitRule },
+  rules: {
+    perIp: RateLimitRule;
+    perEmail: RateLimitRule;
+    /** The mailbox the request acts for (the form's e-mail address, an order's billing e-mail). */
+    addressOf: (input: T) => string;
+  },
   read: () => RequestInput<T> | Promise<RequestInput<T>>,
 ): Promise<RequestInput<T>> {
   const perIp = await enforceRateLimits(c, limiter, [
@@ -50,7 +56,7 @@ export async function gatePublicForm<T extends { emailAddress: string }>(
   const input = await read();
   if (!input.ok) return input;
   const perEmail = await enforceRateLimits(c, limiter, [
-    { rule: rules.perEmail, subject: normalizeEmailAddress(input.value.emailAddress) },
+    { rule: rules.perEmail, subject: normalizeEmailAddress(rules.addressOf(input.value)) },
   ]);
   return perEmail ? { ok: false, response: perEmail } : input;
 }

@@ -18,7 +18,11 @@ export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
     const input = await gatePublicForm(
       c,
       deps.rateLimiter,
-      { perIp: rateLimitRules.trialPerIp, perEmail: rateLimitRules.trialPerEmail },
+      {
+        perIp: rateLimitRules.trialPerIp,
+        perEmail: rateLimitRules.trialPerEmail,
+        addressOf: (input) => input.emailAddress,
+      },
       async () => {
         const query = readQuery(c, trialRequestQuerySchema);
         if (!query.ok) return query;
