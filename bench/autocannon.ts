@@ -20,7 +20,13 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { z } from 'zod';
-import { buildSite, freePort, startProductionServer, waitForOk } from './support/server.ts';
+import {
+  buildSite,
+  freePort,
+  startProductionServer,
+  stopOnExit,
+  waitForOk,
+} from './support/server.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -131,6 +137,10 @@ http {
   const [command, args] = onCore(0, binary, ['-p', prefix, '-c', config, '-g', 'daemon off;']);
   const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const forget = stopOnExit(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(prefix, { recursive: true, force: true });
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForOk(`${baseUrl}/index.html`, 10_000);
   return {
@@ -138,6 +148,7 @@ http {
     async stop() {
       if (child.exitCode === null) child.kill('SIGQUIT');
       await exited;
+      forget();
       rmSync(prefix, { recursive: true, force: true });
     },
   };
@@ -166,6 +177,7 @@ const server = await startProductionServer({
 const pages = mkdtempSync(path.join(tmpdir(), 'orgsmith-bench-pages-'));
 // nginx's worker runs as an unprivileged user: it must be able to read the pages.
 chmodSync(pages, 0o755);
+const forgetPages = stopOnExit(() => rmSync(pages, { recursive: true, force: true }));
 interface Row {
   path: string;
   orgsmith: Report;
@@ -195,6 +207,7 @@ try {
 } finally {
   await reference?.stop();
   await server.stop();
+  forgetPages();
   rmSync(pages, { recursive: true, force: true });
 }
 

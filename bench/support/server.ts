@@ -45,7 +45,11 @@ export async function waitForOk(url: string, timeoutMs: number, pollMs = 250): P
 const stillRunning = new Set<() => void>();
 let exitHooked = false;
 
-function stopOnExit(stopNow: () => void): () => void {
+/**
+ * Runs `stopNow` (synchronous: kill, remove) if the bench exits or is interrupted before the
+ * returned function is called.
+ */
+export function stopOnExit(stopNow: () => void): () => void {
   if (!exitHooked) {
     exitHooked = true;
     process.once('exit', () => {
