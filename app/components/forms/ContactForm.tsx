@@ -6,31 +6,21 @@ import {
   contactLimits,
   contactMessageSchema,
 } from '#shared/contracts/contact.ts';
-import { fieldErrors } from '#shared/contracts/fields.ts';
 import { failureMessages, successMessages } from '#shared/contracts/messages.ts';
 import { FormField } from './FormField.tsx';
 import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
+import { useFormValues } from './use-form-values.ts';
 import { useSubmission } from './use-submission.ts';
 
 const empty = { name: '', emailAddress: '', message: '', role: '', company: '' };
-type Field = keyof typeof empty;
 
 /** The contact dialog's form (docs/product-rules.md#pages, #behaviour, #validation): POST /api/submitContactForm. */
 export function ContactForm() {
-  const [values, setValues] = useState(empty);
   const [honeypot, setHoneypot] = useState('');
-  const [pristine, setPristine] = useState(true);
   const submission = useSubmission();
   const { isProcessing, resultIsSuccess, submit, resetResult } = submission;
-  const errors = fieldErrors(contactMessageSchema, values);
-  const invalid = Object.keys(errors).length > 0;
-
-  const edit = (field: Field) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setPristine(false);
-    resetResult();
-  };
+  const { values, invalid, field } = useFormValues(contactMessageSchema, empty, resetResult);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -47,7 +37,6 @@ export function ContactForm() {
     }, failureMessages.contact);
   };
 
-  const show = !pristine;
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Contact form">
       <p className={styles.intro}>
@@ -55,56 +44,36 @@ export function ContactForm() {
         day.
       </p>
       <FormField
-        name="name"
+        {...field('name')}
         label="Name"
-        value={values.name}
-        onChange={edit('name')}
-        error={errors.name}
-        showError={show}
         maxLength={contactLimits.name}
         autoComplete="name"
       />
       <FormField
-        name="emailAddress"
+        {...field('emailAddress')}
         label="Email address"
         type="email"
-        value={values.emailAddress}
-        onChange={edit('emailAddress')}
-        error={errors.emailAddress}
-        showError={show}
         maxLength={254}
         autoComplete="email"
       />
       <FormField
-        name="message"
+        {...field('message')}
         label="Message"
         multiline
-        value={values.message}
-        onChange={edit('message')}
-        error={errors.message}
-        showError={show}
         maxLength={contactLimits.message}
       />
       <div className={styles.pair}>
         <FormField
-          name="role"
+          {...field('role')}
           label="Role"
           optional
-          value={values.role}
-          onChange={edit('role')}
-          error={errors.role}
-          showError={show}
           maxLength={contactLimits.role}
           autoComplete="organization-title"
         />
         <FormField
-          name="company"
+          {...field('company')}
           label="Company"
           optional
-          value={values.company}
-          onChange={edit('company')}
-          error={errors.company}
-          showError={show}
           maxLength={contactLimits.company}
           autoComplete="organization"
         />

@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
-import { fieldErrors } from '#shared/contracts/fields.ts';
 import { quoteErrorMessage, quoteSuccessMessage } from '#shared/contracts/messages.ts';
 import {
   quoteFormSchema,
@@ -16,6 +15,7 @@ import { usePriceSelection } from '../pricing/use-price-selection.ts';
 import { FormField } from './FormField.tsx';
 import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
+import { useFormValues } from './use-form-values.ts';
 import { useSubmission } from './use-submission.ts';
 
 const empty = {
@@ -25,7 +25,6 @@ const empty = {
   vatId: '',
   purchaseOrder: '',
 };
-type Field = keyof typeof empty;
 
 function isQuoteResponse(value: unknown): value is QuoteResponse {
   return (
@@ -48,20 +47,13 @@ function isQuoteResponse(value: unknown): value is QuoteResponse {
 export function QuoteForm() {
   const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
   const { selection, calculation } = usePriceSelection();
-  const [values, setValues] = useState(empty);
-  const [pristine, setPristine] = useState(true);
   const [quote, setQuote] = useState<QuoteResponse | null>(null);
   const submission = useSubmission();
   const { isProcessing, resultIsSuccess, submit, resetResult } = submission;
-  const errors = fieldErrors(quoteFormSchema, values);
+  const form = useFormValues(quoteFormSchema, empty, resetResult);
+  const { values, field } = form;
   const edition = calculation.info.edition;
-  const invalid = Object.keys(errors).length > 0 || edition === 'Starter';
-
-  const edit = (field: Field) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setPristine(false);
-    resetResult();
-  };
+  const invalid = form.invalid || edition === 'Starter';
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -101,7 +93,6 @@ export function QuoteForm() {
   }
 
   const price = `${formatPrice(calculation.selected.total, selection.currency)} ${periodLabel(selection.billingPeriod)}`;
-  const show = !pristine;
   const success = quote ? (
     <>
       <p className={styles.successText}>
@@ -129,60 +120,40 @@ export function QuoteForm() {
         Valid for 30 days.
       </p>
       <FormField
-        name="companyName"
+        {...field('companyName')}
         label="Company name"
-        value={values.companyName}
-        onChange={edit('companyName')}
-        error={errors.companyName}
-        showError={show}
         maxLength={quoteLimits.companyName}
         autoComplete="organization"
       />
       <FormField
-        name="emailAddress"
+        {...field('emailAddress')}
         label="Email address"
         type="email"
-        value={values.emailAddress}
-        onChange={edit('emailAddress')}
-        error={errors.emailAddress}
-        showError={show}
         maxLength={254}
         autoComplete="email"
         hint="We send the quote here too."
       />
       <FormField
-        name="billingAddress"
+        {...field('billingAddress')}
         label="Billing address"
         optional
         multiline
-        value={values.billingAddress}
-        onChange={edit('billingAddress')}
-        error={errors.billingAddress}
-        showError={show}
         maxLength={quoteLimits.billingAddress}
         autoComplete="street-address"
       />
       <div className={styles.pair}>
         <FormField
-          name="vatId"
+          {...field('vatId')}
           label="VAT ID"
           optional
-          value={values.vatId}
-          onChange={edit('vatId')}
-          error={errors.vatId}
-          showError={show}
           maxLength={quoteLimits.vatIdInput}
           autoComplete="off"
           placeholder="e.g. FR40303265045"
         />
         <FormField
-          name="purchaseOrder"
+          {...field('purchaseOrder')}
           label="Purchase order"
           optional
-          value={values.purchaseOrder}
-          onChange={edit('purchaseOrder')}
-          error={errors.purchaseOrder}
-          showError={show}
           maxLength={quoteLimits.purchaseOrder}
           autoComplete="off"
         />
