@@ -280,7 +280,7 @@ function answer(page: CachedPage, request: PageRequest): StoredAnswer {
 }
 
 /** The `Response` of a stored answer. */
-export function responseOf({ status, headers, body }: StoredAnswer): Response {
+function responseOf({ status, headers, body }: StoredAnswer): Response {
   return new Response(body, { status, headers });
 }
 

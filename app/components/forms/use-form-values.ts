@@ -38,5 +38,5 @@ export function useFormValues<Values extends { [Name in keyof Values]: string }>
     showError: !pristine,
   });
 
-  return { values, errors, invalid: Object.keys(errors).length > 0, field };
+  return { values, invalid: Object.keys(errors).length > 0, field };
 }
