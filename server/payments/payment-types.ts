@@ -46,6 +46,12 @@ export interface SubscriptionSnapshot {
   collection: 'card' | 'invoice';
   /** The oldest invoice sent for payment and still open; null when none is (or for cards). */
   openInvoice: OpenInvoice | null;
+  /**
+   * Money has been received for this subscription: a card subscription past its first payment,
+   * or an invoice of it paid (not merely sent). Only then may a trial of the buyer's address be
+   * converted without its key being named (issue 25; decision 161).
+   */
+  paymentReceived: boolean;
 }
 
 /** An invoice sent to the buyer for payment. */

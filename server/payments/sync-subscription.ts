@@ -75,8 +75,16 @@ function termsOf(snapshot: SubscriptionSnapshot): SubscriptionTerms {
 }
 
 /**
+ * A trial of the buyer's address is converted without its key being named only when money was
+ * received for a paid plan: a completed card checkout, or a paid invoice (decision 161).
+ */
+export function mayConvertByAddress(snapshot: SubscriptionSnapshot): boolean {
+  return licenceTypeForEdition(snapshot.edition) === 'Paid' && snapshot.paymentReceived;
+}
+
+/**
  * Gives a new subscription its licence, in order of precedence: the trial named at checkout;
- * for a paid subscription, a trial of the same (normalized) e-mail address; else a new licence
+ * for a paid subscription already paid for, a trial of the same (normalized) e-mail address; else a new licence
  * whose key is e-mailed. A converted trial keeps its key. Returns null when the buyer's address
  * is unknown.
  */
@@ -113,9 +121,9 @@ async function attachLicence(
     const named = await licences.findById(snapshot.licenceIdToConvert);
     if (named) candidates.push(named);
   }
-  // Anyone can type any address at a free checkout: only a paid one vouches for it (decision 122).
-  const paid = licenceTypeForEdition(snapshot.edition) === 'Paid';
-  if (paid && snapshot.customerEmail) {
+  // Anyone can type any address at a checkout or on an invoice order: only money received for a
+  // paid plan vouches for it (decisions 122, 161). An invoice sent but not paid proves nothing.
+  if (mayConvertByAddress(snapshot) && snapshot.customerEmail) {
     const sameAddress = await licences.findByNormalizedEmail(
       normalizeEmailAddress(snapshot.customerEmail),
     );

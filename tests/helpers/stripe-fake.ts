@@ -54,6 +54,8 @@ interface FakeInvoice extends JsonObject {
   customer: string;
   number: string | null;
   amount_due: number;
+  /** What the buyer paid: 0 until the invoice is paid, then its amount due (as Stripe's). */
+  amount_paid: number;
   currency: string;
   due_date: number | null;
   hosted_invoice_url: string | null;
@@ -270,6 +272,7 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       number: null,
       // The fake does not price tiers: a stand-in amount per unit.
       amount_due: (first?.quantity ?? 1) * 100_00,
+      amount_paid: 0,
       currency: String(first?.price.currency ?? 'usd'),
       due_date: null,
       hosted_invoice_url: null,
@@ -665,6 +668,7 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       const invoice = invoices.get(id);
       if (!invoice) throw missing('invoice', id);
       invoice.status = 'paid';
+      invoice.amount_paid = invoice.amount_due;
       return invoice;
     },
     completeCheckoutSession(sessionId, buyer) {

@@ -111,6 +111,7 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
                 hostedUrl: localInvoiceUrl(publicBaseUrl, invoice.id),
               }
             : null,
+        paymentReceived: await repository.hasPaidInvoice(subscription.id),
       };
     },
 

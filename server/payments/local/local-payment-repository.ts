@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { Currency } from '#shared/pricing/index.ts';
 import type { Executor } from '#server/db/database.ts';
 import {
@@ -228,6 +228,22 @@ export function createLocalPaymentRepository(db: Executor) {
         .orderBy(asc(localInvoices.dueAt))
         .limit(1);
       return row;
+    },
+
+    /** Money was received for the subscription: one of its invoices is paid, for more than nothing. */
+    async hasPaidInvoice(subscriptionId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: localInvoices.id })
+        .from(localInvoices)
+        .where(
+          and(
+            eq(localInvoices.subscriptionId, subscriptionId),
+            eq(localInvoices.status, 'paid'),
+            gt(localInvoices.amount, 0),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
     },
 
     async findInvoice(idOrNumber: string): Promise<LocalInvoice | undefined> {

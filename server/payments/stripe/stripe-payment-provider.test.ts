@@ -346,6 +346,7 @@ describe('sessions, subscriptions and the portal', () => {
       licenceIdToConvert: null,
       collection: 'card',
       openInvoice: null,
+      paymentReceived: true,
     });
 
     fake.updateSubscription(subscription.id, {

@@ -47,6 +47,13 @@ function openInvoiceOf(invoice: Stripe.Invoice): OpenInvoice | null {
   };
 }
 
+/** A card subscription in one of these states has been paid for at least once. */
+function cardPaymentMade(status: Stripe.Subscription.Status): boolean {
+  return (
+    status === 'active' || status === 'past_due' || status === 'unpaid' || status === 'canceled'
+  );
+}
+
 export interface StripePaymentProviderOptions {
   stripe: Stripe;
   /** `whsec_…`; without it no webhook can be verified (and every delivery is refused). */
@@ -302,10 +309,12 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
             : null;
         const byInvoice = subscription.collection_method === 'send_invoice';
         let openInvoice: OpenInvoice | null = null;
+        // A card subscription is created by Checkout only once its first payment went through.
+        let paymentReceived = !byInvoice && cardPaymentMade(subscription.status);
         if (byInvoice) {
+          // One read of the subscription's invoices answers both: which is open, whether one was paid.
           const invoices = await stripe.invoices.list({
             subscription: subscription.id,
-            status: 'open',
             limit: 100,
           });
           const open = invoices.data
@@ -313,6 +322,9 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
             .filter((invoice): invoice is OpenInvoice => invoice !== null)
             .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
           openInvoice = open[0] ?? null;
+          paymentReceived = invoices.data.some(
+            (invoice) => invoice.status === 'paid' && invoice.amount_paid > 0,
+          );
         }
         return {
           provider: 'stripe',
@@ -331,6 +343,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           licenceIdToConvert: subscription.metadata[metadataKeys.licenceIdToConvert] ?? null,
           collection: byInvoice ? 'invoice' : 'card',
           openInvoice,
+          paymentReceived,
         };
       });
     },

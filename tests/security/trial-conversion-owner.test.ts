@@ -1,0 +1,248 @@
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { licences, trialClaims } from '#server/db/schema.ts';
+import { createInvoiceCheckout } from '#server/invoices/create-invoice-checkout.ts';
+import { hashEmailAddress } from '#server/licences/normalize-email-address.ts';
+import { markLocalInvoicePaid } from '#server/payments/local/local-invoices.ts';
+import { createStripeClient } from '#server/payments/stripe/stripe-client.ts';
+import { syncStripeCatalog } from '#server/payments/stripe/sync-stripe-catalog.ts';
+import {
+  handlePaymentEvent,
+  syncDepsOf,
+  syncSubscription,
+} from '#server/payments/sync-subscription.ts';
+import {
+  invoiceCheckoutRequestSchema,
+  type InvoiceCheckoutRequestInput,
+} from '#shared/contracts/invoice-checkout.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import {
+  createCheckout,
+  issueTrial,
+  mailsTo,
+  payLocally,
+  pro10YearlyEur,
+  successCard,
+} from '../api/checkout-support.ts';
+import { databaseTargets } from '../helpers/databases.ts';
+import { postJson } from '../helpers/licensing.ts';
+import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+
+/**
+ * Issue 25, row 1: an invoice order for Pro with a victim's address (case changed) converted the
+ * victim's Trial Enterprise key into a Paid Pro licence for 4 orgs, tied to an unpaid invoice.
+ * A trial converts by address only when money was received (decision 161): never on an invoice
+ * sent and not paid, and not when that invoice is paid later either (the order has its own
+ * licence by then). The owner's own card payment still converts it.
+ */
+
+const start = new Date('2026-04-01T10:00:00Z');
+
+const proByInvoice = (billingEmail: string): InvoiceCheckoutRequestInput => ({
+  edition: 'Pro',
+  quantity: 4,
+  billingPeriod: 'yearly',
+  billingCurrency: 'EUR',
+  companyName: 'Mallory Trading Ltd',
+  billingEmail,
+  addressLine: '1 Fraud Street',
+  postalCode: 'E1 6AN',
+  city: 'London',
+  country: 'gb',
+  vatId: null,
+  poReference: 'PO-STOLEN',
+});
+
+async function licenceRow(t: TestApp, id: string) {
+  const [row] = await t.deps.database.db.select().from(licences).where(eq(licences.id, id));
+  return row;
+}
+
+async function claimOf(t: TestApp, normalized: string) {
+  const [row] = await t.deps.database.db
+    .select()
+    .from(trialClaims)
+    .where(eq(trialClaims.emailHash, hashEmailAddress(t.deps.secretKey, normalized)));
+  return row;
+}
+
+/** What the CLI hears about a key. */
+async function validate(t: TestApp, key: string): Promise<unknown> {
+  const response = await postJson(t, '/account/v1/licenses/validate', {
+    licenseKey: key,
+    productId: siteConfig.productId,
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+/** The order as the service places it once its address is confirmed (the route's own path). */
+async function placeInvoiceOrder(t: TestApp, billingEmail: string) {
+  const result = await createInvoiceCheckout(
+    syncDepsOf(t.deps),
+    invoiceCheckoutRequestSchema.parse(proByInvoice(billingEmail)),
+  );
+  if (!result.ok) throw new Error(result.detail);
+  return result.order;
+}
+
+/** The victim's trial is exactly as it was: type, edition, no subscription, no mail, claim kept. */
+async function expectTrialUntouched(
+  t: TestApp,
+  trial: { id: string; key: string },
+  before: Awaited<ReturnType<typeof licenceRow>>,
+) {
+  const after = await licenceRow(t, trial.id);
+  expect(after).toEqual(before);
+  expect(after?.type).toBe('Trial');
+  expect(after?.edition).toBe('Enterprise');
+  expect(after?.subscriptionId).toBeNull();
+  expect((await mailsTo(t, 'victim@acme.test')).map((mail) => mail.kind)).not.toContain(
+    'trial-converted',
+  );
+  expect(await validate(t, trial.key)).toMatchObject({
+    code: 'VALID',
+    license: { type: 'Trial', edition: 'Enterprise' },
+  });
+}
+
+describe.each(databaseTargets)('an invoice order and someone else’s trial on $name', (target) => {
+  describe('local provider', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(target, { now: start });
+    });
+    afterAll(() => t.close());
+
+    it('an unpaid invoice order with the victim’s address (case changed) leaves the trial as it was, also once paid', async () => {
+      const trial = await issueTrial(t, 'victim@acme.test');
+      const before = await licenceRow(t, trial.id);
+      const claimBefore = await claimOf(t, 'victim@acme.test');
+
+      const placed = await placeInvoiceOrder(t, 'Victim@ACME.test');
+      await expectTrialUntouched(t, trial, before);
+      expect(await claimOf(t, 'victim@acme.test')).toEqual(claimBefore);
+
+      // The invoice is paid later: the order keeps its own licence, the trial stays a trial.
+      const paid = await markLocalInvoicePaid(
+        { db: t.deps.database.db, clock: t.deps.clock },
+        placed.invoiceNumber,
+      );
+      expect(paid.ok).toBe(true);
+      if (paid.ok)
+        for (const event of paid.events) await handlePaymentEvent(syncDepsOf(t.deps), event);
+      await expectTrialUntouched(t, trial, before);
+    });
+
+    it('the owner’s own card payment still converts the trial by address', async () => {
+      const trial = await issueTrial(t, 'owner@acme.test');
+      const { sessionId } = await createCheckout(t, pro10YearlyEur);
+      expect(
+        (await payLocally(t, sessionId, { email: 'Owner@acme.test', card: successCard })).status,
+      ).toBe(303);
+      const after = await licenceRow(t, trial.id);
+      expect(after?.type).toBe('Paid');
+      expect(after?.edition).toBe('Pro');
+    });
+  });
+
+  describe('Stripe', () => {
+    const secretKey = 'sk_test_trial_owner';
+    const webhookSecret = 'whsec_trial_owner_secret';
+    let fake: StripeFake;
+    let t: TestApp;
+    let signer: Stripe;
+    let eventCounter = 0;
+
+    beforeAll(async () => {
+      fake = await startStripeFake();
+      fake.setNow(Math.floor(start.getTime() / 1000));
+      t = await createTestApp(target, {
+        now: start,
+        env: {
+          STRIPE_SECRET_KEY: secretKey,
+          STRIPE_WEBHOOK_SECRET: webhookSecret,
+          STRIPE_API_BASE_URL: fake.url,
+        },
+      });
+      await syncStripeCatalog(createStripeClient({ secretKey, apiBaseUrl: fake.url }));
+      signer = new Stripe(secretKey);
+    });
+    afterAll(async () => {
+      await t.close();
+      await fake.close();
+    });
+
+    async function deliverInvoicePaid(invoiceId: string, subscriptionId: string): Promise<void> {
+      eventCounter++;
+      const payload = JSON.stringify({
+        id: `evt_trial_owner_${eventCounter}`,
+        object: 'event',
+        type: 'invoice.paid',
+        created: Math.floor(t.deps.clock().getTime() / 1000),
+        data: {
+          object: {
+            object: 'invoice',
+            id: invoiceId,
+            parent: {
+              type: 'subscription_details',
+              subscription_details: { subscription: subscriptionId },
+            },
+          },
+        },
+      });
+      const header = signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
+      const response = await t.app.request('/account/v1/webhooks/stripe', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header },
+        body: payload,
+      });
+      expect(response.status).toBe(200);
+    }
+
+    it('an unpaid invoice order with the victim’s address leaves the trial as it was, also once paid', async () => {
+      const trial = await issueTrial(t, 'victim@acme.test');
+      const before = await licenceRow(t, trial.id);
+
+      const placed = await placeInvoiceOrder(t, 'VICTIM@acme.test');
+      await expectTrialUntouched(t, trial, before);
+
+      const invoice = [...fake.invoices.values()].find(
+        (entry) => entry.subscription === placed.subscriptionId,
+      );
+      expect(invoice).toBeDefined();
+      fake.payInvoice(invoice?.id ?? '');
+      await deliverInvoicePaid(invoice?.id ?? '', placed.subscriptionId);
+      await expectTrialUntouched(t, trial, before);
+    });
+
+    it('a subscription whose invoice was paid before its first sync may convert by address', async () => {
+      const trial = await issueTrial(t, 'early@acme.test');
+      // Created and paid at the provider before we ever read it (e.g. our sync was down).
+      const deps = syncDepsOf(t.deps);
+      const created = await t.deps.payments.createInvoiceSubscription({
+        requestId: 'inv_trial_owner_paid_first',
+        edition: 'Pro',
+        quantity: 4,
+        billingPeriod: 'yearly',
+        currency: 'EUR',
+        buyer: {
+          companyName: 'Early Payer GmbH',
+          email: 'early@acme.test',
+          address: { line1: null, postalCode: null, city: null, country: 'de' },
+          vatId: null,
+        },
+        poReference: null,
+        quoteReference: null,
+        daysUntilDue: 30,
+      });
+      fake.payInvoice(created.invoice.invoiceId);
+      await syncSubscription(deps, created.subscriptionId);
+      const after = await licenceRow(t, trial.id);
+      expect(after?.type).toBe('Paid');
+      expect(after?.subscriptionId).toBe(created.subscriptionId);
+    });
+  });
+});
