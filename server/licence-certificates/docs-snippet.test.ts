@@ -1,40 +1,16 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import {
+  loadCertificateSnippet,
+  type CertificateSnippet,
+} from '#tests/helpers/certificate-snippet.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { issueLicenceCertificate, type CertificateSubject } from './issue-licence-certificate.ts';
 import { signingKeyFrom } from './signing-key.ts';
 
-const docPath = new URL('../../docs/licence-certificates.md', import.meta.url);
-
-/** The verification snippet of the docs: the code block that defines verifyLicenceCertificate. */
-async function loadSnippet(dir: string): Promise<unknown> {
-  const markdown = await readFile(docPath, 'utf8');
-  const blocks = [...markdown.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
-  const snippet = blocks.find((block) =>
-    block.includes('export function verifyLicenceCertificate'),
-  );
-  if (!snippet) throw new Error('the docs lost their verification snippet');
-  const file = path.join(dir, 'verify.mjs');
-  await writeFile(file, snippet);
-  const module: unknown = await import(/* @vite-ignore */ pathToFileURL(file).href);
-  return module;
-}
-
-const snippetModule = z.object({
-  verifyLicenceCertificate: z.function({
-    input: [z.unknown(), z.unknown(), z.unknown(), z.date()],
-    output: z.boolean(),
-  }),
-});
-
 describe('the verification snippet in docs/licence-certificates.md', () => {
-  let dir: string;
-  let verifySnippet: (certificate: unknown, keySet: unknown, scope: unknown, now: Date) => boolean;
+  let verifySnippet: CertificateSnippet;
+  let dispose: () => Promise<void>;
   const key = signingKeyFrom(generateKeyPairSync('ed25519').privateKey);
   const keySet = JSON.parse(JSON.stringify({ keys: [key.publicJwk] }));
   const now = new Date('2026-01-15T10:00:00.000Z');
@@ -58,10 +34,9 @@ describe('the verification snippet in docs/licence-certificates.md', () => {
   const forOrgA = { orgId: orgA, productId };
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'licence-snippet-'));
-    verifySnippet = snippetModule.parse(await loadSnippet(dir)).verifyLicenceCertificate;
+    ({ verify: verifySnippet, dispose } = await loadCertificateSnippet());
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(() => dispose());
 
   it('accepts a real certificate for the org (18 or 15 characters) and product it names', () => {
     expect(verifySnippet(certificate, keySet, forOrgA, now)).toBe(true);
