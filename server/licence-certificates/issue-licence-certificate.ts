@@ -17,7 +17,8 @@ export interface CertificateSubject {
   orgs: LicenceCertificatePayload['orgs'];
   stacks: LicenceCertificatePayload['stacks'];
   features: readonly string[];
-  orgId: string | null;
+  /** The canonical org id the validation named: a certificate always covers exactly one org. */
+  orgId: string;
   productId: string;
   /** When the licence itself ends; null for licences that do not expire (Starter). */
   expiresAt: Date | null;

@@ -24,9 +24,14 @@ export const licenceCertificatePayloadSchema = z
     features: z.array(z.string()).describe('Feature flags of the edition, sorted.'),
     orgId: z
       .string()
-      .nullable()
-      .describe('The Salesforce org id the certificate was issued for, if one was given.'),
-    productId: z.string().min(1),
+      .regex(/^00D[A-Za-z0-9]{15}$/)
+      .describe(
+        'The Salesforce org id (18 characters) the certificate was issued for; it covers that org only.',
+      ),
+    productId: z
+      .string()
+      .min(1)
+      .describe('The product the certificate covers; it covers no other.'),
     issuedAt: z.iso.datetime().describe('When the certificate was signed (UTC).'),
     validUntil: z.iso
       .datetime()
@@ -48,7 +53,7 @@ export const licenceCertificateSchema = z
   .meta({
     id: 'LicenceCertificate',
     description:
-      'A signed statement of what a licence grants, so the CLI can work offline until validUntil.',
+      'A signed statement of what a licence grants in one org for one product, so the CLI can work offline in that org until validUntil.',
   });
 
 export type LicenceCertificate = z.infer<typeof licenceCertificateSchema>;

@@ -12,8 +12,22 @@ export type CertificateCheck =
   | { ok: true; payload: LicenceCertificatePayload }
   | {
       ok: false;
-      code: 'MALFORMED' | 'UNKNOWN_KEY' | 'BAD_SIGNATURE' | 'NOT_YET_VALID' | 'EXPIRED';
+      code:
+        | 'MALFORMED'
+        | 'UNKNOWN_KEY'
+        | 'BAD_SIGNATURE'
+        | 'OTHER_ORG'
+        | 'OTHER_PRODUCT'
+        | 'NOT_YET_VALID'
+        | 'EXPIRED';
     };
+
+/** What the CLI is working on: a certificate counts only for this org and this product. */
+export interface CertificateScope {
+  /** The Salesforce org id (15 or 18 characters) the tool works on. */
+  orgId: string;
+  productId: string;
+}
 
 /** Tolerated clock difference between the signer and the verifier. */
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
@@ -23,13 +37,20 @@ const envelopeSchema = licenceCertificateSchema.extend({
   payload: z.record(z.string(), z.unknown()),
 });
 
+/** Salesforce ids: the first 15 characters name the org (case matters); 3 more add a checksum. */
+function sameOrg(certified: string, workingOn: string): boolean {
+  return workingOn.length >= 15 && certified.slice(0, 15) === workingOn.slice(0, 15);
+}
+
 /**
  * Checks a certificate the way the CLI does: key, signature over the canonical JSON of the payload
- * as received, payload shape, then the validity window.
+ * as received, payload shape, the org and product it was issued for (decision 151), then the
+ * validity window.
  */
 export function verifyLicenceCertificate(
   certificate: unknown,
   keySet: LicenceKeySet,
+  scope: CertificateScope,
   now: Date,
 ): CertificateCheck {
   const envelope = envelopeSchema.safeParse(certificate);
@@ -52,7 +73,10 @@ export function verifyLicenceCertificate(
   }
   const statement = licenceCertificatePayloadSchema.safeParse(payload);
   if (!statement.success) return { ok: false, code: 'MALFORMED' };
-  const { issuedAt, validUntil } = statement.data;
+  const { issuedAt, validUntil, orgId, productId } = statement.data;
+  // One certificate stands for one org and one product, never for the licence as a whole.
+  if (!sameOrg(orgId, scope.orgId)) return { ok: false, code: 'OTHER_ORG' };
+  if (productId !== scope.productId) return { ok: false, code: 'OTHER_PRODUCT' };
   if (Date.parse(issuedAt) - CLOCK_SKEW_MS > now.getTime()) {
     return { ok: false, code: 'NOT_YET_VALID' };
   }

@@ -106,5 +106,13 @@ export function checkLicence(
       detail: `This licence covers ${orgs.limit} Salesforce ${orgs.limit === 1 ? 'org' : 'orgs'} and all are in use. Upgrade the licence to add org ${orgs.orgId}.`,
     };
   }
+  // Valid either way, but only a named org earns a certificate (decision 151): the detail says so.
+  if (!orgs.orgId) {
+    return {
+      code: 'VALID',
+      detail:
+        'The licence is valid. Send the orgId of the org you work on to receive a certificate for offline use.',
+    };
+  }
   return { code: 'VALID', detail: 'The licence is valid.' };
 }

@@ -35,7 +35,7 @@ export const validationRequestSchema = zm
         zm.string({ error: ORG_ID_MESSAGE }).check(
           zm.refine((value) => normalizeSalesforceOrgId(value) !== undefined, ORG_ID_MESSAGE),
           zm.describe(
-            'The Salesforce org id the tool works on (15 or 18 characters, starts with 00D).',
+            'The Salesforce org id the tool works on (15 or 18 characters, starts with 00D). Without it the answer states the licence but carries no certificate.',
           ),
         ),
         zm.transform((value) => normalizeSalesforceOrgId(value) ?? value),
@@ -79,6 +79,8 @@ export const validationAnswerSchema = z
       .describe('null for NOT_FOUND and PRODUCT_MISMATCH, which reveal nothing about a licence.'),
     certificate: licenceCertificateSchema
       .optional()
-      .describe('Present exactly when valid: a signed statement the CLI may rely on offline.'),
+      .describe(
+        'Present exactly when valid and the request named an orgId: a signed statement the CLI may rely on offline, for that org and product only.',
+      ),
   })
   .meta({ id: 'LicenseValidation' });

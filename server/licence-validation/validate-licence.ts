@@ -51,7 +51,7 @@ export interface ValidationAnswer {
   detail: string;
   /** Null when the licence is unknown, belongs to another product or was revoked. */
   license: LicenceSummary | null;
-  /** Present exactly when `valid`. */
+  /** Present exactly when `valid` for a named org: it covers that org only (decision 151). */
   certificate?: LicenceCertificate;
 }
 
@@ -144,7 +144,7 @@ function summaryOf(licence: Licence, entitlements: LicenceEntitlements, orgsInUs
 /**
  * Validates a licence key or access token for a product and optionally a Salesforce org: runs
  * the checks in their order of precedence, admits a new org if the quota allows, and signs a
- * certificate for every valid answer.
+ * certificate for that org and product with every valid answer that named an org.
  */
 export async function validateLicence(
   deps: ValidateLicenceDeps,
@@ -232,6 +232,8 @@ export async function validateLicence(
   if (result.code !== 'VALID') {
     return { valid: false, code: result.code, detail: result.detail, license };
   }
+  // Without an org the answer states the licence, but signs nothing that could stand for an org.
+  if (!input.orgId) return { valid: true, code: 'VALID', detail: result.detail, license };
   const subject: CertificateSubject = {
     licenceId: licence.id,
     type: licence.type,
@@ -253,7 +255,7 @@ export async function validateLicence(
     licence.quantity,
     licence.productId,
     licence.expiresAt?.getTime() ?? '',
-    input.orgId ?? '',
+    input.orgId,
   ].join('|');
   let certificate = deps.certificates?.get(certificateKey);
   if (!certificate) {

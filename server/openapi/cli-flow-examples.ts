@@ -14,7 +14,7 @@ import type { validationAnswerSchema } from '../licence-validation/licence-valid
  */
 const licenseKey = 'ORGS-7KQ3-M9TD-2WXH-C4RV-8PJN-YB6E-GZ1A';
 const token = 'orgsmith_at_Qm9vdHN0cmFwIHRva2VuIGZvciB0aGUgcmVmZXJlbmNlIGV4';
-const orgId = '00D5g000004ABCDEAA';
+const orgId = '00D5g000004ABCDEA4';
 
 const proLicence = {
   id: 'lic_01J9Z8K7Q3M2',
@@ -53,6 +53,15 @@ const validAnswer = {
   },
 } satisfies z.output<typeof validationAnswerSchema>;
 
+/** Without `orgId`: the licence's state, but no certificate that could stand for an org. */
+const noOrgAnswer = {
+  valid: true,
+  code: 'VALID',
+  detail:
+    'The licence is valid. Send the orgId of the org you work on to receive a certificate for offline use.',
+  license: proLicence,
+} satisfies z.output<typeof validationAnswerSchema>;
+
 const expiredAnswer = {
   valid: false,
   code: 'EXPIRED',
@@ -72,14 +81,22 @@ export const validateExamples = {
     },
   },
   answer: {
-    valid: { summary: 'Valid, with its signed certificate', value: validAnswer },
+    valid: {
+      summary: 'Valid, with its certificate for the org and product named (and no other)',
+      value: validAnswer,
+    },
+    validWithoutOrg: {
+      summary: 'Valid, but no orgId was sent: no certificate',
+      value: noOrgAnswer,
+    },
     expired: { summary: 'Not valid: expired', value: expiredAnswer },
   },
 };
 
 export const keySetExample = {
   keySet: {
-    summary: 'The key that verifies the certificate above (kid = keyId)',
+    summary:
+      'The key that verifies the certificate above (kid = keyId); then check its orgId and productId',
     value: {
       keys: [
         {

@@ -8,13 +8,15 @@ import { generateEd25519PrivateKeyPem } from '#server/licence-certificates/signi
 import { verifyLicenceCertificate } from '#server/licence-certificates/verify-licence-certificate.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets, type TestDatabaseTarget } from '../helpers/databases.ts';
-import { createLicence, postJson } from '../helpers/licensing.ts';
+import { createLicence, orgId, postJson } from '../helpers/licensing.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const start = new Date('2026-01-15T10:00:00Z');
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const at = (ms: number) => new Date(start.getTime() + ms);
+/** Certificates are issued for one org and product (decision 151); these tests use one org. */
+const scope = { orgId: orgId(1), productId: siteConfig.productId };
 
 /**
  * A key rotation as a rolling deploy does it: an instance with the old key, then one with the new
@@ -45,6 +47,7 @@ describe.each(databaseTargets)('signing key rotation on $name', (target) => {
     const res = await postJson(t, '/account/v1/licenses/validate', {
       licenseKey: key,
       productId: siteConfig.productId,
+      orgId: scope.orgId,
     });
     const answer: unknown = await res.json();
     if (typeof answer !== 'object' || answer === null || !('certificate' in answer)) {
@@ -79,8 +82,8 @@ describe.each(databaseTargets)('signing key rotation on $name', (target) => {
     // The new instance publishes its key first and the retired one after it.
     const rotated = await keySetOf(after);
     expect(rotated.keys.map((jwk) => jwk.kid)).toEqual([newKeyId, oldKeyId]);
-    expect(verifyLicenceCertificate(oldCertificate, rotated, at(11 * MINUTE)).ok).toBe(true);
-    expect(verifyLicenceCertificate(newCertificate, rotated, at(11 * MINUTE)).ok).toBe(true);
+    expect(verifyLicenceCertificate(oldCertificate, rotated, scope, at(11 * MINUTE)).ok).toBe(true);
+    expect(verifyLicenceCertificate(newCertificate, rotated, scope, at(11 * MINUTE)).ok).toBe(true);
 
     // An old instance still running during the deploy picks the new key up within a minute.
     before.setNow(at(10 * MINUTE + 30_000));
@@ -91,7 +94,7 @@ describe.each(databaseTargets)('signing key rotation on $name', (target) => {
     // Just before the old certificate ends, the new instance's set still verifies it.
     after.setNow(at(30 * DAY - MINUTE));
     expect(
-      verifyLicenceCertificate(oldCertificate, await keySetOf(after), after.deps.clock()).ok,
+      verifyLicenceCertificate(oldCertificate, await keySetOf(after), scope, after.deps.clock()).ok,
     ).toBe(true);
     // 31 days after the old key last signed, it is no longer published.
     after.setNow(at(31 * DAY - MINUTE));
@@ -99,7 +102,9 @@ describe.each(databaseTargets)('signing key rotation on $name', (target) => {
     after.setNow(at(31 * DAY + MINUTE));
     const later = await keySetOf(after);
     expect(later.keys.map((jwk) => jwk.kid)).toEqual([newKeyId]);
-    expect(verifyLicenceCertificate(oldCertificate, later, after.deps.clock())).toMatchObject({
+    expect(
+      verifyLicenceCertificate(oldCertificate, later, scope, after.deps.clock()),
+    ).toMatchObject({
       ok: false,
     });
   });

@@ -115,7 +115,8 @@ describe.each(databaseTargets)('licence validation on $name', (target) => {
     expect(keysRes.status).toBe(200);
     expect(keysRes.headers.get('cache-control')).toContain('max-age');
     const keySet = licenceKeySetSchema.parse(await keysRes.json());
-    const check = verifyLicenceCertificate(answer.certificate, keySet, start);
+    const scope = { orgId: orgId(1), productId };
+    const check = verifyLicenceCertificate(answer.certificate, keySet, scope, start);
     expect(check).toMatchObject({
       ok: true,
       payload: {
@@ -131,7 +132,7 @@ describe.each(databaseTargets)('licence validation on $name', (target) => {
     });
     const tampered = licenceCertificateSchema.parse(answer.certificate);
     tampered.payload.edition = 'Enterprise';
-    expect(verifyLicenceCertificate(tampered, keySet, start)).toMatchObject({
+    expect(verifyLicenceCertificate(tampered, keySet, scope, start)).toMatchObject({
       ok: false,
       code: 'BAD_SIGNATURE',
     });
