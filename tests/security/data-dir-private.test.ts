@@ -78,6 +78,8 @@ describe.each(targets)('DATA_DIR on $name is its owner’s alone', (target) => {
   let database: { url: string; drop(): Promise<void> };
   let instance: Instance | undefined;
   const start = async () => {
+    // One server at a time on this DATA_DIR, even after a failed test left its server running.
+    await instance?.stop();
     instance = await startInstance({
       timeoutMs: 120_000,
       port: await freePort(),
