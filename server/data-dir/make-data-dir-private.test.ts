@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lchown, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,26 @@ describe('DATA_DIR is closed to other users (decision 157)', () => {
     await tightenTree(dir);
     expect(await modeOf(outside)).toBe(0o644);
   });
+
+  // Only root can hand an entry to another user: skipped otherwise.
+  it.runIf(process.getuid?.() === 0)(
+    'refuses a DATA_DIR holding what another user planted while it was open',
+    async () => {
+      const dir = path.join(parent, 'data');
+      const theirs = path.join(parent, 'theirs');
+      await mkdir(dir);
+      await mkdir(theirs);
+      await symlink(theirs, path.join(dir, 'mail'));
+      await lchown(path.join(dir, 'mail'), 65534, 65534);
+      await expect(makeDataDirPrivate(dir, { create: true })).rejects.toThrow(
+        new RegExp(
+          `holds ${path.join(dir, 'mail')}, which belongs to another user \\(uid 65534\\)`,
+        ),
+      );
+      await lchown(path.join(dir, 'mail'), 0, 0);
+      await makeDataDirPrivate(dir, { create: true });
+    },
+  );
 
   it('refuses a DATA_DIR that is no directory, in one line', async () => {
     const file = path.join(parent, 'file');

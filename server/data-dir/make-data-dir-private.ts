@@ -18,17 +18,20 @@ function code(error: unknown): unknown {
 
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
+/** Told of every entry below the root (symbolic links too, not followed) with its `lstat`. */
+type EntryVisitor = (entry: string, info: Stats) => void;
+
 /**
  * Takes group and others' bits off `root` and everything below it: directories become 0700, files
  * keep only their owner's bits (0600). Symbolic links below `root` are not followed (one could
  * point out of the tree); an entry this user may not change, or that vanished meanwhile, is left.
  */
-export async function tightenTree(root: string): Promise<void> {
+export async function tightenTree(root: string, visit?: EntryVisitor): Promise<void> {
   const info = await tighten(root, stat);
-  if (info?.isDirectory()) await tightenBelow(root);
+  if (info?.isDirectory()) await tightenBelow(root, visit);
 }
 
-async function tightenBelow(dir: string): Promise<void> {
+async function tightenBelow(dir: string, visit: EntryVisitor | undefined): Promise<void> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -38,15 +41,15 @@ async function tightenBelow(dir: string): Promise<void> {
   }
   await Promise.all(
     entries.map(async (entry) => {
-      if (entry.isSymbolicLink()) return;
       const entryPath = path.join(dir, entry.name);
       const info = await tighten(entryPath, lstat);
-      if (info?.isDirectory()) await tightenBelow(entryPath);
+      if (info) visit?.(entryPath, info);
+      if (info?.isDirectory()) await tightenBelow(entryPath, visit);
     }),
   );
 }
 
-/** One entry: a directory to 0700, anything else to its owner's bits alone. */
+/** One entry: a directory to 0700, anything else but a link to its owner's bits alone. */
 async function tighten(file: string, statOf: typeof lstat): Promise<Stats | undefined> {
   try {
     const info = await statOf(file);
@@ -66,7 +69,8 @@ async function tighten(file: string, statOf: typeof lstat): Promise<Stats | unde
  * the `.eml` files with licence keys and the backup socket: nobody but the server's user may read
  * it (decision 157). Creates it 0700 when it is missing and `create` is set, takes group and
  * others' bits off everything in it, and throws `DataDirNotPrivate` (one line saying how to fix
- * it) when the directory itself is still open to them, e.g. owned by another user.
+ * it) when the directory itself is still open to them (e.g. owned by another user), or when it
+ * holds an entry of another user than this one, root and (for root) the directory's owner.
  */
 export async function makeDataDirPrivate(
   dataDir: string,
@@ -87,14 +91,27 @@ export async function makeDataDirPrivate(
   if (!info.isDirectory()) throw new DataDirNotPrivate(`DATA_DIR ${dir} is not a directory.`);
   // Windows has no such mode bits (its ACLs inherit the parent's): nothing to check there.
   if (process.platform === 'win32') return;
-  await tightenTree(dir);
+  // Entries of other users (root's aside) were put there while it was open: a link planted as
+  // `mail` would send licence keys to its owner, a directory of theirs stays theirs.
+  const user = process.getuid?.();
+  const owners = new Set([user, 0, user === 0 ? info.uid : user]);
+  let foreign: { entry: string; uid: number } | undefined;
+  await tightenTree(dir, (entry, entryInfo) => {
+    if (!owners.has(entryInfo.uid)) foreign ??= { entry, uid: entryInfo.uid };
+  });
   const after = await stat(dir);
   if (after.mode & OPEN_BITS) {
-    const user = process.getuid?.();
     throw new DataDirNotPrivate(
       `DATA_DIR ${dir} is open to other users (mode ${octal(after.mode)}, owner uid ${after.uid})` +
         ` and this server${user === undefined ? '' : ` (uid ${user})`} cannot close it:` +
         ` run \`chmod -R go= ${dir}\` as its owner, or set DATA_DIR to a directory of this user.`,
+    );
+  }
+  if (foreign) {
+    throw new DataDirNotPrivate(
+      `DATA_DIR ${dir} holds ${foreign.entry}, which belongs to another user (uid ${foreign.uid})` +
+        ' who could read or redirect what the server writes there: remove it, or check it and' +
+        ` give it to this server's user (\`chown -R ${user ?? '<user>'} ${dir}\`).`,
     );
   }
 }

@@ -1,4 +1,15 @@
-import { chmod, chown, lstat, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  lchown,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  rm,
+  stat,
+  symlink,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,4 +162,26 @@ describe('a DATA_DIR this server cannot close', () => {
     expect(output).not.toContain('listening');
     expect(await readdir(dataDir)).toEqual([]);
   });
+
+  it.runIf(asRoot)(
+    'refuses one where another user planted `mail` while it was open, and sends them nothing',
+    async () => {
+      const dataDir = path.join(parent, 'planted');
+      const inbox = path.join(parent, 'nobody-inbox');
+      await mkdir(dataDir);
+      await chmod(dataDir, 0o777);
+      await mkdir(inbox);
+      await chown(inbox, 65534, 65534);
+      // What `nobody` could do in an open DATA_DIR: the licence e-mails would land in its inbox.
+      await symlink(inbox, path.join(dataDir, 'mail'));
+      await lchown(path.join(dataDir, 'mail'), 65534, 65534);
+      const { code, output } = await startAndExit({ DATA_DIR: dataDir, SMTP_URL: '' });
+      expect(code).toBe(1);
+      const lines = output.split('\n').filter((line) => line.includes(dataDir));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`holds ${path.join(dataDir, 'mail')}`);
+      expect(lines[0]).toContain('belongs to another user (uid 65534)');
+      expect(await readdir(inbox)).toEqual([]);
+    },
+  );
 });
