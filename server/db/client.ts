@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PRIVATE_DIR_MODE, tightenTree } from '../data-dir/make-data-dir-private.ts';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { PRIVATE_DIR_MODE, tightenTree } from '../data-dir/make-data-dir-private.ts';
 import * as schema from './schema.ts';
 import type { Database } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
