@@ -3,7 +3,9 @@ import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { createServer as createViteServer } from 'vite';
 import { buildApp } from './app.ts';
+import { DataDirNotPrivate } from './data-dir/make-data-dir-private.ts';
 import { parseEnv } from './env.ts';
+import { listenHostsOf, listenOn, listeningMessage } from './http/listen.ts';
 import { createLogger } from './logger.ts';
 import { createRuntime } from './runtime.ts';
 
@@ -11,11 +13,17 @@ function isServerBuild(value: unknown): value is ServerBuild {
   return typeof value === 'object' && value !== null && 'routes' in value && 'entry' in value;
 }
 
+// The data directory's files are this user's alone (decision 157).
+process.umask(0o077);
 /** Development: Vite serves client modules with HMR; everything else goes to the same Hono app. */
 const env = parseEnv({ NODE_ENV: 'development', ...process.env });
 const logger = createLogger(env.LOG_LEVEL);
 const vite = await createViteServer({ server: { middlewareMode: true } });
-const runtime = await createRuntime(env, logger);
+const runtime = await createRuntime(env, logger).catch((error: unknown) => {
+  if (!(error instanceof DataDirNotPrivate)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 const app = buildApp(runtime.deps, {
   serverBuild: async () => {
     const build: unknown = await vite.ssrLoadModule('virtual:react-router/server-build');
@@ -25,12 +33,18 @@ const app = buildApp(runtime.deps, {
 });
 const listener = getRequestListener(app.fetch);
 const stopWorkers = runtime.startWorkers();
-const server = createHttpServer((req, res) => {
-  vite.middlewares(req, res, () => void listener(req, res));
-});
-server.listen(env.PORT, () => logger.info(`dev server on ${env.PUBLIC_BASE_URL}`));
+// Loopback only while payments are test payments for want of keys (decision 156).
+const listening = await listenOn(listenHostsOf(env), env.PORT, () =>
+  createHttpServer((req, res) => {
+    vite.middlewares(req, res, () => void listener(req, res));
+  }),
+);
+logger.info(
+  { hosts: listening.addresses, url: env.PUBLIC_BASE_URL },
+  `dev server ${listeningMessage(listening, env)}`,
+);
 const shutdown = async () => {
-  server.close();
+  for (const server of listening.servers) server.close();
   await vite.close();
   await stopWorkers();
   await runtime.close();

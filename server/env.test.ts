@@ -48,8 +48,33 @@ describe('payments on a public origin (decision 126)', () => {
     expect(parseEnv({ PAYMENT_PROVIDER: 'local' }).payments).toEqual({
       provider: 'local',
       testModeNotice: true,
+      loopbackOnly: false,
     });
-    expect(parseEnv({}).payments).toEqual({ provider: 'local', testModeNotice: false });
+    expect(parseEnv({}).payments).toEqual({
+      provider: 'local',
+      testModeNotice: false,
+      loopbackOnly: true,
+    });
+  });
+
+  it('takes HOST as an address or localhost, and beyond loopback only with keys (decision 156)', () => {
+    expect(() => parseEnv({ HOST: 'example.com' })).toThrow(/HOST: must be an IP address/);
+    expect(parseEnv({ HOST: '127.0.0.1' }).payments.loopbackOnly).toBe(true);
+    expect(parseEnv({ HOST: 'localhost' }).HOST).toBe('localhost');
+    let message = '';
+    try {
+      parseEnv({ HOST: '0.0.0.0', NODE_ENV: 'production' });
+    } catch (error) {
+      message = error instanceof Error ? error.message : '';
+    }
+    const lines = message.split('\n').filter((line) => line.includes('HOST=0.0.0.0'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+    expect(lines[0]).toContain('PAYMENT_PROVIDER=local');
+    expect(parseEnv({ HOST: '0.0.0.0', PAYMENT_PROVIDER: 'local' }).payments).toMatchObject({
+      testModeNotice: true,
+      loopbackOnly: false,
+    });
   });
 });
 

@@ -22,6 +22,17 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    /**
+     * The address the server listens on (e.g. 0.0.0.0 in the container image); unset = loopback
+     * only while payments are test payments for want of keys, else every interface (decision 156).
+     */
+    HOST: z
+      .string()
+      .refine(
+        (host) => host === 'localhost' || isIP(host) !== 0,
+        'must be an IP address (e.g. 0.0.0.0, ::, 127.0.0.1) or localhost',
+      )
+      .optional(),
     PUBLIC_BASE_URL: optionalUrl,
     DATA_DIR: z.string().min(1).default('./var'),
     DATABASE_URL: z

@@ -1,6 +1,6 @@
 import './production-mode.ts';
 import path from 'node:path';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
@@ -8,10 +8,15 @@ import { buildService } from './app.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startMetricsListener } from './metrics/metrics-listener.ts';
+import { DataDirNotPrivate } from './data-dir/make-data-dir-private.ts';
+import { listenHostsOf, listenOn, listeningMessage } from './http/listen.ts';
 import { createRuntime } from './runtime.ts';
 
 /** Production entry: reads the environment, opens the database, listens, shuts down gracefully. */
 async function main(): Promise<void> {
+  // Files this process creates are its own alone: the data directory holds the signing keys,
+  // SECRET_KEY and every customer's address (decision 157).
+  process.umask(0o077);
   let env;
   try {
     env = parseEnv();
@@ -28,7 +33,11 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const runtime = await createRuntime(env, logger);
+  const runtime = await createRuntime(env, logger).catch((error: unknown) => {
+    if (!(error instanceof DataDirNotPrivate)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  });
   let stopping = false;
   const { app, storedPages } = buildService(
     { ...runtime.deps, draining: () => stopping },
@@ -36,15 +45,31 @@ async function main(): Promise<void> {
   );
   const stopWorkers = runtime.startWorkers();
   const honoListener = getRequestListener(app.fetch);
-  // Stored pages are answered before Hono makes a request of them (decision 150).
-  const server = createServer((incoming, outgoing) => {
-    if (!storedPages?.(incoming, outgoing)) void honoListener(incoming, outgoing);
+  let servers: Server[] = [];
+  const closeIdle = () => {
+    for (const server of servers) server.closeIdleConnections();
+  };
+  // One server per address (loopback is two, decision 156), each answering the same way.
+  const listening = await listenOn(listenHostsOf(env), env.PORT, () => {
+    // Stored pages are answered before Hono makes a request of them (decision 150).
+    const server = createServer((incoming, outgoing) => {
+      if (!storedPages?.(incoming, outgoing)) void honoListener(incoming, outgoing);
+    });
+    server.prependListener('request', (_request: unknown, response: ServerResponse) => {
+      if (stopping) response.setHeader('Connection', 'close');
+      // A request that was under way when the stop began: its connection goes once it is answered.
+      else response.once('finish', () => stopping && setImmediate(closeIdle));
+    });
+    return server;
+  }).catch((error: unknown) => {
+    logger.fatal({ err: error }, `cannot listen on port ${env.PORT}`);
+    process.exit(1);
   });
-  server.listen(env.PORT, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : env.PORT;
-    logger.info({ port, url: env.PUBLIC_BASE_URL }, 'listening');
-  });
+  servers = listening.servers;
+  logger.info(
+    { port: listening.port, hosts: listening.addresses, url: env.PUBLIC_BASE_URL },
+    listeningMessage(listening, env),
+  );
   const metricsListener =
     env.METRICS_PORT === undefined || env.METRICS_HOST === undefined
       ? undefined
@@ -57,16 +82,8 @@ async function main(): Promise<void> {
           logger.fatal({ err: error }, 'cannot listen on METRICS_PORT');
           process.exit(1);
         });
-  server.prependListener('request', (_request: unknown, response: ServerResponse) => {
-    if (stopping) response.setHeader('Connection', 'close');
-    // A request that was under way when the stop began: its connection goes once it is answered.
-    else response.once('finish', () => stopping && setImmediate(closeIdle));
-  });
   if (metricsListener) logger.info({ url: `${metricsListener.url}/metrics` }, 'metrics listening');
 
-  const closeIdle = () => {
-    server.closeIdleConnections();
-  };
   /**
    * A planned stop fails no request (decision 139): no new connections (a proxy's connect fails
    * and it retries another instance), `/readyz` answers 503, every request already here is
@@ -97,7 +114,9 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     void metricsListener?.close();
-    server.close(() => void finish(0));
+    void Promise.all(
+      servers.map((server) => new Promise((closed) => server.close(() => closed(undefined)))),
+    ).then(() => finish(0));
     // Idle keep-alive connections would hold close() open.
     closeIdle();
   };

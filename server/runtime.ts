@@ -1,6 +1,7 @@
 import { startBackupSchedule } from './backup/schedule-backups.ts';
 import { startBackupSocket } from './backup/serve-backup-socket.ts';
 import { createBackupTaker } from './backup/take-backup.ts';
+import { makeDataDirPrivate } from './data-dir/make-data-dir-private.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import type { Env } from './env.ts';
@@ -68,8 +69,13 @@ export async function assembleDeps(options: {
   };
 }
 
-/** Opens the database (applying migrations) and resolves secrets: everything before listening. */
+/**
+ * Closes DATA_DIR to other users, opens the database (applying migrations) and resolves secrets:
+ * everything before listening. Throws `DataDirNotPrivate` when DATA_DIR stays open (decision 157).
+ */
 export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> {
+  // Created only when this process writes there: the embedded database or e-mails as files.
+  await makeDataDirPrivate(env.DATA_DIR, { create: !env.DATABASE_URL || !env.SMTP_URL });
   const database: DatabaseHandle = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,

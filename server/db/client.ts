@@ -4,6 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { PRIVATE_DIR_MODE, tightenTree } from '../data-dir/make-data-dir-private.ts';
 import * as schema from './schema.ts';
 import type { Database } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -120,12 +121,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return { db, kind: 'pglite', listen: pgliteListen(client), close: () => client.close() };
   }
   const dir = path.resolve(options.dataDir, 'pglite');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const unlock = await lockDataDir(dir, { onLost: options.onLockLost });
   try {
     const client = await PGlite.create(dir, pgliteOptions);
     const db: Database = drizzlePglite(client, { schema });
     await migrate(db);
+    // PGlite writes its initial files 0666 and its relation caches 0644 whatever the umask; the
+    // files PostgreSQL itself creates later are 0600 (decision 157).
+    await tightenTree(dir);
     return {
       db,
       kind: 'pglite',

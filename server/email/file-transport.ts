@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { PRIVATE_FILE_MODE } from '../backup/write-private-file.ts';
+import { PRIVATE_DIR_MODE } from '../data-dir/make-data-dir-private.ts';
 import type { Logger } from '../logger.ts';
 import { messageIdHeader, type MailTransport, type OutgoingEmail } from './outgoing-email.ts';
 
@@ -23,11 +25,12 @@ export function createFileTransport(dataDir: string, logger: Logger): MailTransp
       });
       const raw: unknown = info.message;
       if (!Buffer.isBuffer(raw)) throw new Error('the mail composer returned no message');
-      await mkdir(dir, { recursive: true });
+      // Licence keys and links: the owner's alone (decision 157).
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const stamp = email.createdAt.toISOString().replace(/[:.]/g, '-');
       // Named by the stable message id: a retried write replaces the same file.
       const file = path.join(dir, `${stamp}-${email.kind}-${email.messageId}.eml`);
-      await writeFile(file, raw);
+      await writeFile(file, raw, { mode: PRIVATE_FILE_MODE });
       logger.info({ to: email.to, subject: email.subject, file }, 'e-mail written to file');
     },
     close: () => composer.close(),

@@ -31,7 +31,34 @@ describe('choosePaymentProvider', () => {
     expect(choosePaymentProvider({ PUBLIC_BASE_URL: 'http://localhost:3000' })).toEqual({
       provider: 'local',
       testModeNotice: false,
+      loopbackOnly: true,
     });
+    expect(
+      choosePaymentProvider({ PUBLIC_BASE_URL: 'http://localhost:3000', HOST: '::1' }),
+    ).toMatchObject({ provider: 'local', loopbackOnly: true });
+  });
+
+  it('refuses a HOST beyond loopback without Stripe keys, naming the ways out', () => {
+    for (const HOST of ['0.0.0.0', '::', '192.0.2.2']) {
+      const choice = choosePaymentProvider({ PUBLIC_BASE_URL: 'http://localhost:3000', HOST });
+      expect(choice, HOST).toEqual({
+        refused: expect.stringContaining(
+          `STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required to take payments when listening on HOST=${HOST}`,
+        ),
+      });
+      expect(choice, HOST).toHaveProperty(
+        'refused',
+        expect.stringContaining('PAYMENT_PROVIDER=local'),
+      );
+      expect(choice, HOST).toHaveProperty('refused', expect.stringContaining('leave HOST unset'));
+    }
+    expect(
+      choosePaymentProvider({
+        PUBLIC_BASE_URL: 'http://localhost:3000',
+        HOST: '0.0.0.0',
+        STRIPE_SECRET_KEY: 'sk_test_x',
+      }),
+    ).toHaveProperty('refused');
   });
 
   it('refuses a public origin without Stripe keys, naming both', () => {
@@ -54,13 +81,17 @@ describe('choosePaymentProvider', () => {
     expect(choosePaymentProvider({ PUBLIC_BASE_URL: 'https://orgsmith.io', ...keys })).toEqual({
       provider: 'stripe',
       testModeNotice: false,
+      loopbackOnly: false,
     });
+    expect(
+      choosePaymentProvider({ PUBLIC_BASE_URL: 'http://localhost:3000', HOST: '0.0.0.0', ...keys }),
+    ).toEqual({ provider: 'stripe', testModeNotice: false, loopbackOnly: false });
     expect(
       choosePaymentProvider({
         PUBLIC_BASE_URL: 'http://localhost:3000',
         STRIPE_SECRET_KEY: 'sk_test_x',
       }),
-    ).toEqual({ provider: 'stripe', testModeNotice: false });
+    ).toEqual({ provider: 'stripe', testModeNotice: false, loopbackOnly: false });
   });
 
   it('takes test payments anywhere when asked by name, and says so', () => {
@@ -69,13 +100,20 @@ describe('choosePaymentProvider', () => {
         PUBLIC_BASE_URL: 'https://staging.orgsmith.io',
         PAYMENT_PROVIDER: 'local',
       }),
-    ).toEqual({ provider: 'local', testModeNotice: true });
+    ).toEqual({ provider: 'local', testModeNotice: true, loopbackOnly: false });
     expect(
       choosePaymentProvider({
         PUBLIC_BASE_URL: 'https://orgsmith.io',
         PAYMENT_PROVIDER: 'local',
         ...keys,
       }),
-    ).toEqual({ provider: 'local', testModeNotice: true });
+    ).toEqual({ provider: 'local', testModeNotice: true, loopbackOnly: false });
+    expect(
+      choosePaymentProvider({
+        PUBLIC_BASE_URL: 'http://localhost:3000',
+        PAYMENT_PROVIDER: 'local',
+        HOST: '0.0.0.0',
+      }),
+    ).toEqual({ provider: 'local', testModeNotice: true, loopbackOnly: false });
   });
 });

@@ -9,19 +9,30 @@ export interface PaymentChoice {
    * because the built-in provider's test cards buy real licences (decision 126).
    */
   testModeNotice: boolean;
+  /**
+   * Test payments for want of keys: the server listens on loopback only, so nobody but this
+   * machine can reach them, whatever PUBLIC_BASE_URL or a request's Host says (decision 156).
+   */
+  loopbackOnly: boolean;
 }
 
-/** `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`: origins nobody else can reach. */
-export function isLoopbackOrigin(origin: string): boolean {
-  const host = new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+/** `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`: names and addresses only this machine reaches. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return isIP(host) === 6 && host === '::1';
 }
 
+/** An origin whose host is a loopback name or address (see `isLoopbackHost`). */
+export function isLoopbackOrigin(origin: string): boolean {
+  return isLoopbackHost(new URL(origin).hostname);
+}
+
 /**
- * Which payment provider serves checkout (decision 126). Stripe when asked for or when its key is
- * set; the built-in TEST-MODE provider on a loopback origin, or anywhere when asked for by name.
+ * Which payment provider serves checkout (decisions 126 and 156). Stripe when asked for or when
+ * its key is set; the built-in TEST-MODE provider anywhere when asked for by name (every page then
+ * says so), or without keys on loopback only: on a loopback origin and no `HOST` beyond loopback.
  * Returns the reason as a message when the combination would sell through test cards in public
  * or through a Stripe account whose events never arrive.
  */
@@ -30,17 +41,30 @@ export function choosePaymentProvider(env: {
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRET?: string | undefined;
   PUBLIC_BASE_URL: string;
+  /** The address the server is told to listen on; unset = chosen here. */
+  HOST?: string | undefined;
 }): PaymentChoice | { refused: string } {
-  const loopback = isLoopbackOrigin(env.PUBLIC_BASE_URL);
-  if (env.PAYMENT_PROVIDER === 'local') return { provider: 'local', testModeNotice: true };
+  if (env.PAYMENT_PROVIDER === 'local') {
+    return { provider: 'local', testModeNotice: true, loopbackOnly: false };
+  }
+  const listensBeyondLoopback = env.HOST !== undefined && !isLoopbackHost(env.HOST);
+  const reachable = listensBeyondLoopback || !isLoopbackOrigin(env.PUBLIC_BASE_URL);
   const wantsStripe = env.PAYMENT_PROVIDER === 'stripe' || Boolean(env.STRIPE_SECRET_KEY);
-  if (!wantsStripe && loopback) return { provider: 'local', testModeNotice: false };
-  if (!env.STRIPE_SECRET_KEY || (!loopback && !env.STRIPE_WEBHOOK_SECRET)) {
+  if (!wantsStripe && !reachable) {
+    return { provider: 'local', testModeNotice: false, loopbackOnly: true };
+  }
+  if (!env.STRIPE_SECRET_KEY || (reachable && !env.STRIPE_WEBHOOK_SECRET)) {
+    const where = listensBeyondLoopback
+      ? `when listening on HOST=${env.HOST}`
+      : `on ${env.PUBLIC_BASE_URL}`;
+    const wayOut = listensBeyondLoopback
+      ? ', or leave HOST unset to listen on this machine only'
+      : '';
     return {
       refused:
-        `STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required to take payments on ${env.PUBLIC_BASE_URL}` +
-        ' (set PAYMENT_PROVIDER=local to take test payments there on purpose)',
+        `STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required to take payments ${where}` +
+        ` (set PAYMENT_PROVIDER=local to take test payments there on purpose${wayOut})`,
     };
   }
-  return { provider: 'stripe', testModeNotice: false };
+  return { provider: 'stripe', testModeNotice: false, loopbackOnly: false };
 }

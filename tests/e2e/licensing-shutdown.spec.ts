@@ -29,7 +29,7 @@ test('a graceful shutdown writes the rate-limit counts still in memory', async (
       let output = '';
       server.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        if (output.includes('"msg":"listening"')) resolve();
+        if (output.includes('"msg":"listening')) resolve();
       });
       server.on('exit', () => reject(new Error(`the server stopped early:\n${output}`)));
     });

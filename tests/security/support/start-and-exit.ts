@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { freePort } from './free-port.ts';
+
+/**
+ * Starts `server/main.ts` as `npm start` would, with no Stripe keys, no PAYMENT_PROVIDER and no
+ * PUBLIC_BASE_URL unless `env` sets them, and waits for it to exit: for settings it must refuse.
+ * One that starts instead is killed after `timeoutMs` (its code is then null).
+ */
+export async function startAndExit(
+  env: Record<string, string>,
+  options: { uid?: number; gid?: number; timeoutMs?: number } = {},
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(await freePort()),
+      STRIPE_SECRET_KEY: '',
+      STRIPE_WEBHOOK_SECRET: '',
+      PAYMENT_PROVIDER: '',
+      PUBLIC_BASE_URL: '',
+      HOST: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, output };
+}
