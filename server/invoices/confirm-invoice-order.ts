@@ -2,7 +2,7 @@ import {
   invoiceCheckoutRequestSchema,
   type InvoiceCheckoutResponse,
 } from '#shared/contracts/invoice-checkout.ts';
-import { INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/messages.ts';
+import { INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/invoice-order-messages.ts';
 import type { SyncDeps } from '../payments/sync-subscription.ts';
 import { createQuoteRepository } from '../quotes/quote-repository.ts';
 import { createInvoiceCheckout } from './create-invoice-checkout.ts';

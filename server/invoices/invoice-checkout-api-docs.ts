@@ -8,7 +8,10 @@ import {
   type InvoiceCheckoutResponse,
   type InvoiceOrderPlaced,
 } from '#shared/contracts/invoice-checkout.ts';
-import { INVOICE_ORDER_LINK_HOURS, INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/messages.ts';
+import {
+  INVOICE_ORDER_LINK_HOURS,
+  INVOICE_ORDERS_PER_DOMAIN,
+} from '#shared/contracts/invoice-order-messages.ts';
 import { defineApiDocs } from '../openapi/api-doc.ts';
 import {
   errorBodySchema,

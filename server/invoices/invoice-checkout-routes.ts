@@ -7,7 +7,8 @@ import {
   invoiceCheckoutRequestSchema,
   invoiceOrderLinkRequestSchema,
 } from '#shared/contracts/invoice-checkout.ts';
-import { billingErrorMessage, invoiceOrderMessages } from '#shared/contracts/messages.ts';
+import { invoiceOrderMessages } from '#shared/contracts/invoice-order-messages.ts';
+import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { AppDeps } from '../deps.ts';
 import { invalidRequest, readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';

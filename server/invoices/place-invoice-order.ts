@@ -7,7 +7,7 @@ import {
   INVOICE_ORDER_LINK_HOURS,
   INVOICE_ORDERS_PER_DOMAIN,
   invoiceOrderMessages,
-} from '#shared/contracts/messages.ts';
+} from '#shared/contracts/invoice-order-messages.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import type { SyncDeps } from '../payments/sync-subscription.ts';

@@ -4,7 +4,10 @@ import type {
   InvoiceCheckoutRequestInput,
   InvoiceOrderPlaced,
 } from '#shared/contracts/invoice-checkout.ts';
-import { billingErrorMessage, invoiceOrderMessages } from '#shared/contracts/messages.ts';
+import {
+  invoiceOrderErrorMessage,
+  invoiceOrderMessages,
+} from '#shared/contracts/invoice-order-messages.ts';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
@@ -146,16 +149,16 @@ export function InvoiceCheckout({
       if (response.status === 201) {
         const body: unknown = await response.json();
         if (isPlaced(body)) setOrder(body);
-        else setError(billingErrorMessage(undefined));
+        else setError(invoiceOrderErrorMessage(undefined));
       } else if (response.status === 400) {
         const found = await readIssues(response);
         setIssues(found);
-        if (Object.keys(found).length === 0) setError(billingErrorMessage(undefined));
+        if (Object.keys(found).length === 0) setError(invoiceOrderErrorMessage(undefined));
       } else {
-        setError(billingErrorMessage(await readErrorCode(response)));
+        setError(invoiceOrderErrorMessage(await readErrorCode(response)));
       }
     } catch {
-      setError(billingErrorMessage(undefined));
+      setError(invoiceOrderErrorMessage(undefined));
     }
     setProcessing(false);
   }

@@ -6,7 +6,10 @@ import {
   type InvoiceCheckoutResponse,
   type InvoiceOrderLinkStatus,
 } from '#shared/contracts/invoice-checkout.ts';
-import { billingErrorMessage, invoiceOrderMessages } from '#shared/contracts/messages.ts';
+import {
+  invoiceOrderErrorMessage,
+  invoiceOrderMessages,
+} from '#shared/contracts/invoice-order-messages.ts';
 import { formatPrice } from '#shared/pricing/index.ts';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
@@ -118,13 +121,13 @@ export function InvoiceOrderPanel({
         return setState(
           isOrder(body)
             ? { kind: 'confirmed', order: body }
-            : { kind: 'error', message: billingErrorMessage(undefined) },
+            : { kind: 'error', message: invoiceOrderErrorMessage(undefined) },
         );
       }
       if (response.status === 410) return setState({ kind: 'gone' });
-      setState({ kind: 'error', message: billingErrorMessage(await readErrorCode(response)) });
+      setState({ kind: 'error', message: invoiceOrderErrorMessage(await readErrorCode(response)) });
     } catch {
-      setState({ kind: 'error', message: billingErrorMessage(undefined) });
+      setState({ kind: 'error', message: invoiceOrderErrorMessage(undefined) });
     }
   }
 

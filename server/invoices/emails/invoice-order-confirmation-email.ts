@@ -1,4 +1,4 @@
-import { INVOICE_ORDER_LINK_HOURS } from '#shared/contracts/messages.ts';
+import { INVOICE_ORDER_LINK_HOURS } from '#shared/contracts/invoice-order-messages.ts';
 import {
   planName,
   type BillingPeriod,
