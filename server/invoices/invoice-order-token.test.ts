@@ -28,8 +28,16 @@ describe('invoice order links', () => {
 });
 
 describe('emailDomainOf', () => {
-  it('is the part after the last @ of a normalized address', () => {
+  it('is the registrable domain after the last @ of a normalized address', () => {
     expect(emailDomainOf('finance@acme.example')).toBe('acme.example');
     expect(emailDomainOf('"a@b"@acme.example')).toBe('acme.example');
+    expect(emailDomainOf('a@acme.example.')).toBe('acme.example');
+  });
+  it('puts the subdomains of one domain under one cap', () => {
+    expect(emailDomainOf('a@x1.catchall.example')).toBe('catchall.example');
+    expect(emailDomainOf('a@deep.x2.catchall.example')).toBe('catchall.example');
+    expect(emailDomainOf('a@mail.acme.co.uk')).toBe('acme.co.uk');
+    expect(emailDomainOf('a@acme.co.uk')).toBe('acme.co.uk');
+    expect(emailDomainOf('a@shop.acme.de')).toBe('acme.de');
   });
 });

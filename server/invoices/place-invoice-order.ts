@@ -38,9 +38,33 @@ export type PlaceInvoiceOrderResult =
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The part of an address after its last `@`: what the per-domain cap counts. */
+/** Second-level labels under which country domains register names (`co.uk`, `com.au`, …). */
+const secondLevelSuffixes = new Set([
+  'ac',
+  'co',
+  'com',
+  'edu',
+  'gov',
+  'ltd',
+  'ne',
+  'net',
+  'or',
+  'org',
+  'plc',
+]);
+
+/**
+ * The domain the per-domain cap counts (decision 153): the registrable domain of the address,
+ * roughly — its last two labels, or three under a country's `co.uk`-like suffix — so that
+ * subdomains of one catch-all domain (`a@x.example.com`, `a@y.example.com`) share one cap.
+ */
 export function emailDomainOf(normalizedAddress: string): string {
-  return normalizedAddress.slice(normalizedAddress.lastIndexOf('@') + 1);
+  const host = normalizedAddress.slice(normalizedAddress.lastIndexOf('@') + 1).replace(/\.$/, '');
+  const labels = host.split('.');
+  const country = labels.at(-1) ?? '';
+  const second = labels.at(-2) ?? '';
+  const keep = country.length === 2 && secondLevelSuffixes.has(second) ? 3 : 2;
+  return labels.slice(-keep).join('.');
 }
 
 /** The link the confirmation e-mail carries: the site's landing page (GET changes nothing). */

@@ -187,6 +187,12 @@ describe.each(databaseTargets)('invoice orders prove the address first on $name'
       const body: unknown = await fourth.json();
       expect(body).toMatchObject({ Error: 'InvoiceOrderDomainLimit' });
       expect(JSON.stringify(body)).toContain('contact sales');
+      // Subdomains of the catch-all domain share its cap.
+      for (const address of ['d@x1.catchall-io.test', 'e@deep.x2.catchall-io.test']) {
+        const viaSubdomain = await placeOrder(t, enterpriseOrder(address));
+        expect(viaSubdomain.status).toBe(409);
+        expect(await viaSubdomain.json()).toMatchObject({ Error: 'InvoiceOrderDomainLimit' });
+      }
 
       // Four links at another domain at once: the fourth confirmation is refused.
       const names = ['a', 'b', 'c', 'd'];

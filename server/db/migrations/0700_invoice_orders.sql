@@ -8,7 +8,8 @@ create table invoice_orders (
   -- confirmed: subscription and invoice exist; cancelled: by the buyer's link or an operator.
   status text not null check (status in ('pending', 'confirming', 'confirmed', 'cancelled')),
   billing_email text not null,
-  -- licences/normalize-email-address.ts, and its domain: the one-open-order and domain caps.
+  -- licences/normalize-email-address.ts, and its registrable domain (place-invoice-order.ts):
+  -- what the one-open-order and the per-domain caps count.
   email_normalized text not null,
   email_domain text not null,
   -- The validated order (shared/contracts/invoice-checkout.ts) without any quote token.
