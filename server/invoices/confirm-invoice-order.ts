@@ -75,8 +75,7 @@ export async function confirmInvoiceOrder(
   };
   let created;
   try {
-    created = await createInvoiceCheckout(deps, {
-      details: invoiceCheckoutRequestSchema.parse(order.details),
+    created = await createInvoiceCheckout(deps, invoiceCheckoutRequestSchema.parse(order.details), {
       requestId: `inv_${order.id}`,
       quoteReference: order.quoteNumber,
     });

@@ -23,15 +23,14 @@ export type InvoiceCheckoutResult =
  */
 export async function createInvoiceCheckout(
   deps: SyncDeps,
-  input: {
-    details: InvoiceOrderDetails;
+  request: InvoiceOrderDetails,
+  options: {
     /** The order's id: the provider's idempotency key, so a retried confirmation adds nothing. */
     requestId?: string;
     /** The accepted quote's number, printed on the invoice. */
-    quoteReference: string | null;
-  },
+    quoteReference?: string | null;
+  } = {},
 ): Promise<InvoiceCheckoutResult> {
-  const request = input.details;
   if (!mayPayByInvoice(request)) {
     return {
       ok: false,
@@ -40,7 +39,7 @@ export async function createInvoiceCheckout(
     };
   }
   const created = await deps.payments.createInvoiceSubscription({
-    requestId: input.requestId ?? `inv_${randomBytes(16).toString('base64url')}`,
+    requestId: options.requestId ?? `inv_${randomBytes(16).toString('base64url')}`,
     edition: request.edition,
     quantity: request.quantity,
     billingPeriod: request.billingPeriod,
@@ -57,7 +56,7 @@ export async function createInvoiceCheckout(
       vatId: request.vatId,
     },
     poReference: request.poReference,
-    quoteReference: input.quoteReference,
+    quoteReference: options.quoteReference ?? null,
     daysUntilDue: INVOICE_NET_DAYS,
   });
   const synced = await syncSubscription(deps, created.subscriptionId);
