@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invoiceOrders, quotes } from '#server/db/schema.ts';
+import { PaymentError } from '#server/payments/payment-errors.ts';
 import { quoteDepsOf } from '#server/quotes/create-quote.ts';
 import { readQuoteSummary } from '#server/quotes/read-quote.ts';
 import { postJson } from '../api/account-support.ts';
@@ -137,6 +138,38 @@ describe.each(databaseTargets)('a quote is accepted once on $name', (target) => 
         .from(invoiceOrders)
         .where(eq(invoiceOrders.quoteNumber, quote.number));
       expect(orders.map((order) => order.status).sort()).toEqual(['cancelled', 'confirmed']);
+    });
+
+    it('a provider failure at confirmation gives the order and the quote back', async () => {
+      const { t } = world;
+      const quote = await quoteFor(`buyer-${provider}@outage-quote.test`);
+      const email = `ap-${provider}@outage-quote.test`;
+      expect((await placeOrder(t, orderFromQuote(email, quote.token))).status).toBe(201);
+      const token = await confirmationToken(t, email);
+      const payments = t.deps.payments;
+      t.deps.payments = {
+        ...payments,
+        createInvoiceSubscription: () =>
+          Promise.reject(new PaymentError('Unavailable', 'provider down')),
+      };
+      try {
+        const failed = await confirmOrder(t, token);
+        expect(failed.status).toBe(503);
+        expect(await failed.json()).toMatchObject({ Error: 'PaymentProviderUnavailable' });
+      } finally {
+        t.deps.payments = payments;
+      }
+      const [row] = await t.deps.database.db
+        .select()
+        .from(quotes)
+        .where(eq(quotes.number, quote.number));
+      expect(row?.status).toBe('open');
+      // The same link works once the provider is back.
+      expect((await confirmOrder(t, token)).status).toBe(200);
+      expect(
+        (await t.deps.database.db.select().from(quotes).where(eq(quotes.number, quote.number)))[0]
+          ?.status,
+      ).toBe('accepted');
     });
 
     it('refuses a forged quote link, another plan than the quote’s, and an expired quote', async () => {
