@@ -1,6 +1,7 @@
 import { createContext as createRouterContext } from 'react-router';
 import type { PortalLinkStatus } from '../shared/contracts/billing-portal.ts';
 import type { CheckoutStatusReading } from '../shared/contracts/checkout.ts';
+import type { InvoiceOrderLinkStatus } from '../shared/contracts/invoice-checkout.ts';
 import type { QuoteSummary } from '../shared/contracts/quotes.ts';
 import type { SigningKeyDescription } from '../shared/downloads/verification.ts';
 import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
@@ -20,6 +21,8 @@ export interface SiteServices {
   readonly checkout?: { readStatus(sessionId: string | null): Promise<CheckoutStatusReading> };
   /** The billing-portal landing page: what its link is for, read without using it. */
   readonly billingPortal?: { readLink(token: string | null): Promise<PortalLinkStatus> };
+  /** The invoice-order landing page: the order its link confirms, read without using it. */
+  readonly invoiceOrders?: { readLink(token: string | null): Promise<InvoiceOrderLinkStatus> };
   /** The quote accept page: the quote its link names (server/quotes). */
   readonly quotes?: { readSummary(token: string | null): Promise<QuoteSummary> };
 }

@@ -123,6 +123,13 @@ export const pages = {
       'Open the Orgsmith billing portal from the link in your e-mail: upgrade, downgrade or cancel your subscription and edit your billing information.',
     noindex: true,
   },
+  invoiceOrder: {
+    path: '/invoice-order',
+    title: 'Confirm your invoice order',
+    description:
+      'Confirm or cancel an Orgsmith order paid by invoice from the link in its e-mail: nothing is ordered until you confirm.',
+    noindex: true,
+  },
   quoteAccept: {
     path: '/quote/accept',
     title: 'Accept your quote',

@@ -24,6 +24,7 @@ export default [
   route('replace-licence-key', 'routes/replace-licence-key.tsx'),
   route('billing-portal', 'routes/billing-portal.tsx'),
   route('quote/accept', 'routes/quote-accept.tsx'),
+  route('invoice-order', 'routes/invoice-order.tsx'),
   route('trial', 'routes/redirects/trial.ts'),
   route('slack', 'routes/redirects/slack.ts'),
   route('robots.txt', 'routes/seo/robots-txt.ts'),

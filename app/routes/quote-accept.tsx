@@ -1,3 +1,4 @@
+import { useSearchParams } from 'react-router';
 import type { Route } from './+types/quote-accept.ts';
 import { QuoteAcceptPanel } from '../components/quotes/QuoteAcceptPanel.tsx';
 import { siteContext } from '../context.ts';
@@ -21,10 +22,11 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function QuoteAcceptPage({ loaderData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
   return (
     <section className="container section">
       <h1>{pages.quoteAccept.title}</h1>
-      <QuoteAcceptPanel quote={loaderData} />
+      <QuoteAcceptPanel quote={loaderData} token={params.get('token')} />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { quoteAdminCommands } from '../quotes/quote-admin-commands.ts';
 import { referralCodeAdminCommands } from '../trials/referral-code-admin-commands.ts';
 import { stripeAdminCommands } from '../payments/stripe/stripe-admin-commands.ts';
 import { localInvoiceAdminCommands } from '../payments/local/local-invoice-admin-commands.ts';
+import { invoiceOrderAdminCommands } from '../invoices/invoice-order-admin-commands.ts';
 
 /** Every operator command; add yours from your domain folder (one import, one spread). */
 export const adminCommands: readonly AdminCommand[] = [
@@ -22,4 +23,5 @@ export const adminCommands: readonly AdminCommand[] = [
   ...backupAdminCommands,
   ...stripeAdminCommands,
   ...localInvoiceAdminCommands,
+  ...invoiceOrderAdminCommands,
 ];

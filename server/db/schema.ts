@@ -12,3 +12,4 @@ export * from './schema/releases.ts';
 export * from './schema/payments.ts';
 export * from './schema/licensing.ts';
 export * from './schema/quotes.ts';
+export * from './schema/invoice-orders.ts';

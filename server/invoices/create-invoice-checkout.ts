@@ -7,20 +7,29 @@ import { createLicenceRepository } from '../licences/licence-repository.ts';
 import { syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
 import { INVOICE_NET_DAYS, mayPayByInvoice } from './invoice-rules.ts';
 
+/** An invoice order's details as stored: the validated request without the quote's token. */
+export type InvoiceOrderDetails = Omit<InvoiceCheckoutRequest, 'quoteToken'>;
+
 export type InvoiceCheckoutResult =
   | { ok: true; order: InvoiceCheckoutResponse }
   | { ok: false; code: 'NotInvoiceable'; detail: string };
 
 /**
- * Pay by invoice (decision 144), in order: only yearly Pro and Enterprise (else NotInvoiceable)
- * → the provider creates the customer and a subscription whose invoice is sent net 30 → the
- * subscription is synced at once, so the licence is issued (and its key e-mailed) before the
- * invoice is paid, through the same idempotent sync as card checkout. The quote's accept page
- * calls this with its PO reference, VAT ID and quote reference.
+ * Pay by invoice (decision 144), once the billing address is confirmed (decision 153), in order:
+ * only yearly Pro and Enterprise (else NotInvoiceable) → the provider creates the customer and
+ * a subscription whose invoice is sent net 30 → the subscription is synced at once, so the
+ * licence is issued (and its key e-mailed) before the invoice is paid, through the same
+ * idempotent sync as card checkout. Only confirmInvoiceOrder calls this.
  */
 export async function createInvoiceCheckout(
   deps: SyncDeps,
-  request: InvoiceCheckoutRequest,
+  request: InvoiceOrderDetails,
+  options: {
+    /** The order's id: the provider's idempotency key, so a retried confirmation adds nothing. */
+    requestId?: string;
+    /** The accepted quote's number, printed on the invoice. */
+    quoteReference?: string | null;
+  } = {},
 ): Promise<InvoiceCheckoutResult> {
   if (!mayPayByInvoice(request)) {
     return {
@@ -30,7 +39,7 @@ export async function createInvoiceCheckout(
     };
   }
   const created = await deps.payments.createInvoiceSubscription({
-    requestId: `inv_${randomBytes(16).toString('base64url')}`,
+    requestId: options.requestId ?? `inv_${randomBytes(16).toString('base64url')}`,
     edition: request.edition,
     quantity: request.quantity,
     billingPeriod: request.billingPeriod,
@@ -47,7 +56,7 @@ export async function createInvoiceCheckout(
       vatId: request.vatId,
     },
     poReference: request.poReference,
-    quoteReference: request.quoteReference,
+    quoteReference: options.quoteReference ?? null,
     daysUntilDue: INVOICE_NET_DAYS,
   });
   const synced = await syncSubscription(deps, created.subscriptionId);

@@ -5,6 +5,7 @@ import { formatTime, positiveInteger, printTable, sinceDay } from '#server/admin
 import { quoteDocumentSchema } from './quote-document.ts';
 import { parseQuoteNumber } from './quote-number.ts';
 import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';
+import { quoteStatusOf } from './quote-status.ts';
 import { renderQuotePdf } from './render-quote-pdf.ts';
 
 function total(quote: StoredQuote): string {
@@ -13,9 +14,20 @@ function total(quote: StoredQuote): string {
     : `${quote.totalCents / 100} ${quote.currency}`;
 }
 
-/** What an operator may see of a quote: everything but the token's hash. */
-function publicFields(quote: StoredQuote) {
-  return Object.fromEntries(Object.entries(quote).filter(([key]) => key !== 'tokenHash'));
+/** What an operator may see of a quote: everything but the token's hash, with its status now. */
+function publicFields(quote: StoredQuote, now: Date) {
+  return {
+    ...Object.fromEntries(Object.entries(quote).filter(([key]) => key !== 'tokenHash')),
+    status: quoteStatusOf(quote, now),
+  };
+}
+
+/** `accepted (LOCAL-1A2B3C4D)`, `open`, `expired`. */
+function statusText(quote: StoredQuote, now: Date): string {
+  const status = quoteStatusOf(quote, now);
+  return status === 'accepted' && quote.acceptedInvoiceNumber
+    ? `accepted (${quote.acceptedInvoiceNumber})`
+    : status;
 }
 
 const list: AdminCommand = {
@@ -34,7 +46,13 @@ const list: AdminCommand = {
       since,
     });
     if (options.json === true) {
-      context.io.out(JSON.stringify(rows.map(publicFields), null, 2));
+      context.io.out(
+        JSON.stringify(
+          rows.map((quote) => publicFields(quote, context.now())),
+          null,
+          2,
+        ),
+      );
       return EXIT_OK;
     }
     if (rows.length === 0) {
@@ -43,11 +61,22 @@ const list: AdminCommand = {
     }
     printTable(
       context,
-      ['NUMBER', 'DATE', 'VALID UNTIL', 'COMPANY', 'E-MAIL', 'PLAN', 'BILLING', 'TOTAL (NET)'],
+      [
+        'NUMBER',
+        'DATE',
+        'VALID UNTIL',
+        'STATUS',
+        'COMPANY',
+        'E-MAIL',
+        'PLAN',
+        'BILLING',
+        'TOTAL (NET)',
+      ],
       rows.map((quote) => [
         quote.number,
         quote.quoteDate,
         quote.validUntil,
+        statusText(quote, context.now()),
         quote.companyName,
         quote.email,
         `${quote.edition} ×${quote.quantity}`,
@@ -85,7 +114,7 @@ const show: AdminCommand = {
       context.io.err(`PDF written to ${path}`);
     }
     if (options.json === true) {
-      context.io.out(JSON.stringify(publicFields(quote), null, 2));
+      context.io.out(JSON.stringify(publicFields(quote, context.now()), null, 2));
       return EXIT_OK;
     }
     const money = (cents: number) => formatCents(cents, document.plan.currency);
@@ -93,6 +122,10 @@ const show: AdminCommand = {
       ['Quote', quote.number],
       ['Date', quote.quoteDate],
       ['Valid until', quote.validUntil],
+      ['Status', statusText(quote, context.now())],
+      ['Accepted', quote.acceptedAt ? formatTime(quote.acceptedAt) : null],
+      ['Invoice order', quote.acceptedOrderId],
+      ['Subscription', quote.acceptedSubscriptionId],
       ['Made', formatTime(quote.createdAt)],
       ['Company', quote.companyName],
       ['E-mail', quote.email],

@@ -1,4 +1,4 @@
-import { desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
 import { quoteNumberCounters, quotes } from '../db/schema.ts';
 
@@ -39,6 +39,49 @@ export function createQuoteRepository(db: Executor) {
     async findByTokenHash(tokenHash: string): Promise<StoredQuote | undefined> {
       const [row] = await db.select().from(quotes).where(eq(quotes.tokenHash, tokenHash)).limit(1);
       return row;
+    },
+
+    /**
+     * Marks an open quote accepted by invoice order `orderId` (decision 154): a conditional
+     * update, so of two orders at the same moment exactly one claims it. False when it was
+     * accepted already.
+     */
+    async claimAcceptance(number: string, orderId: string, now: Date): Promise<boolean> {
+      const claimed = await db
+        .update(quotes)
+        .set({ status: 'accepted', acceptedAt: now, acceptedOrderId: orderId })
+        .where(and(eq(quotes.number, number), eq(quotes.status, 'open')))
+        .returning({ number: quotes.number });
+      return claimed.length === 1;
+    },
+
+    /** Gives the quote back when the order that claimed it could not be created. */
+    async releaseAcceptance(number: string, orderId: string): Promise<void> {
+      await db
+        .update(quotes)
+        .set({ status: 'open', acceptedAt: null, acceptedOrderId: null })
+        .where(
+          and(
+            eq(quotes.number, number),
+            eq(quotes.acceptedOrderId, orderId),
+            isNull(quotes.acceptedSubscriptionId),
+          ),
+        );
+    },
+
+    /** What the accepting order bought: its subscription and invoice. */
+    async recordAcceptance(
+      number: string,
+      orderId: string,
+      created: { subscriptionId: string; invoiceNumber: string },
+    ): Promise<void> {
+      await db
+        .update(quotes)
+        .set({
+          acceptedSubscriptionId: created.subscriptionId,
+          acceptedInvoiceNumber: created.invoiceNumber,
+        })
+        .where(and(eq(quotes.number, number), eq(quotes.acceptedOrderId, orderId)));
     },
 
     /** The latest quotes, newest first (operator list). */

@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { QuoteSummary } from '#shared/contracts/quotes.ts';
 import { formatCents } from '#shared/pricing/index.ts';
-import { siteConfig } from '#shared/site-config.ts';
 import type { QuoteDeps } from './create-quote.ts';
 import { quoteDocumentSchema, type QuoteDocument } from './quote-document.ts';
-import { parseQuoteNumber, quoteIsOpen } from './quote-number.ts';
+import { parseQuoteNumber } from './quote-number.ts';
 import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';
+import { quoteStatusOf } from './quote-status.ts';
 import { hashQuoteToken, QUOTE_TOKEN_PATTERN } from './quote-token.ts';
 
 function documentOf(row: StoredQuote): QuoteDocument {
@@ -33,6 +33,15 @@ export async function readQuoteDocument(
   return documentOf(row);
 }
 
+/** The quote whose accept link carries `token`, if any (an order that accepts it). */
+export async function findQuoteByToken(
+  deps: Pick<QuoteDeps, 'db' | 'secretKey'>,
+  token: string,
+): Promise<StoredQuote | undefined> {
+  if (!QUOTE_TOKEN_PATTERN.test(token)) return undefined;
+  return createQuoteRepository(deps.db).findByTokenHash(hashQuoteToken(deps.secretKey, token));
+}
+
 /** What the accept page shows for its link. */
 export async function readQuoteSummary(
   deps: QuoteDeps,
@@ -46,9 +55,17 @@ export async function readQuoteSummary(
   if (!row) return { state: 'invalid' };
   const document = documentOf(row);
   const { currency } = document.plan;
-  const open = quoteIsOpen(document.validUntil, deps.clock(), siteConfig.company.timeZone);
+  const status = quoteStatusOf(row, deps.clock());
   return {
-    state: open ? 'open' : 'expired',
+    state: status,
+    ...(status === 'accepted'
+      ? {
+          accepted: {
+            on: row.acceptedAt?.toISOString().slice(0, 10) ?? document.quoteDate,
+            invoiceNumber: row.acceptedInvoiceNumber,
+          },
+        }
+      : {}),
     number: document.number,
     quoteDate: document.quoteDate,
     validUntil: document.validUntil,

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { SiteRequestContext, SiteServices } from '#app/context.ts';
 import { readPortalLink, readPortalLinkDepsOf } from '../billing-portal/read-portal-link.ts';
+import { readInvoiceOrderLink } from '../invoices/read-invoice-order-link.ts';
 import { checkoutStatusReaderOf } from '../checkout/read-checkout-status.ts';
 import { quoteDepsOf } from '../quotes/create-quote.ts';
 import { readQuoteSummary } from '../quotes/read-quote.ts';
@@ -81,6 +82,7 @@ export function siteRoutes(
       readStatus: (sessionId) => checkoutStatus.read(sessionId, client ?? 'server'),
     },
     billingPortal: { readLink: (token) => readPortalLink(portalLinkDeps, token) },
+    invoiceOrders: { readLink: (token) => readInvoiceOrderLink(portalLinkDeps, token) },
     quotes: { readSummary: (token) => readQuoteSummary(quoteDeps, token) },
   });
 

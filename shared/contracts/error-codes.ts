@@ -22,6 +22,16 @@ export const errorCodes = {
   billingPortalLinkInvalid: 'BillingPortalLinkInvalid',
   /** The card payment provider could not open a checkout (unreachable or not configured). */
   paymentProviderUnavailable: 'PaymentProviderUnavailable',
+  /** An invoice order for this billing address is still open (unconfirmed or unpaid). */
+  invoiceOrderOpen: 'InvoiceOrderOpen',
+  /** The billing address's e-mail domain has reached its open invoice orders. */
+  invoiceOrderDomainLimit: 'InvoiceOrderDomainLimit',
+  /** An invoice order's confirmation link that is unknown, expired, used or cancelled. */
+  invoiceOrderLinkInvalid: 'InvoiceOrderLinkInvalid',
+  /** The quote was accepted by an earlier order: a quote is ordered once. */
+  quoteAlreadyAccepted: 'QuoteAlreadyAccepted',
+  /** The quote is past its last valid day. */
+  quoteExpired: 'QuoteExpired',
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -12,6 +12,8 @@ export const invoiceCheckoutMessages = {
   vatIdInvalid: 'An EU VAT ID starts with the two-letter country code, e.g. DE123456789.',
   countryInvalid: 'A country is its two-letter ISO code, e.g. DE.',
   notInvoiceable: 'Pay by invoice is offered for yearly Pro and Enterprise subscriptions only.',
+  quoteLinkInvalid: 'This quote link is not valid. Use the “Accept this quote” link in your quote.',
+  quotePlanDiffers: 'An order that accepts a quote must be for the plan the quote names.',
 } as const;
 
 const optionalText = (max = TEXT_MAX_LENGTH) =>
@@ -62,8 +64,15 @@ export const invoiceCheckoutRequestSchema = z
       z.transform((value) => value?.replace(/[\s.-]/g, '').toUpperCase() ?? null),
     ),
     poReference: optionalText(100),
-    /** Set by the quote's accept page: which quote this order accepts (kept on the invoice). */
-    quoteReference: optionalText(60),
+    /**
+     * Set by the quote's accept page: the token of the quote's accept link, so the order accepts
+     * that quote (once, decision 154) and its number is printed on the invoice.
+     */
+    quoteToken: z.optional(
+      z.nullable(
+        z.string().check(z.regex(/^[A-Za-z0-9_-]{32}$/, invoiceCheckoutMessages.quoteLinkInvalid)),
+      ),
+    ),
   })
   .check(
     z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
@@ -83,7 +92,47 @@ export const invoiceCheckoutRequestSchema = z
 export type InvoiceCheckoutRequest = z.output<typeof invoiceCheckoutRequestSchema>;
 export type InvoiceCheckoutRequestInput = z.input<typeof invoiceCheckoutRequestSchema>;
 
-/** The confirmation: the licence key goes to `licenceEmail`, the invoice is at `invoiceUrl`. */
+/** `201` of the order: nothing is created until the link e-mailed to `billingEmail` is confirmed. */
+export interface InvoiceOrderPlaced {
+  status: 'confirmation-sent';
+  billingEmail: string;
+  /** ISO 8601: when the confirmation link stops working. */
+  confirmBy: string;
+  /** `invoiceOrderMessages.checkInbox`, for clients that show the answer as it is. */
+  message: string;
+}
+
+/** The site's page the confirmation e-mail links to, with `?token=…` (decision 153). */
+export const INVOICE_ORDER_PAGE = '/invoice-order';
+/** `POST` with the link's token: the order is confirmed and the subscription created. */
+export const CONFIRM_INVOICE_ORDER_PATH = '/account/v1/checkout/invoice/confirm';
+/** `POST` with the link's token: the order is cancelled (the address's slot is free again). */
+export const CANCEL_INVOICE_ORDER_PATH = '/account/v1/checkout/invoice/cancel';
+
+export const invoiceOrderLinkRequestSchema = z.strictObject({
+  token: z
+    .string({ error: 'token is required.' })
+    .check(z.minLength(1, 'token is required.'), z.maxLength(100, 'token is too long.')),
+});
+
+/** What the landing page knows about its link, read without using it. */
+export type InvoiceOrderLinkStatus =
+  | {
+      state: 'ready';
+      planName: string;
+      billingPeriod: 'monthly' | 'yearly';
+      currency: 'USD' | 'EUR';
+      companyName: string;
+      billingEmail: string;
+      poReference: string | null;
+      quoteNumber: string | null;
+      /** e.g. "28 November 2026, 14:05 UTC". */
+      validUntil: string;
+    }
+  | { state: 'invalid' }
+  | { state: 'missing' };
+
+/** The confirmed order: the licence key goes to `licenceEmail`, the invoice is at `invoiceUrl`. */
 export interface InvoiceCheckoutResponse {
   subscriptionId: string;
   invoiceNumber: string;

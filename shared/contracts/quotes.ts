@@ -101,8 +101,13 @@ export type QuoteSummary =
   /** Unknown, forged or malformed token. */
   | { state: 'invalid' }
   | {
-      /** `open` until the end of `validUntil`, then `expired` (the Buy button goes). */
-      state: 'open' | 'expired';
+      /**
+       * `open` until the end of `validUntil`, then `expired` (the Buy button goes); `accepted`
+       * once an invoice order from it was confirmed (decision 154): it is ordered once.
+       */
+      state: 'open' | 'expired' | 'accepted';
+      /** When and by which invoice it was accepted (state `accepted`). */
+      accepted?: { on: string; invoiceNumber: string | null };
       number: string;
       quoteDate: string;
       validUntil: string;

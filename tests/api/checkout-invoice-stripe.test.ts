@@ -7,6 +7,7 @@ import { sweepInvoiceReminders } from '#server/invoices/sweep-invoice-reminders.
 import { createStripeClient } from '#server/payments/stripe/stripe-client.ts';
 import { syncStripeCatalog } from '#server/payments/stripe/sync-stripe-catalog.ts';
 import { syncDepsOf } from '#server/payments/sync-subscription.ts';
+import { confirmationToken, confirmOrder } from '#tests/security/support/invoice-orders.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
@@ -114,7 +115,11 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
       }),
     });
     expect(response.status).toBe(201);
-    const order = orderSchema.parse(await response.json());
+    // Nothing at Stripe until the billing address confirms the order (decision 153).
+    expect(fake.requestsTo('POST', '/v1/customers')).toHaveLength(0);
+    const confirmed = await confirmOrder(t, await confirmationToken(t, buyer));
+    expect(confirmed.status).toBe(200);
+    const order = orderSchema.parse(await confirmed.json());
 
     const [customer] = fake.requestsTo('POST', '/v1/customers');
     expect(customer?.body).toMatchObject({

@@ -54,9 +54,9 @@ describe.each(databaseTargets)('quote operator commands on $name', (target) => {
     const listed = await admin('quotes', 'list');
     expect(listed.code).toBe(0);
     const lines = listed.out.split('\n');
-    expect(lines[0]).toMatch(/^NUMBER\s+DATE\s+VALID UNTIL\s+COMPANY/);
+    expect(lines[0]).toMatch(/^NUMBER\s+DATE\s+VALID UNTIL\s+STATUS\s+COMPANY/);
     expect(lines[1]).toMatch(
-      /^Q-2026-0002\s+2026-01-15\s+2026-02-14\s+Second Ltd\s+buyer@example.com\s+Enterprise ×25\s+yearly\s+€35,002\.00$/,
+      /^Q-2026-0002\s+2026-01-15\s+2026-02-14\s+open\s+Second Ltd\s+buyer@example.com\s+Enterprise ×25\s+yearly\s+€35,002\.00$/,
     );
     expect(lines[2]).toMatch(/^Q-2026-0001 .*First GmbH .*Pro ×7\s+yearly\s+€8,996\.00$/);
     expect((await admin('quotes', 'list', '--limit', '1')).out.split('\n')).toHaveLength(2);
@@ -68,6 +68,7 @@ describe.each(databaseTargets)('quote operator commands on $name', (target) => {
 
     const shown = await admin('quotes', 'show', 'Q-2026-0001');
     expect(shown.code).toBe(0);
+    expect(shown.out).toContain('Status:          open');
     expect(shown.out).toContain('Company:         First GmbH');
     expect(shown.out).toContain('VAT ID:          FR40303265045');
     expect(shown.out).toContain('Billing address: Rue 1, 75001 Paris');

@@ -103,7 +103,28 @@ test.afterAll(async () => {
   await sink.close();
 });
 
-/** Orders Enterprise yearly by invoice on the pricing page; returns the invoice link. */
+/**
+ * Opens the confirmation link e-mailed to `email` (decision 153): the page shows the order and
+ * changes nothing until its button is pressed; then the licence key and the invoice follow.
+ */
+async function confirmByLink(page: Page, email: string, company: string): Promise<void> {
+  const mail = await sink.waitForMail({ to: email, subject: /Confirm your Orgsmith order/ });
+  expect(mail.text).not.toMatch(keyPattern);
+  const link = /https?:\/\/\S+\/invoice-order\?token=[\w-]+/.exec(mail.text)?.[0] ?? '';
+  expect(link).not.toBe('');
+  await page.goto(link);
+  await waitForHydration(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm your invoice order');
+  await expect(page.getByText(company)).toBeVisible();
+  await expectNoAxeViolations(page, 'invoice order landing page');
+  await page.getByRole('button', { name: 'Confirm the order' }).click();
+  await expect(page.getByRole('status')).toContainText(
+    `Your licence key is on its way to ${email}`,
+  );
+  await expectNoAxeViolations(page, 'invoice order confirmed');
+}
+
+/** Orders Enterprise yearly by invoice on the pricing page and confirms it; returns the invoice link. */
 async function orderByInvoice(page: Page, email: string, company: string): Promise<string> {
   await page.goto(`${baseUrl}/pricing?plan=Enterprise&period=yearly&currency=EUR`);
   await waitForHydration(page);
@@ -126,10 +147,11 @@ async function orderByInvoice(page: Page, email: string, company: string): Promi
   await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
 
   await expect(card.getByRole('status')).toContainText(
-    `Your licence key is on its way to ${email}`,
+    `Check your inbox to confirm: we have sent a link to ${email}.`,
   );
   await expectNoAxeViolations(page, page.url());
-  const link = card.getByRole('link', { name: /^View invoice LOCAL-/ });
+  await confirmByLink(page, email, company);
+  const link = page.getByRole('link', { name: /^View invoice LOCAL-/ });
   const href = await link.getAttribute('href');
   expect(href).toMatch(/\/billing\/local\/invoice\/lin_/);
   await link.click();
@@ -228,12 +250,24 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await expectNoAxeViolations(page, 'quote accept page with the invoice form');
   await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
   await expect(page.getByRole('status')).toContainText(
-    `Your licence key is on its way to ${email}`,
+    `Check your inbox to confirm: we have sent a link to ${email}.`,
   );
+  const acceptPage = page.url();
+  await confirmByLink(page, email, 'Quote Buyer GmbH');
   const keyMail = await sink.waitForMail({ to: email, subject: /licence key/ });
   expect(keyMail.text).toMatch(keyPattern);
 
-  await page.getByRole('link', { name: /^View invoice LOCAL-/ }).click();
+  const invoiceLink = page.getByRole('link', { name: /^View invoice LOCAL-/ });
+  const invoiceHref = (await invoiceLink.getAttribute('href')) ?? '';
+
+  // Accepted once: the accept page says so and names what was bought; the operator sees it.
+  await page.goto(acceptPage);
+  await expect(page.getByText('This quote was accepted on')).toContainText('quantity 25');
+  await expect(page.getByRole('button', { name: /^Order Enterprise/ })).toHaveCount(0);
+  await expectNoAxeViolations(page, 'accepted quote');
+  expect(await admin('quotes', 'list')).toMatch(new RegExp(`${quoteNumber}.*accepted \\(LOCAL-`));
+
+  await page.goto(invoiceHref);
   await expect(page).toHaveURL(/\/billing\/local\/invoice\/lin_/);
   const details = page.getByRole('region', { name: 'Details' });
   await expect(details).toContainText(quoteNumber);

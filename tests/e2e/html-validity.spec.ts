@@ -165,9 +165,20 @@ test('collects the quote dialog, its accept page, an invoice order and the invoi
   await page.goto(accept);
   await waitForHydration(page);
   await page.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
+  await expect(page.getByRole('status')).toContainText('Check your inbox to confirm');
+  documents.set('quote ordered by invoice, waiting for confirmation', await liveDocument(page));
+  // The order is confirmed on the landing page its e-mail links to (decision 153).
+  const mail = await sink.waitForMail({ to: address, subject: /Confirm your Orgsmith order/ });
+  const link = /http:\/\/localhost:\d+(\/invoice-order\?token=\S+)/.exec(mail.text)?.[1] ?? '';
+  expect(link).not.toBe('');
+  documents.set('invoice order landing page', await (await request.get(link)).text());
+  await page.goto(link);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Confirm the order' }).click();
   const invoiceLink = page.getByRole('link', { name: /^View invoice / });
   await expect(invoiceLink).toBeVisible();
-  documents.set('quote accepted by invoice', await liveDocument(page));
+  documents.set('invoice order confirmed', await liveDocument(page));
+  documents.set('quote accept page, accepted', await (await request.get(accept)).text());
   const invoice = (await invoiceLink.getAttribute('href')) ?? '';
   documents.set('invoice page', await (await request.get(invoice)).text());
 });

@@ -10,6 +10,7 @@ const perVisit = new Set<string>([
   pages.replaceLicenceKey.path,
   pages.billingPortal.path,
   pages.quoteAccept.path,
+  pages.invoiceOrder.path,
 ]);
 const shared = Object.values(pages)
   .map((page) => page.path)
@@ -88,4 +89,7 @@ test('pages of one visitor’s link are rendered for that link and never stored'
   const portal = await request.get('/billing-portal?token=abc');
   expect(portal.headers()['cache-control']).toBe('no-store');
   expect(portal.headers()['etag']).toBeUndefined();
+  const invoiceOrder = await request.get('/invoice-order?token=abc');
+  expect(invoiceOrder.headers()['cache-control']).toBe('no-store');
+  expect(invoiceOrder.headers()['etag']).toBeUndefined();
 });

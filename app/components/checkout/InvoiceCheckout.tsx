@@ -2,10 +2,13 @@ import { useId, useState, useSyncExternalStore } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type {
   InvoiceCheckoutRequestInput,
-  InvoiceCheckoutResponse,
+  InvoiceOrderPlaced,
 } from '#shared/contracts/invoice-checkout.ts';
-import { billingErrorMessage } from '#shared/contracts/messages.ts';
-import { formatPrice, type Edition, type PriceSelection } from '#shared/pricing/index.ts';
+import {
+  invoiceOrderErrorMessage,
+  invoiceOrderMessages,
+} from '#shared/contracts/invoice-order-messages.ts';
+import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
 import { Alert } from '../ui/Alert.tsx';
@@ -17,8 +20,8 @@ export interface InvoiceCheckoutProps {
   selection: PriceSelection;
   /** Start values, e.g. the buyer's details from the quote this order accepts. */
   initial?: Partial<Record<InvoiceFieldName, string>>;
-  /** The quote this order accepts (its number), kept on the invoice. */
-  quoteReference?: string;
+  /** The token of the accept link of the quote this order accepts (decision 154). */
+  quoteToken?: string;
 }
 
 const fieldNames = [
@@ -38,7 +41,7 @@ const fieldLabels: Record<FieldName, { label: string; hint?: string; autoComplet
   companyName: { label: 'Company name', autoComplete: 'organization' },
   billingEmail: {
     label: 'Billing e-mail',
-    hint: 'The invoice and the licence key go here.',
+    hint: 'We send a link to confirm the order here, then the invoice and the licence key.',
     autoComplete: 'email',
   },
   addressLine: { label: 'Street and number (optional)', autoComplete: 'address-line1' },
@@ -60,20 +63,14 @@ function isFieldName(value: string): value is FieldName {
   return fieldNames.some((name) => name === value);
 }
 
-function isOrder(value: unknown): value is InvoiceCheckoutResponse {
+function isPlaced(value: unknown): value is InvoiceOrderPlaced {
   return (
     typeof value === 'object' &&
     value !== null &&
-    'invoiceNumber' in value &&
-    typeof value.invoiceNumber === 'string' &&
-    'invoiceUrl' in value &&
-    typeof value.invoiceUrl === 'string' &&
-    'dueAt' in value &&
-    typeof value.dueAt === 'string' &&
-    'licenceEmail' in value &&
-    typeof value.licenceEmail === 'string' &&
-    'amountDue' in value &&
-    typeof value.amountDue === 'number'
+    'status' in value &&
+    value.status === 'confirmation-sent' &&
+    'billingEmail' in value &&
+    typeof value.billingEmail === 'string'
   );
 }
 
@@ -92,11 +89,10 @@ async function readIssues(response: Response): Promise<Partial<Record<FieldName,
   return issues;
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
 /**
- * The "Pay by invoice (net 30)" form for yearly Pro and Enterprise (decision 144): the company's billing
- * details go to the account service, which sends the invoice and issues the licence at once.
+ * The "Pay by invoice (net 30)" form for yearly Pro and Enterprise (decision 144): the company's
+ * billing details go to the account service, which e-mails a link to confirm the order to the
+ * billing address; the invoice and the licence follow the confirmation (decision 153).
  * A plain group, not a form: the plan cards sit inside the selector's own GET form.
  */
 export function InvoiceCheckout({
@@ -104,7 +100,7 @@ export function InvoiceCheckout({
   quantity,
   selection,
   initial,
-  quoteReference,
+  quoteToken,
 }: InvoiceCheckoutProps) {
   const root = useRouteLoaderData<RootData>('root');
   const accountApiUrl = root?.accountApiUrl ?? '';
@@ -128,7 +124,7 @@ export function InvoiceCheckout({
   const [issues, setIssues] = useState<Partial<Record<FieldName, string>>>({});
   const [error, setError] = useState<string | null>(null);
   const [processing, setProcessing] = useState(false);
-  const [order, setOrder] = useState<InvoiceCheckoutResponse | null>(null);
+  const [order, setOrder] = useState<InvoiceOrderPlaced | null>(null);
 
   async function submit() {
     if (processing) return;
@@ -141,7 +137,7 @@ export function InvoiceCheckout({
       billingPeriod: selection.billingPeriod,
       billingCurrency: selection.currency,
       ...values,
-      ...(quoteReference ? { quoteReference } : {}),
+      ...(quoteToken ? { quoteToken } : {}),
     };
     try {
       const response = await apiFetch(`${accountApiUrl}/account/v1/checkout/invoice`, {
@@ -152,17 +148,17 @@ export function InvoiceCheckout({
       });
       if (response.status === 201) {
         const body: unknown = await response.json();
-        if (isOrder(body)) setOrder(body);
-        else setError(billingErrorMessage(undefined));
+        if (isPlaced(body)) setOrder(body);
+        else setError(invoiceOrderErrorMessage(undefined));
       } else if (response.status === 400) {
         const found = await readIssues(response);
         setIssues(found);
-        if (Object.keys(found).length === 0) setError(billingErrorMessage(undefined));
+        if (Object.keys(found).length === 0) setError(invoiceOrderErrorMessage(undefined));
       } else {
-        setError(billingErrorMessage(await readErrorCode(response)));
+        setError(invoiceOrderErrorMessage(await readErrorCode(response)));
       }
     } catch {
-      setError(billingErrorMessage(undefined));
+      setError(invoiceOrderErrorMessage(undefined));
     }
     setProcessing(false);
   }
@@ -170,21 +166,7 @@ export function InvoiceCheckout({
   if (order) {
     return (
       <div className={styles.confirmation}>
-        <Alert tone="success">
-          Thank you. Your licence key is on its way to <strong>{order.licenceEmail}</strong>, and
-          the invoice has been sent.
-        </Alert>
-        <dl>
-          <dt>Invoice</dt>
-          <dd>{order.invoiceNumber}</dd>
-          <dt>Amount</dt>
-          <dd>{formatPrice(order.amountDue / 100, selection.currency)}</dd>
-          <dt>Due date</dt>
-          <dd>{dateFormat.format(new Date(order.dueAt))}</dd>
-        </dl>
-        <a className="button button-secondary" href={order.invoiceUrl}>
-          View invoice {order.invoiceNumber}
-        </a>
+        <Alert tone="success">{invoiceOrderMessages.checkInbox(order.billingEmail)}</Alert>
       </div>
     );
   }
@@ -242,7 +224,7 @@ export function InvoiceCheckout({
         disabled={!hydrated || processing}
         aria-busy={processing}
       >
-        {processing ? 'Sending the invoice…' : `Order ${edition} and send the invoice`}
+        {processing ? 'Sending the link…' : `Order ${edition} and send the invoice`}
       </button>
       {error && <Alert tone="danger">{error}</Alert>}
     </div>

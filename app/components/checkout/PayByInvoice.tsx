@@ -12,7 +12,7 @@ const InvoiceCheckout = lazy(() =>
  * form is loaded on first opening. Opened before hydration (a `<details>` works without
  * JavaScript), the form appears once the page has hydrated.
  */
-export function PayByInvoice(props: Omit<InvoiceCheckoutProps, 'initial' | 'quoteReference'>) {
+export function PayByInvoice(props: Omit<InvoiceCheckoutProps, 'initial' | 'quoteToken'>) {
   const details = useRef<HTMLDetailsElement>(null);
   const [opened, setOpened] = useState(false);
   useEffect(() => {

@@ -6,7 +6,7 @@ import { InvoiceCheckout } from '../checkout/InvoiceCheckout.tsx';
 import { quotePath } from '../pricing/price-selection.ts';
 import styles from './QuoteAcceptPanel.module.css';
 
-type OpenQuote = Extract<QuoteSummary, { state: 'open' | 'expired' }>;
+type OpenQuote = Extract<QuoteSummary, { state: 'open' | 'expired' | 'accepted' }>;
 
 /** Where to get a new quote: the pricing page with this quote's selection and the dialog open. */
 function newQuotePath(quote: OpenQuote): string {
@@ -92,10 +92,10 @@ function QuoteFacts({ quote }: { quote: OpenQuote }) {
  * The ways to accept an open quote — the extension point of this page. Each option is one list
  * item that takes the quote; "Pay by card" opens the checkout for the quote's plan, size, period
  * and currency; "Pay by invoice (net 30)" (yearly billing only, decision 144) orders it with the
- * quote's company, e-mail, VAT ID and purchase order filled in and the quote's number on the
- * invoice.
+ * quote's company, e-mail, VAT ID and purchase order filled in, and the link's token, so the
+ * order accepts this quote (once, decision 154) and its number is on the invoice.
  */
-function AcceptOptions({ quote }: { quote: OpenQuote }) {
+function AcceptOptions({ quote, token }: { quote: OpenQuote; token: string }) {
   const selection = {
     size: quote.quantity,
     billingPeriod: quote.billingPeriod,
@@ -118,14 +118,15 @@ function AcceptOptions({ quote }: { quote: OpenQuote }) {
           {mayPayByInvoice({ edition: quote.edition, billingPeriod: quote.billingPeriod }) ? (
             <>
               <p>
-                We send an invoice payable within 30 days, with your purchase-order reference on it,
-                and e-mail the licence key at once.
+                We e-mail a link to confirm the order to the billing address; once it is confirmed
+                we send an invoice payable within 30 days, with your purchase-order reference on it,
+                and the licence key.
               </p>
               <InvoiceCheckout
                 edition={quote.edition}
                 quantity={quote.quantity}
                 selection={selection}
-                quoteReference={quote.number}
+                quoteToken={token}
                 initial={{
                   companyName: quote.companyName,
                   billingEmail: quote.buyerEmail,
@@ -151,9 +152,26 @@ function AcceptOptions({ quote }: { quote: OpenQuote }) {
   );
 }
 
+/** An accepted quote: when, what it bought and by which invoice; it is ordered once. */
+function AcceptedNotice({ quote }: { quote: OpenQuote }) {
+  const invoice = quote.accepted?.invoiceNumber;
+  return (
+    <div className={styles.expired}>
+      <p>
+        {`This quote was accepted on ${quote.accepted?.on ?? quote.quoteDate}: ${quote.planName}, quantity ${quote.quantity}, billed ${quote.billingPeriod}${invoice ? `, invoice ${invoice}` : ''}.`}{' '}
+        A quote is ordered once; the licence key and the invoice went to the billing address of that
+        order.
+      </p>
+      <Link to={newQuotePath(quote)} className="button button-secondary">
+        Get a new quote
+      </Link>
+    </div>
+  );
+}
+
 /** The page behind a quote's "Accept this quote" link. */
-export function QuoteAcceptPanel({ quote }: { quote: QuoteSummary }) {
-  if (quote.state === 'missing' || quote.state === 'invalid') {
+export function QuoteAcceptPanel({ quote, token }: { quote: QuoteSummary; token: string | null }) {
+  if (quote.state === 'missing' || quote.state === 'invalid' || !token) {
     return (
       <div className={styles.panel}>
         <p>
@@ -173,7 +191,9 @@ export function QuoteAcceptPanel({ quote }: { quote: QuoteSummary }) {
       </p>
       <QuoteFacts quote={quote} />
       {quote.state === 'open' ? (
-        <AcceptOptions quote={quote} />
+        <AcceptOptions quote={quote} token={token} />
+      ) : quote.state === 'accepted' ? (
+        <AcceptedNotice quote={quote} />
       ) : (
         <div className={styles.expired}>
           <p>

@@ -1,11 +1,9 @@
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
 import { formatTime, printTable, secretKeyOf } from '#server/admin/command-io.ts';
-import type { Database } from '#server/db/database.ts';
 import type { Env } from '#server/env.ts';
 import { sweepInvoiceReminders } from '#server/invoices/sweep-invoice-reminders.ts';
-import { createLogger } from '#server/logger.ts';
-import { createPaymentProvider } from '../create-payment-provider.ts';
-import { handlePaymentEvent, type SyncDeps } from '../sync-subscription.ts';
+import { adminSyncDeps } from '../admin-sync-deps.ts';
+import { handlePaymentEvent } from '../sync-subscription.ts';
 import { formatMinorAmount } from './local-billing.ts';
 import { markLocalInvoicePaid } from './local-invoices.ts';
 import { createLocalPaymentRepository } from './local-payment-repository.ts';
@@ -19,25 +17,7 @@ function requireLocalProvider(env: Env): void {
 }
 
 /** The sync as the server runs it, for the events a command raises (decision 145). */
-async function syncDeps(
-  db: Database,
-  env: Env,
-  now: () => Date,
-  secretKey: string,
-): Promise<SyncDeps> {
-  const logger = createLogger('warn');
-  return {
-    db,
-    payments: await createPaymentProvider({ env, db, clock: now, logger }),
-    clock: now,
-    secretKey,
-    publicBaseUrl: env.PUBLIC_BASE_URL,
-    accountBaseUrl: env.ACCOUNT_API_URL ?? env.PUBLIC_BASE_URL,
-    logger,
-    // The running server's outbox worker picks the e-mails up on its next round.
-    wakeOutbox: () => undefined,
-  };
-}
+const syncDeps = adminSyncDeps;
 
 const list: AdminCommand = {
   name: 'invoices list',

@@ -1,0 +1,36 @@
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * Invoice orders waiting for, or past, the confirmation of their billing address (decision 153);
+ * `details` is the validated order, `token_hash` the keyed hash of the e-mailed link's token.
+ */
+export const invoiceOrders = pgTable(
+  'invoice_orders',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    status: text('status', {
+      enum: ['pending', 'confirming', 'confirmed', 'cancelled'],
+    }).notNull(),
+    billingEmail: text('billing_email').notNull(),
+    emailNormalized: text('email_normalized').notNull(),
+    emailDomain: text('email_domain').notNull(),
+    details: jsonb('details').notNull(),
+    quoteNumber: text('quote_number'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    confirmedAt: timestamptz('confirmed_at'),
+    cancelledAt: timestamptz('cancelled_at'),
+    cancelledBy: text('cancelled_by', { enum: ['buyer', 'operator', 'quote-accepted'] }),
+    provider: text('provider', { enum: ['stripe', 'local'] }),
+    subscriptionId: text('subscription_id'),
+    invoiceNumber: text('invoice_number'),
+  },
+  (table) => [
+    index('invoice_orders_email_normalized_idx').on(table.emailNormalized),
+    index('invoice_orders_email_domain_idx').on(table.emailDomain),
+    index('invoice_orders_created_at_idx').on(table.createdAt),
+  ],
+);

@@ -1,0 +1,103 @@
+import {
+  invoiceCheckoutRequestSchema,
+  type InvoiceCheckoutResponse,
+} from '#shared/contracts/invoice-checkout.ts';
+import { INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/invoice-order-messages.ts';
+import type { SyncDeps } from '../payments/sync-subscription.ts';
+import { createQuoteRepository } from '../quotes/quote-repository.ts';
+import { createInvoiceCheckout } from './create-invoice-checkout.ts';
+import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
+import { hashInvoiceOrderToken, INVOICE_ORDER_TOKEN_PATTERN } from './invoice-order-token.ts';
+
+export type ConfirmInvoiceOrderResult =
+  | { ok: true; orderId: string; order: InvoiceCheckoutResponse }
+  | { ok: false; code: 'LinkInvalid' | 'DomainLimit' | 'QuoteAccepted' };
+
+/** The order a link's token names, if the token has the link's shape. */
+export async function findInvoiceOrderByToken(
+  deps: Pick<SyncDeps, 'db' | 'secretKey'>,
+  token: string,
+): Promise<InvoiceOrder | undefined> {
+  if (!INVOICE_ORDER_TOKEN_PATTERN.test(token)) return undefined;
+  return createInvoiceOrderRepository(deps.db).findByTokenHash(
+    hashInvoiceOrderToken(deps.secretKey, token),
+  );
+}
+
+type Claim =
+  | { ok: true; order: InvoiceOrder }
+  | { ok: false; code: 'LinkInvalid' | 'DomainLimit' | 'QuoteAccepted' };
+
+/**
+ * The landing page's "Confirm the order" (decision 153), in order: a pending, unexpired order
+ * for the link (else LinkInvalid) → under its domain's lock, fewer than the domain's cap of
+ * confirmed unpaid orders (else DomainLimit, the order stays pending) → the order is claimed by
+ * a conditional update (of two confirmations at once, one) → a quote it accepts is claimed the
+ * same way (else QuoteAccepted, the order is cancelled; decision 154) → outside the transaction
+ * the provider creates the subscription and invoice and the licence is issued. A provider
+ * failure gives the order and the quote back, so the link works again.
+ */
+export async function confirmInvoiceOrder(
+  deps: SyncDeps,
+  token: string,
+): Promise<ConfirmInvoiceOrderResult> {
+  const found = await findInvoiceOrderByToken(deps, token);
+  if (!found) return { ok: false, code: 'LinkInvalid' };
+  const now = deps.clock();
+  const claim = await deps.db.transaction(async (tx): Promise<Claim> => {
+    const orders = createInvoiceOrderRepository(tx);
+    await orders.lockDomain(found.emailDomain);
+    const current = await orders.findById(found.id);
+    if (!current || current.status !== 'pending' || current.expiresAt <= now) {
+      return { ok: false, code: 'LinkInvalid' };
+    }
+    const domainOpen = await orders.countProvenOpenForDomain(current.emailDomain, now, current.id);
+    if (domainOpen >= INVOICE_ORDERS_PER_DOMAIN) return { ok: false, code: 'DomainLimit' };
+    const claimed = await orders.claimForConfirmation(current.id, now);
+    if (!claimed) return { ok: false, code: 'LinkInvalid' };
+    if (
+      claimed.quoteNumber &&
+      !(await createQuoteRepository(tx).claimAcceptance(claimed.quoteNumber, claimed.id, now))
+    ) {
+      await orders.cancel(claimed.id, 'quote-accepted', now, { orStuck: true });
+      return { ok: false, code: 'QuoteAccepted' };
+    }
+    return { ok: true, order: claimed };
+  });
+  if (!claim.ok) return claim;
+
+  const order = claim.order;
+  const giveBack = async () => {
+    await createInvoiceOrderRepository(deps.db).releaseClaim(order.id);
+    if (order.quoteNumber) {
+      await createQuoteRepository(deps.db).releaseAcceptance(order.quoteNumber, order.id);
+    }
+  };
+  let created;
+  try {
+    created = await createInvoiceCheckout(deps, invoiceCheckoutRequestSchema.parse(order.details), {
+      requestId: `inv_${order.id}`,
+      quoteReference: order.quoteNumber,
+    });
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  if (!created.ok) {
+    await giveBack();
+    return { ok: false, code: 'LinkInvalid' };
+  }
+  const { subscriptionId, invoiceNumber } = created.order;
+  await createInvoiceOrderRepository(deps.db).markConfirmed(order.id, {
+    provider: deps.payments.name,
+    subscriptionId,
+    invoiceNumber,
+  });
+  if (order.quoteNumber) {
+    await createQuoteRepository(deps.db).recordAcceptance(order.quoteNumber, order.id, {
+      subscriptionId,
+      invoiceNumber,
+    });
+  }
+  return { ok: true, orderId: order.id, order: created.order };
+}

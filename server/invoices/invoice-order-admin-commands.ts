@@ -1,0 +1,119 @@
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { formatTime, positiveInteger, printTable, secretKeyOf } from '#server/admin/command-io.ts';
+import { planName } from '#shared/pricing/index.ts';
+import { adminSyncDeps } from '../payments/admin-sync-deps.ts';
+import { invoiceCheckoutRequestSchema } from '#shared/contracts/invoice-checkout.ts';
+import { cancelInvoiceOrderAsOperator } from './cancel-invoice-order.ts';
+import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
+
+/** The order's state as an operator reads it: pending orders past their link are `expired`. */
+function stateOf(order: InvoiceOrder, open: boolean, now: Date): string {
+  if (order.status === 'pending' && order.expiresAt <= now) return 'expired';
+  if (order.status === 'confirmed') return open ? 'confirmed, unpaid' : 'confirmed, paid';
+  return order.status;
+}
+
+function planOf(order: InvoiceOrder): string {
+  const details = invoiceCheckoutRequestSchema.safeParse(order.details);
+  return details.success
+    ? `${planName(details.data.edition, details.data.quantity)}, ${details.data.billingCurrency}`
+    : '–';
+}
+
+function companyOf(order: InvoiceOrder): string {
+  const details = invoiceCheckoutRequestSchema.safeParse(order.details);
+  return details.success ? details.data.companyName : '–';
+}
+
+const list: AdminCommand = {
+  name: 'invoice-orders list',
+  summary: 'List invoice orders: waiting for confirmation, confirmed (paid or not), cancelled',
+  details: [
+    'Newest first (decision 153). With --open only the orders that hold their address and',
+    'domain: waiting for the e-mailed link, or confirmed with the invoice still unpaid.',
+  ].join('\n'),
+  options: {
+    open: { type: 'boolean', description: 'Only open orders' },
+    limit: { type: 'string', description: 'How many (default 50)' },
+    json: { type: 'boolean', description: 'Print JSON' },
+  },
+  async run(context, { options }) {
+    const limit = options.limit === undefined ? 50 : positiveInteger(options.limit, 'limit');
+    const now = context.now();
+    const orders = createInvoiceOrderRepository(await context.database());
+    const rows = await orders.list({ limit, now, openOnly: options.open === true });
+    const open = new Map<string, boolean>();
+    for (const row of rows) open.set(row.id, await orders.isOpen(row.id, now));
+    const described = rows.map((row) => ({
+      id: row.id,
+      state: stateOf(row, open.get(row.id) ?? false, now),
+      open: open.get(row.id) ?? false,
+      createdAt: row.createdAt,
+      billingEmail: row.billingEmail,
+      company: companyOf(row),
+      plan: planOf(row),
+      quoteNumber: row.quoteNumber,
+      subscriptionId: row.subscriptionId,
+      invoiceNumber: row.invoiceNumber,
+    }));
+    if (options.json === true) {
+      context.io.out(JSON.stringify(described, null, 2));
+      return EXIT_OK;
+    }
+    if (described.length === 0) {
+      context.io.out('No invoice orders.');
+      return EXIT_OK;
+    }
+    printTable(
+      context,
+      ['ORDER', 'STATE', 'PLACED', 'BILLING E-MAIL', 'COMPANY', 'PLAN', 'QUOTE', 'INVOICE'],
+      described.map((order) => [
+        order.id,
+        order.state,
+        formatTime(order.createdAt),
+        order.billingEmail,
+        order.company,
+        order.plan,
+        order.quoteNumber ?? '–',
+        order.invoiceNumber ?? '–',
+      ]),
+    );
+    return EXIT_OK;
+  },
+};
+
+const cancel: AdminCommand = {
+  name: 'invoice-orders cancel',
+  summary: 'Cancel a suspicious invoice order; a confirmed one ends its subscription and licence',
+  details: [
+    'Not yet confirmed: the link stops working and the address may order again.',
+    'Confirmed: the subscription is ended at the payment provider (its invoice is no longer',
+    'owed there) and re-read, which ends the licence (decision 153).',
+  ].join('\n'),
+  arguments: [{ name: 'order', description: 'The order id (io_…), from invoice-orders list' }],
+  async run(context, { args }) {
+    const [orderId] = args;
+    if (!orderId || !/^io_[A-Za-z0-9_-]{16}$/.test(orderId)) {
+      throw new AdminError('Name the order: invoice-orders cancel io_…', 2);
+    }
+    const db = await context.database();
+    const deps = await adminSyncDeps(db, context.env, context.now, await secretKeyOf(context, db));
+    const result = await cancelInvoiceOrderAsOperator(deps, orderId);
+    if (!result.ok) {
+      throw new AdminError(
+        result.reason === 'NotFound'
+          ? `No invoice order ${orderId}.`
+          : `Invoice order ${orderId} is cancelled already.`,
+      );
+    }
+    context.io.out(
+      result.endedSubscription
+        ? `Invoice order ${orderId} is cancelled; subscription ${result.endedSubscription} has ended.`
+        : `Invoice order ${orderId} is cancelled; its link no longer works.`,
+    );
+    return EXIT_OK;
+  },
+};
+
+/** Invoice-order commands (registered in server/admin/commands.ts). */
+export const invoiceOrderAdminCommands: readonly AdminCommand[] = [list, cancel];
