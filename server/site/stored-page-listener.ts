@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import { requestIdFrom } from '../http/request-id.ts';
+import { announcesBody } from '../http/body-limit.ts';
 import { logRequest } from '../http/request-log.ts';
 import { isHttps } from '../http/security-headers.ts';
 import type { PageCache } from './page-cache.ts';
@@ -42,10 +43,10 @@ export function storedPageListener(
     const method = incoming.method ?? '';
     if (method !== 'GET' && method !== 'HEAD') return false;
     const headers = incoming.headers;
-    // A body (even on GET) is the body limits' business.
-    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) {
-      return false;
-    }
+    // A body (even on GET) is the body limits' business: they refuse it unread.
+    const contentLength = headers['content-length'];
+    const transferEncoding = headers['transfer-encoding'];
+    if (announcesBody({ contentLength, transferEncoding })) return false;
     const target = incoming.url ?? '';
     if (!plainTarget.test(target)) return false;
     const queryStart = target.indexOf('?');
