@@ -92,11 +92,12 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
     if (assets) kinds.set(assets, 'asset');
     app.use(requestMetrics(deps.metrics, kinds));
   }
-  app.use(requestId());
+  // Before the request id, which a trusted proxy may send (decision 160).
   app.use(async (c, next) => {
     c.set('trustedProxies', env.TRUST_PROXY);
     await next();
   });
+  app.use(requestId());
   app.use(requestLog(logger));
   // Before anything reads a body (decision 127).
   app.use(
@@ -169,7 +170,12 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
   }
   const cache = site?.cache;
   const storedPages = cache
-    ? storedPageListener({ cache, logger, metrics: withMetrics ? deps.metrics : undefined })
+    ? storedPageListener({
+        cache,
+        logger,
+        metrics: withMetrics ? deps.metrics : undefined,
+        trustedProxies: env.TRUST_PROXY,
+      })
     : undefined;
   return { app, storedPages };
 }
