@@ -2,6 +2,7 @@ import { siteConfig } from '#shared/site-config.ts';
 import type { Database, Executor } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository, type QueuedEmail } from '../email/outbox-repository.ts';
+import { createFreeLicenceRepository } from '../licences/free-licence-repository.ts';
 import { issueLicence } from '../licences/issue-licence.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import {
@@ -19,7 +20,6 @@ import {
 } from '../licences/lifecycle-rules.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import type { Logger } from '../logger.ts';
-import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { isPaymentError } from './payment-errors.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import type { PaymentEvent, SubscriptionSnapshot } from './payment-types.ts';
@@ -36,11 +36,6 @@ export interface SyncDeps {
   logger: Logger;
   /** Asks the outbox worker to deliver soon (after e-mails were queued). */
   wakeOutbox: () => void;
-  /**
-   * Counts a new free licence against its recipient's daily allowance (decision 158); absent
-   * where the address was counted before (the local provider's checkout page).
-   */
-  admitFreeLicence?: (email: string) => Promise<boolean>;
 }
 
 export type SyncOutcome =
@@ -94,7 +89,6 @@ async function attachLicence(
   deps: SyncDeps,
   snapshot: SubscriptionSnapshot,
   now: Date,
-  freeAdmitted: boolean,
 ): Promise<Attached | typeof OVER_FREE_LIMIT | null> {
   const licences = createLicenceRepository(tx);
   const lifecycle = createLifecycleRepository(tx);
@@ -143,7 +137,13 @@ async function attachLicence(
   }
 
   if (!snapshot.customerEmail) return null;
-  if (!paid && !freeAdmitted) return OVER_FREE_LIMIT;
+  if (!paid) {
+    // Before anything is written; one address at a time, so concurrent checkouts count exactly.
+    const emailNormalized = normalizeEmailAddress(snapshot.customerEmail);
+    const freeLicences = createFreeLicenceRepository(tx);
+    await freeLicences.lockAddress(emailNormalized);
+    if (!(await freeLicences.allowance(emailNormalized)).allowed) return OVER_FREE_LIMIT;
+  }
   const issued = await issueLicence(tx, deps.secretKey, {
     type: licenceTypeForEdition(snapshot.edition),
     edition: snapshot.edition,
@@ -180,27 +180,6 @@ async function attachLicence(
 }
 
 /**
- * Whether a free subscription that may get a new licence now stays within its recipient's daily
- * allowance (decision 158); anything else, or a provider whose page counted it, passes.
- */
-async function admitFreeLicence(
-  deps: SyncDeps,
-  subscriptionId: string,
-  snapshot: SubscriptionSnapshot | null,
-): Promise<boolean> {
-  if (!deps.admitFreeLicence || !snapshot?.customerEmail) return true;
-  if (licenceTypeForEdition(snapshot.edition) !== 'Free') return true;
-  const standing = standingAt(termsOf(snapshot), deps.clock());
-  if (standing !== 'good' && standing !== 'retrying') return true;
-  const mirror = await createSubscriptionRepository(deps.db).find(
-    deps.payments.name,
-    subscriptionId,
-  );
-  if (mirror?.licenceId || mirror?.licenceOrigin) return true;
-  return deps.admitFreeLicence(snapshot.customerEmail);
-}
-
-/**
  * The one idempotent sync of a subscription into its licence (decision 061), used by webhooks,
  * the local provider, the success page and the lifecycle job. It re-reads the subscription from
  * the provider, then in one transaction (serialised per subscription): records the event id,
@@ -228,8 +207,6 @@ export async function syncSubscription(
     snapshot = null;
   }
 
-  // Counted outside the transaction: the limiter writes through its own connection.
-  const freeAdmitted = await admitFreeLicence(deps, subscriptionId, snapshot);
   const result = await deps.db.transaction(async (tx) => {
     const repository = createSubscriptionRepository(tx);
     await repository.lock(provider, subscriptionId);
@@ -261,7 +238,7 @@ export async function syncSubscription(
         return { outcome: 'pending' as const, licenceId: null, queued: 0, cancelNow: false };
       }
       if (standing === 'good' || standing === 'retrying') {
-        const attached = await attachLicence(tx, deps, snapshot, now, freeAdmitted);
+        const attached = await attachLicence(tx, deps, snapshot, now);
         if (attached === OVER_FREE_LIMIT) {
           // Free, so nothing to refund: the subscription ends at once, without a licence.
           deps.logger.warn({ subscriptionId }, 'free licence refused: recipient over its limit');
@@ -344,16 +321,5 @@ export function syncDepsOf(deps: AppDeps): SyncDeps {
     accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
     logger: deps.logger,
     wakeOutbox: deps.wakeOutbox,
-    // The local checkout page counts the address it is typed into (local-routes.ts).
-    admitFreeLicence:
-      deps.payments.name === 'local'
-        ? undefined
-        : async (email) =>
-            (
-              await deps.rateLimiter.hit(
-                rateLimitRules.freeLicencePerEmail,
-                normalizeEmailAddress(email),
-              )
-            ).allowed,
   };
 }

@@ -28,9 +28,6 @@ export const rateLimitRules = {
   // Per billing address, over a day: each order mails an invoice to that address, so a stranger
   // using someone else's address can make us send it a handful, not a flood (decision 146).
   invoiceCheckoutPerEmail: { name: 'invoice-checkout:email', limit: 5, windowSeconds: DAY },
-  // A free Starter checkout mails a licence key to any address typed in: a few a day per
-  // (normalized) recipient, counted before anything is written (decision 158).
-  freeLicencePerEmail: { name: 'free-licence:email', limit: 3, windowSeconds: DAY },
   // The success page's provider lookups (decision 125): per client, then for all clients, so no
   // crowd spends the Stripe rate limit that checkout and webhooks share.
   checkoutStatusPerIp: { name: 'checkout-status:ip', limit: 30, windowSeconds: 600 },

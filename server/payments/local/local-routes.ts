@@ -11,7 +11,7 @@ import type { AppDeps } from '#server/deps.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/http/csrf.ts';
 import type { AppEnv } from '#server/http/types.ts';
 import { normalizeEmailAddress } from '#server/licences/normalize-email-address.ts';
-import { rateLimitRules } from '#server/rate-limit/rate-limit-rules.ts';
+import { createFreeLicenceRepository } from '#server/licences/free-licence-repository.ts';
 import { syncDepsOf, handlePaymentEvent } from '../sync-subscription.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import { checkCard, type CardField } from './local-cards.ts';
@@ -236,11 +236,10 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
         status,
       );
     if (Object.keys(errors).length > 0) return render(400);
-    // The free plan mails a key to whatever address was typed: counted here, before anything is
-    // written; the sync does not count local checkouts again (decision 158).
+    // The free plan mails a key to whatever address was typed: refused here, before anything is
+    // written, once the address has had its free licences for the day (decision 158).
     if (!paid && session.status === 'open') {
-      const decision = await deps.rateLimiter.hit(
-        rateLimitRules.freeLicencePerEmail,
+      const decision = await createFreeLicenceRepository(db).allowance(
         normalizeEmailAddress(email),
       );
       if (!decision.allowed) {
