@@ -19,6 +19,8 @@ import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { isDatabaseUnavailable } from './db/database-unavailable.ts';
+import { CLIENT_CLOSED_REQUEST, isClientAbort } from './http/client-abort.ts';
+import { nodeIncoming } from './http/node-bindings.ts';
 import { answerNotFound, unknownServicePaths } from './http/not-found.ts';
 import { securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts';
 import { staticAssets } from './http/static-assets.ts';
@@ -90,11 +92,12 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
     if (assets) kinds.set(assets, 'asset');
     app.use(requestMetrics(deps.metrics, kinds));
   }
-  app.use(requestId());
+  // Before the request id, which a trusted proxy may send (decision 160).
   app.use(async (c, next) => {
     c.set('trustedProxies', env.TRUST_PROXY);
     await next();
   });
+  app.use(requestId());
   app.use(requestLog(logger));
   // Before anything reads a body (decision 127).
   app.use(
@@ -135,6 +138,11 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
   if (assets) app.use(assets);
 
   app.onError((error, c) => {
+    if (isClientAbort(nodeIncoming(c))) {
+      // The client hung up mid-body (its ECONNRESET): nobody to answer, nothing wrong here.
+      c.get('log').info({ status: CLIENT_CLOSED_REQUEST }, 'client aborted');
+      return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+    }
     if (isDatabaseUnavailable(error)) {
       // The database is restarting or unreachable: say so, and when to try again (decision 112).
       c.get('log').warn({ err: error }, 'database unavailable');
@@ -162,7 +170,12 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
   }
   const cache = site?.cache;
   const storedPages = cache
-    ? storedPageListener({ cache, logger, metrics: withMetrics ? deps.metrics : undefined })
+    ? storedPageListener({
+        cache,
+        logger,
+        metrics: withMetrics ? deps.metrics : undefined,
+        trustedProxies: env.TRUST_PROXY,
+      })
     : undefined;
   return { app, storedPages };
 }

@@ -7,6 +7,7 @@ import {
   parseBackupInterval,
 } from './backup/backup-interval.ts';
 import { isEd25519PrivateKeyPem } from './licence-certificates/signing-key.ts';
+import { parseSecurityTxtExpires } from './security-contact/security-txt.ts';
 import {
   DEFAULT_METRICS_HOST,
   METRICS_TOKEN_PATTERN,
@@ -124,6 +125,21 @@ const envSchema = z
       }),
     /** How many scheduled backups to keep; older ones are deleted (default 7). */
     BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).optional(),
+    /** security.txt's `Expires`, a fixed date (decision 160); checked at start. */
+    SECURITY_TXT_EXPIRES: z
+      .string()
+      .default(siteConfig.securityTxtExpires)
+      .transform((value, ctx) => {
+        const date = parseSecurityTxtExpires(value);
+        if (date === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be a date like 2027-05-31 or 2027-05-31T00:00:00Z',
+          });
+          return z.NEVER;
+        }
+        return date;
+      }),
   })
   .transform((env, ctx) => {
     const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(

@@ -12,6 +12,7 @@ import { signPublishedReleases } from './releases/sign-release.ts';
 import type { OutboxWorker } from './email/deliver-outbox.ts';
 import { startEmailWorker } from './email/start-email-worker.ts';
 import type { Logger } from './logger.ts';
+import { securityTxtExpiryProblem } from './security-contact/security-txt.ts';
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
 import { startLifecycleWorker } from './licences/lifecycle-worker.ts';
@@ -86,6 +87,10 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     },
   });
   logger.info({ database: database.kind }, 'database ready');
+  const staleSecurityTxt = securityTxtExpiryProblem(env.SECURITY_TXT_EXPIRES, new Date());
+  if (staleSecurityTxt) {
+    logger.warn({ expires: env.SECURITY_TXT_EXPIRES.toISOString() }, staleSecurityTxt);
+  }
   let outboxWorker: OutboxWorker | undefined;
   const deps = await assembleDeps({
     env,

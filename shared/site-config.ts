@@ -44,6 +44,11 @@ export const siteConfig = {
   salesEmail: 'hello@orgsmith.io',
   /** Where vulnerabilities are reported: SECURITY.md, /.well-known/security.txt, the support page. */
   securityEmail: 'security@orgsmith.io',
+  /**
+   * security.txt's `Expires` unless SECURITY_TXT_EXPIRES says otherwise: a fixed date, renewed
+   * by hand with the policy (the server warns 30 days before, decision 160).
+   */
+  securityTxtExpires: '2027-05-31T00:00:00Z',
   /** What we promise a reporter (SECURITY.md and the support page say the same). */
   vulnerabilityDisclosure: {
     acknowledgeBusinessDays: 2,

@@ -39,15 +39,15 @@ export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
   const licences = createLicenceRepository(db);
 
   async function licenceOf(c: Context<AppEnv>, key: string): Promise<Licence | Response> {
+    const parsed = parseLicenceKey(key);
+    const keyHash = parsed.ok ? hashLicenceKey(deps.secretKey, parsed.key) : undefined;
     const limited = await applyRateLimits(c, limiter, [
       { rule: rateLimitRules.accessTokensPerIp, subject: rateLimitClient(c) },
-      { rule: rateLimitRules.accessTokensPerLicence, subject: key },
+      // However the key is spelled (dashes, case), one licence has one budget, as in validation.
+      { rule: rateLimitRules.accessTokensPerLicence, subject: keyHash ?? `raw:${key}` },
     ]);
     if (limited) return limited;
-    const parsed = parseLicenceKey(key);
-    const licence = parsed.ok
-      ? await licences.findByKeyHash(hashLicenceKey(deps.secretKey, parsed.key))
-      : undefined;
+    const licence = keyHash ? await licences.findByKeyHash(keyHash) : undefined;
     return licence ?? c.json(unknownKey, 404);
   }
 

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { maskAddressesIn } from './mask-address.ts';
 import type { MailTransport } from './outgoing-email.ts';
 import { createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
 
@@ -53,6 +54,11 @@ function describe(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 }
 
+/** `describe` for the log: a relay's answer often names the recipient (decision 159). */
+function describeForLog(error: unknown): string {
+  return maskAddressesIn(describe(error));
+}
+
 /**
  * Delivers due outbox messages once. Safe to run in several processes on one database: each
  * message is claimed by exactly one worker (row locks with SKIP LOCKED plus a lease).
@@ -81,7 +87,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
       unrecorded.set(row.id, write);
       recordFailed = true;
       logger.warn(
-        { outboxId: row.id, kind: row.kind, err: describe(error) },
+        { outboxId: row.id, kind: row.kind, err: describeForLog(error) },
         'could not record an e-mail outcome; kept to record before the next claim',
       );
     }
@@ -116,7 +122,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         report.failed++;
         onOutcome?.('failed');
         logger.error(
-          { outboxId: row.id, kind: row.kind, attempts: row.attempts, err: message },
+          { outboxId: row.id, kind: row.kind, attempts: row.attempts, err: describeForLog(error) },
           'e-mail delivery failed for good',
         );
       } else {
@@ -125,7 +131,13 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         report.retrying++;
         onOutcome?.('retrying');
         logger.warn(
-          { outboxId: row.id, kind: row.kind, attempts: row.attempts, retryAt: next, err: message },
+          {
+            outboxId: row.id,
+            kind: row.kind,
+            attempts: row.attempts,
+            retryAt: next,
+            err: describeForLog(error),
+          },
           'e-mail delivery failed, will retry',
         );
       }

@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import { PRIVATE_FILE_MODE } from '../backup/write-private-file.ts';
 import { PRIVATE_DIR_MODE } from '../data-dir/make-data-dir-private.ts';
 import type { Logger } from '../logger.ts';
+import { maskEmailAddress } from './mask-address.ts';
 import { messageIdHeader, type MailTransport, type OutgoingEmail } from './outgoing-email.ts';
 
 /** Without SMTP, each e-mail becomes an `.eml` file in `$DATA_DIR/mail` (open it in any mail client). */
@@ -31,7 +32,11 @@ export function createFileTransport(dataDir: string, logger: Logger): MailTransp
       // Named by the stable message id: a retried write replaces the same file.
       const file = path.join(dir, `${stamp}-${email.kind}-${email.messageId}.eml`);
       await writeFile(file, raw, { mode: PRIVATE_FILE_MODE });
-      logger.info({ to: email.to, subject: email.subject, file }, 'e-mail written to file');
+      // Never the whole address in the log (decision 159); the file has it.
+      logger.info(
+        { to: maskEmailAddress(email.to), kind: email.kind, file },
+        'e-mail written to file',
+      );
     },
     close: () => composer.close(),
   };

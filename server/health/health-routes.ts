@@ -1,9 +1,11 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { createBackupStateRepository } from '../backup/backup-state-repository.ts';
 import { pingDatabase } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository } from '../email/outbox-repository.ts';
 import type { AppEnv } from '../http/types.ts';
+import { carriesMetricsToken, isLoopbackAddress } from '../metrics/metrics-access.ts';
+import { clientIp } from '../rate-limit/client-ip.ts';
 
 /** Mail due longer than this means delivery is stuck (the trial e-mail is promised in minutes). */
 export const OUTBOX_STUCK_AFTER_MS = 10 * 60_000;
@@ -96,19 +98,39 @@ export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promi
 }
 
 /**
+ * Whether a request may read the health details (database kind, outbox, backup schedule and
+ * age): a client on this machine (as `TRUST_PROXY` resolves it, so not anyone behind the proxy
+ * on it) or one with the metrics token; everyone else gets the status only (decision 160).
+ * In-process requests (tests) have no client address and count as this machine.
+ */
+function mayReadDetails(c: Context<AppEnv>, metricsToken: string | undefined): boolean {
+  if (metricsToken && carriesMetricsToken(c.req.header('authorization'), metricsToken)) {
+    return true;
+  }
+  const client = clientIp(c);
+  return client === 'unknown' || isLoopbackAddress(client);
+}
+
+/**
  * `GET /healthz`: liveness, the process answers (no database call, for a load balancer's frequent
  * probe). `GET /readyz`: readiness, the database answers, mail is not stuck and the process is not
  * shutting down (decision 139); 503 otherwise.
- * Its details also say how old the newest backup is.
+ * Their details (database kind, backup age) only to this machine or the metrics token.
  */
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const started = deps.clock();
-  app.get('/healthz', (c) => c.json({ status: 'ok', database: deps.database.kind }));
+  const token = deps.env.METRICS_TOKEN;
+  app.get('/healthz', (c) =>
+    c.json(
+      mayReadDetails(c, token) ? { status: 'ok', database: deps.database.kind } : { status: 'ok' },
+    ),
+  );
   app.get('/readyz', async (c) => {
     const readiness = await checkReadiness(deps, started);
     c.header('Cache-Control', 'no-store');
-    return c.json(readiness, readiness.status === 'ready' ? 200 : 503);
+    const body = mayReadDetails(c, token) ? readiness : { status: readiness.status };
+    return c.json(body, readiness.status === 'ready' ? 200 : 503);
   });
   return app;
 }

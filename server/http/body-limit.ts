@@ -17,6 +17,21 @@ const DRAINABLE_BYTES = DEFAULT_BODY_LIMIT_BYTES;
 const LINGER_BYTES = 256 * 1024;
 const LINGER_MS = 1000;
 
+/** The answer to a GET or HEAD that comes with a body. */
+const BODY_NOT_ALLOWED = 'A GET or HEAD request takes no body.';
+
+/**
+ * Whether a request's headers announce a body: a length above zero, or any transfer coding.
+ * The stored-page fast path leaves such a request to `bodyLimits` (decision 159).
+ */
+export function announcesBody(headers: {
+  contentLength: string | undefined;
+  transferEncoding: string | undefined;
+}): boolean {
+  if (headers.transferEncoding !== undefined) return true;
+  return headers.contentLength !== undefined && !/^0+$/.test(headers.contentLength.trim());
+}
+
 function kibibytes(bytes: number): string {
   return `${Math.round(bytes / 1024)} KiB`;
 }
@@ -55,7 +70,8 @@ function hangUpIfBodyUnread(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
 /**
  * First in the chain, before anything reads a body (ARCHITECTURE.md): a declared length above
  * the limit is refused before a byte is read; a chunked body is counted as it arrives and refused
- * the moment it passes the limit. Answers 413 JSON, then hangs up.
+ * the moment it passes the limit. Answers 413 JSON, then hangs up. A GET or HEAD with a body is
+ * refused at once with 400, unread (nothing would read it, but Node would drain it whole).
  */
 export function bodyLimits(options: {
   /** The limit of a path; the default suits forms and JSON. */
@@ -82,7 +98,15 @@ export function bodyLimits(options: {
     return limiter;
   };
   return async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+      const withBody = announcesBody({
+        contentLength: c.req.header('content-length'),
+        transferEncoding: c.req.header('transfer-encoding'),
+      });
+      if (!withBody) return next();
+      hangUpIfBodyUnread(c);
+      return c.json({ Error: errorCodes.invalidRequest, message: BODY_NOT_ALLOWED }, 400);
+    }
     const refusal = await limiterOf(options.limitFor(c.req.path))(c, next);
     if (refusal instanceof Response) c.res = refusal;
     hangUpIfBodyUnread(c);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { requestId as honoRequestId } from 'hono/request-id';
+import { proxyHeader } from './proxy-headers.ts';
 import type { AppEnv } from './types.ts';
 
 const acceptableRequestId = /^[A-Za-z0-9._-]{1,64}$/;
@@ -13,9 +14,9 @@ export function requestIdFrom(sent: string | undefined): string {
   return sent !== undefined && acceptableRequestId.test(sent) ? sent : randomUUID();
 }
 
-/** `requestIdFrom` the request's `X-Request-Id` header. */
-export function acceptedRequestId(c: Context): string {
-  return requestIdFrom(c.req.header('x-request-id'));
+/** `requestIdFrom` the request's `X-Request-Id` header, when a trusted proxy sent it. */
+export function acceptedRequestId(c: Context<AppEnv>): string {
+  return requestIdFrom(proxyHeader(c, 'x-request-id'));
 }
 
 /** Sets `requestId` for the log; the header is read by `acceptedRequestId`, never echoed. */

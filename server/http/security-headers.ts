@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { proxyHeader } from './proxy-headers.ts';
 import type { AppEnv } from './types.ts';
 
 export interface SecurityHeaderOptions {
@@ -100,7 +101,7 @@ export function securityHeaderList(
 export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler<AppEnv> {
   const always = securityHeaderList(options);
   return async (c, next) => {
-    const headers = isHttps(c.req.url, c.req.header('x-forwarded-proto'))
+    const headers = isHttps(c.req.url, proxyHeader(c, 'x-forwarded-proto'))
       ? [...always, HSTS_HEADER]
       : always;
     for (const [name, value] of headers) c.header(name, value);

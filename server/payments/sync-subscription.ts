@@ -2,6 +2,7 @@ import { siteConfig } from '#shared/site-config.ts';
 import type { Database, Executor } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { createOutboxRepository, type QueuedEmail } from '../email/outbox-repository.ts';
+import { createFreeLicenceRepository } from '../licences/free-licence-repository.ts';
 import { issueLicence } from '../licences/issue-licence.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import {
@@ -54,6 +55,9 @@ export interface SyncResult {
   licenceId: string | null;
 }
 
+/** A new free licence its recipient has had enough of today: none is written (decision 158). */
+const OVER_FREE_LIMIT = 'over-free-limit';
+
 interface Attached {
   licence: Licence;
   origin: 'issued' | 'converted';
@@ -93,7 +97,7 @@ async function attachLicence(
   deps: SyncDeps,
   snapshot: SubscriptionSnapshot,
   now: Date,
-): Promise<Attached | null> {
+): Promise<Attached | typeof OVER_FREE_LIMIT | null> {
   const licences = createLicenceRepository(tx);
   const lifecycle = createLifecycleRepository(tx);
   const link = { subscriptionId: snapshot.subscriptionId, customerId: snapshot.customerId };
@@ -141,6 +145,13 @@ async function attachLicence(
   }
 
   if (!snapshot.customerEmail) return null;
+  if (!paid) {
+    // Before anything is written; one address at a time, so concurrent checkouts count exactly.
+    const emailNormalized = normalizeEmailAddress(snapshot.customerEmail);
+    const freeLicences = createFreeLicenceRepository(tx);
+    await freeLicences.lockAddress(emailNormalized);
+    if (!(await freeLicences.allowance(emailNormalized)).allowed) return OVER_FREE_LIMIT;
+  }
   const issued = await issueLicence(tx, deps.secretKey, {
     type: licenceTypeForEdition(snapshot.edition),
     edition: snapshot.edition,
@@ -236,6 +247,12 @@ export async function syncSubscription(
       }
       if (standing === 'good' || standing === 'retrying') {
         const attached = await attachLicence(tx, deps, snapshot, now);
+        if (attached === OVER_FREE_LIMIT) {
+          // Free, so nothing to refund: the subscription ends at once, without a licence.
+          deps.logger.warn({ subscriptionId }, 'free licence refused: recipient over its limit');
+          await repository.save(snapshot, null, readAt);
+          return { outcome: 'ignored' as const, licenceId: null, queued: 0, cancelNow: true };
+        }
         if (attached) {
           licence = attached.licence;
           origin = attached.origin;

@@ -10,7 +10,7 @@ export function securityContactRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get(SECURITY_TXT_PATH, (c) => {
     c.header('Cache-Control', 'public, max-age=86400');
-    return c.text(securityTxt(deps.env.PUBLIC_BASE_URL, deps.clock()));
+    return c.text(securityTxt(deps.env.PUBLIC_BASE_URL, deps.env.SECURITY_TXT_EXPIRES));
   });
   app.get('/security.txt', (c) => c.redirect(SECURITY_TXT_PATH, 301));
   return app;

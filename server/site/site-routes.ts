@@ -12,6 +12,7 @@ import {
   securityHeaderList,
   type SecurityHeaderOptions,
 } from '../http/security-headers.ts';
+import { proxyHeader } from '../http/proxy-headers.ts';
 import type { AppEnv } from '../http/types.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { describeReleaseSigningKey } from '../releases/release-signing-key.ts';
@@ -48,7 +49,7 @@ function pageRequestOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): PageRequest
     query: queryStart === -1 ? '' : url.slice(queryStart + 1),
     acceptEncoding: c.req.header('accept-encoding'),
     ifNoneMatch: c.req.header('if-none-match'),
-    https: isHttps(url, c.req.header('x-forwarded-proto')),
+    https: isHttps(url, proxyHeader(c, 'x-forwarded-proto')),
   };
 }
 

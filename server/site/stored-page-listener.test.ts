@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalPageState } from '#app/ssr/canonical-page-state.ts';
 import { securityHeaderList } from '../http/security-headers.ts';
 import { metricsOff, type ServiceMetrics } from '../metrics/service-metrics.ts';
+import { parseTrustProxy } from '../rate-limit/trusted-proxies.ts';
 import { createPageResolver, type ManifestRoute } from './page-address.ts';
 import { createPageCache, type PageRequest } from './page-cache.ts';
 import { storedPageListener } from './stored-page-listener.ts';
@@ -50,7 +51,12 @@ const metrics: ServiceMetrics = {
   ...metricsOff,
   requestServed: (method, route, status) => served.push(`${method} ${route} ${status}`),
 };
-const listener = storedPageListener({ cache, logger, metrics });
+const listener = storedPageListener({
+  cache,
+  logger,
+  metrics,
+  trustedProxies: parseTrustProxy('loopback'),
+});
 
 /** A server like production's: the fast path first, a marked stand-in for Hono behind it. */
 const server = createServer((incoming, outgoing) => {

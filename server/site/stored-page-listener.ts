@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BlockList } from 'node:net';
 import type { Logger } from '../logger.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import { requestIdFrom } from '../http/request-id.ts';
+import { announcesBody } from '../http/body-limit.ts';
+import { fromTrustedProxy } from '../http/proxy-headers.ts';
 import { logRequest } from '../http/request-log.ts';
 import { isHttps } from '../http/security-headers.ts';
 import type { PageCache } from './page-cache.ts';
@@ -23,6 +26,8 @@ export interface StoredPageListenerOptions {
   logger: Logger;
   /** Counts the request as the metrics middleware would; undefined when metrics are off. */
   metrics?: ServiceMetrics | undefined;
+  /** `TRUST_PROXY`: whose `X-Forwarded-Proto` and `X-Request-Id` count (decision 160). */
+  trustedProxies: BlockList;
 }
 
 /**
@@ -36,18 +41,21 @@ export interface StoredPageListenerOptions {
 export function storedPageListener(
   options: StoredPageListenerOptions,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => boolean {
-  const { cache, logger, metrics } = options;
+  const { cache, logger, metrics, trustedProxies } = options;
   return (incoming, outgoing) => {
     const started = performance.now();
     const method = incoming.method ?? '';
     if (method !== 'GET' && method !== 'HEAD') return false;
     const headers = incoming.headers;
-    // A body (even on GET) is the body limits' business.
-    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) {
-      return false;
-    }
+    // A body (even on GET) is the body limits' business: they refuse it unread.
+    const contentLength = headers['content-length'];
+    const transferEncoding = headers['transfer-encoding'];
+    if (announcesBody({ contentLength, transferEncoding })) return false;
     const target = incoming.url ?? '';
     if (!plainTarget.test(target)) return false;
+    const peer = incoming.socket.remoteAddress ?? '';
+    const proxyHeader = (name: string) =>
+      fromTrustedProxy(peer, trustedProxies, single(headers[name]));
     const queryStart = target.indexOf('?');
     const path = queryStart === -1 ? target : target.slice(0, queryStart);
     const found = cache.find({
@@ -57,14 +65,14 @@ export function storedPageListener(
       acceptEncoding: headers['accept-encoding'],
       ifNoneMatch: headers['if-none-match'],
       // This server speaks plain HTTP; a proxy in front says what the visitor used.
-      https: isHttps('http:', single(headers['x-forwarded-proto'])),
+      https: isHttps('http:', proxyHeader('x-forwarded-proto')),
     });
     if (!found) return false;
 
     outgoing.writeHead(found.status, found.headers);
     if (found.body) outgoing.end(found.body);
     else outgoing.end();
-    const requestId = requestIdFrom(single(headers['x-request-id']));
+    const requestId = requestIdFrom(proxyHeader('x-request-id'));
     logRequest(logger.child({ requestId }), method, path, found.status, started);
     metrics?.requestServed(method, 'page', found.status, (performance.now() - started) / 1000);
     return true;

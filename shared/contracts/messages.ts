@@ -70,6 +70,12 @@ export function rateLimitMessage(retryAfterSeconds: number): string {
   return `Too many requests. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 }
 
+/** A free checkout for an address that has had its free licences for the day (decision 158). */
+export function freeLicenceLimitMessage(retryAfterSeconds: number): string {
+  const hours = Math.max(1, Math.ceil(retryAfterSeconds / 3600));
+  return `This address has already received several free licences today. Please try again in ${hours} hour${hours === 1 ? '' : 's'}, or use the licence key you already have.`;
+}
+
 /**
  * The portal dialog's error (its wording is not in the spec): too many requests gets its own
  * advice, everything else the billing default.

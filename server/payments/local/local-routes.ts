@@ -1,11 +1,17 @@
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
 import { EMAIL_ADDRESS_PATTERN } from '#shared/contracts/fields.ts';
-import { billingErrorMessage, validationMessages } from '#shared/contracts/messages.ts';
+import {
+  billingErrorMessage,
+  freeLicenceLimitMessage,
+  validationMessages,
+} from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/http/csrf.ts';
 import type { AppEnv } from '#server/http/types.ts';
+import { normalizeEmailAddress } from '#server/licences/normalize-email-address.ts';
+import { createFreeLicenceRepository } from '#server/licences/free-licence-repository.ts';
 import { syncDepsOf, handlePaymentEvent } from '../sync-subscription.ts';
 import type { PaymentEvent } from '../payment-types.ts';
 import { checkCard, type CardField } from './local-cards.ts';
@@ -218,7 +224,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
       if (checked.ok) card = checked.card;
       else Object.assign(errors, checked.errors satisfies Partial<Record<CardField, string>>);
     }
-    const render = (status: 400 | 402, failure?: { title: string; message: string }) =>
+    const render = (status: 400 | 402 | 429, failure?: { title: string; message: string }) =>
       c.html(
         checkoutPage({
           session,
@@ -230,6 +236,20 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
         status,
       );
     if (Object.keys(errors).length > 0) return render(400);
+    // The free plan mails a key to whatever address was typed: refused here, before anything is
+    // written, once the address has had its free licences for the day (decision 158).
+    if (!paid && session.status === 'open') {
+      const decision = await createFreeLicenceRepository(db).allowance(
+        normalizeEmailAddress(email),
+      );
+      if (!decision.allowed) {
+        c.header('Retry-After', String(decision.retryAfterSeconds));
+        return render(429, {
+          title: 'Too many free licences for this address.',
+          message: freeLicenceLimitMessage(decision.retryAfterSeconds),
+        });
+      }
+    }
 
     const result = await completeLocalCheckout(manage, { sessionId: session.id, email, card });
     if (result.ok) {

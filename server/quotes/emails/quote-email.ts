@@ -1,4 +1,5 @@
 import { renderEmail, type RenderedEmail } from '#server/email/render-email.ts';
+import { visitorTextForEmail } from '#server/email/visitor-text.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import type { QuoteDocument } from '../quote-document.ts';
@@ -15,6 +16,9 @@ export function quoteEmail(input: {
 }): RenderedEmail {
   const { document, downloadUrl, acceptUrl, publicBaseUrl } = input;
   const { currency } = document.plan;
+  // Typed by whoever asked, for an address nobody confirmed: echoed only without links (decision 159).
+  const company = visitorTextForEmail(document.buyer.companyName);
+  const purchaseOrder = visitorTextForEmail(document.buyer.purchaseOrder);
   return renderEmail({
     subject: `Your ${siteConfig.productName} quote ${document.number}`,
     publicBaseUrl,
@@ -22,7 +26,7 @@ export function quoteEmail(input: {
       { kind: 'heading', text: `Quote ${document.number}` },
       {
         kind: 'paragraph',
-        text: `Here is the quote you asked for on our pricing page for ${document.buyer.companyName}. It is valid until ${document.validUntil}.`,
+        text: `Here is the quote you asked for on our pricing page${company ? ` for ${company}` : ''}. It is valid until ${document.validUntil}.`,
       },
       {
         kind: 'facts',
@@ -40,9 +44,7 @@ export function quoteEmail(input: {
                 },
               ]
             : []),
-          ...(document.buyer.purchaseOrder
-            ? [{ label: 'Purchase order', value: document.buyer.purchaseOrder }]
-            : []),
+          ...(purchaseOrder ? [{ label: 'Purchase order', value: purchaseOrder }] : []),
         ],
       },
       { kind: 'note', text: document.tax.note },

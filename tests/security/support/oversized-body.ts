@@ -15,6 +15,8 @@ export interface OversizedBodyResult {
  */
 export function sendOversizedBody(options: {
   port: number;
+  /** POST unless given. */
+  method?: string;
   path: string;
   totalBytes: number;
   chunked: boolean;
@@ -52,7 +54,7 @@ export function sendOversizedBody(options: {
       ? 'Transfer-Encoding: chunked\r\n'
       : `Content-Length: ${options.totalBytes}\r\n`;
     socket.write(
-      `POST ${options.path} HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\n` +
+      `${options.method ?? 'POST'} ${options.path} HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\n` +
         `Content-Type: ${options.contentType}\r\n${framing}${extra}\r\n`,
     );
     const pump = () => {

@@ -1,0 +1,78 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildService } from '#server/app.ts';
+import { databaseTargets } from '../helpers/databases.ts';
+import { stubServerBuild } from '../helpers/stub-server-build.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { sendOversizedBody } from './support/oversized-body.ts';
+
+/**
+ * Issue 25, smaller item 4: GET and HEAD bodies were exempt from the body limit and read whole
+ * (300 MB in 0.73 s to `/pricing`). A GET or HEAD that announces a body is refused at once with
+ * 400, before its body is read, on stored pages (the fast path) as on everything else.
+ */
+const FORTY_MB = 40 * 1024 * 1024;
+const EIGHT_MB = 8 * 1024 * 1024;
+
+// No database work is involved: one database suffices.
+const [target] = databaseTargets;
+
+describe('GET and HEAD with a body, on a server built as production builds it', () => {
+  let t: TestApp;
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    if (!target) throw new Error('no database target');
+    t = await createTestApp(target);
+    const { app, storedPages } = buildService(t.deps, { serverBuild: stubServerBuild() });
+    const hono = getRequestListener(app.fetch);
+    server = createServer((incoming, outgoing) => {
+      if (!storedPages?.(incoming, outgoing)) void hono(incoming, outgoing);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+    // The page is stored now: the next requests for it take the fast path.
+    expect((await fetch(`http://127.0.0.1:${port}/imprint`)).status).toBe(200);
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    server.close();
+    await t.close();
+  });
+
+  for (const method of ['GET', 'HEAD']) {
+    for (const chunked of [false, true]) {
+      for (const path of ['/imprint', '/', '/account/v1/releases']) {
+        it(`refuses ${method} ${path} with a ${chunked ? 'chunked' : 'declared'} 40 MB body, unread`, async () => {
+          const result = await sendOversizedBody({
+            port,
+            method,
+            path,
+            totalBytes: FORTY_MB,
+            chunked,
+            contentType: 'text/plain',
+          });
+          expect(result.status, result.response).toBe(400);
+          if (method === 'GET') {
+            expect(result.response).toContain(
+              '{"Error":"InvalidRequest","message":"A GET or HEAD request takes no body."}',
+            );
+          }
+          expect(result.bytesWritten).toBeLessThan(EIGHT_MB);
+        });
+      }
+    }
+  }
+
+  it('still serves a GET with `Content-Length: 0`, and a plain one', async () => {
+    const empty = await fetch(`http://127.0.0.1:${port}/imprint`, {
+      headers: { 'Content-Length': '0' },
+    });
+    expect(empty.status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/imprint`)).status).toBe(200);
+  });
+});
