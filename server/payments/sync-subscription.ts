@@ -145,7 +145,7 @@ async function attachLicence(
   }
 
   if (!snapshot.customerEmail) return null;
-  if (!paid) {
+  if (licenceTypeForEdition(snapshot.edition) === 'Free') {
     // Before anything is written; one address at a time, so concurrent checkouts count exactly.
     const emailNormalized = normalizeEmailAddress(snapshot.customerEmail);
     const freeLicences = createFreeLicenceRepository(tx);
