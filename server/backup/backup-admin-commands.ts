@@ -19,7 +19,7 @@ const backup: AdminCommand = {
     'running it opens the database itself. A relative path is taken from the directory you run',
     'the command in; its directory must exist. The file holds every customer address, SECRET_KEY',
     'and the licence signing key: it is written readable by its owner only (0600); keep it',
-    'encrypted, off the machine and with restricted access. See the README for how often.',
+    'encrypted, off the machine and with restricted access. See docs/operations.md for how often.',
   ].join('\n'),
   arguments: [{ name: 'file', description: 'Where to write, e.g. orgsmith-2026-11-25.jsonl.gz' }],
   async run(context, { args }) {

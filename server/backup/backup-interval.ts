@@ -3,7 +3,7 @@ const DURATION = /^(\d{1,6})([smhd])$/;
 
 /** The schedule's default when BACKUP_DIR is set and BACKUP_EVERY is not. */
 export const DEFAULT_BACKUP_EVERY_MS = UNIT_MS.d;
-/** A week of daily backups, the README's advice. */
+/** A week of daily backups, the advice of docs/operations.md (Backups). */
 export const DEFAULT_BACKUP_KEEP = 7;
 const LONGEST_MS = 366 * UNIT_MS.d;
 
