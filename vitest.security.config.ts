@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * `npm run test:security` (issue 17): every attack of the security review as a test — oversized
  * bodies, junk URLs, test payments on a public origin, someone else's trial or link. Some files
- * start real server processes on the production build (`npm run build` first; `npm test` runs it
- * after the e2e tests, which build). One file at a time: they measure memory and latency.
+ * start real server processes on the production build (`npm run test:security` builds first unless
+ * build/ is current, decision 162). One file at a time: they measure memory and latency.
  */
 export default defineConfig({
   cacheDir: '.vite-cache',
