@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { keyedHash } from '#server/crypto/keyed-hash.ts';
 
 /**
  * Access tokens: `orgsmith_at_` and 43 base64url characters (256 random bits). The prefix lets
@@ -19,7 +20,7 @@ export function looksLikeAccessToken(text: string): boolean {
 
 /** What the database keeps instead of the token: an HMAC under the instance secret. */
 export function hashAccessToken(secretKey: string, token: string): string {
-  return createHmac('sha256', secretKey).update(`access-token:${token}`).digest('hex');
+  return keyedHash(secretKey, 'access-token', token);
 }
 
 /** The last characters of a token, so its owner can tell tokens apart in a list. */

@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { signLink, verifyLinkSignature } from '#server/crypto/link-token.ts';
 
 /** A billing-portal link works for a day (decision 055). */
 export const PORTAL_TOKEN_TTL_MS = 24 * 60 * 60_000;
@@ -14,12 +15,6 @@ const payloadSchema = z.strictObject({
   /** Expiry, seconds since the epoch. */
   e: z.number().int().positive(),
 });
-
-function sign(secretKey: string, payload: string): string {
-  return createHmac('sha256', secretKey)
-    .update(`billing-portal-token:${payload}`)
-    .digest('base64url');
-}
 
 export interface PortalToken {
   token: string;
@@ -52,7 +47,7 @@ export function createPortalToken(input: {
     }),
   ).toString('base64url');
   return {
-    token: `${payload}.${sign(input.secretKey, payload)}`,
+    token: `${payload}.${signLink(input.secretKey, 'billing-portal-token', payload)}`,
     tokenId,
     licenceId: input.licenceId,
     customerId: input.customerId,
@@ -72,9 +67,7 @@ export function verifyPortalToken(
 ): VerifiedPortalToken {
   const [payload, signature, ...rest] = token.split('.');
   if (!payload || !signature || rest.length > 0) return { ok: false, reason: 'Malformed' };
-  const expected = Buffer.from(sign(secretKey, payload));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+  if (!verifyLinkSignature(secretKey, 'billing-portal-token', payload, signature)) {
     return { ok: false, reason: 'Forged' };
   }
   let decoded: unknown;

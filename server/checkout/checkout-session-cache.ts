@@ -1,3 +1,4 @@
+import { createTtlCache } from '#server/cache/ttl-cache.ts';
 import type { CheckoutStatus } from '#shared/contracts/checkout.ts';
 
 /** What the provider said about a checkout session that it will never say differently. */
@@ -29,33 +30,9 @@ export interface CheckoutSessionCacheOptions {
 export function createCheckoutSessionCache(
   options: CheckoutSessionCacheOptions,
 ): CheckoutSessionCache {
-  const maxEntries = options.maxEntries ?? 10_000;
-  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
-  // A Map iterates in insertion order: re-inserting on read keeps the oldest read first.
-  const entries = new Map<string, { settled: SettledCheckoutSession; expiresAt: number }>();
-
-  return {
-    get(sessionId) {
-      const entry = entries.get(sessionId);
-      if (!entry) return undefined;
-      entries.delete(sessionId);
-      if (entry.expiresAt <= options.clock().getTime()) return undefined;
-      entries.set(sessionId, entry);
-      return entry.settled;
-    },
-
-    set(sessionId, settled) {
-      entries.delete(sessionId);
-      entries.set(sessionId, { settled, expiresAt: options.clock().getTime() + ttlMs });
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
-        entries.delete(oldest);
-      }
-    },
-
-    get size() {
-      return entries.size;
-    },
-  };
+  return createTtlCache<SettledCheckoutSession>({
+    maxEntries: options.maxEntries ?? 10_000,
+    ttlMs: options.ttlMs ?? 24 * 60 * 60 * 1000,
+    clock: options.clock,
+  });
 }

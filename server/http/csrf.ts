@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { generateCookie, getCookie } from 'hono/cookie';
+import { constantTimeEqual } from '#server/crypto/constant-time-equal.ts';
 import {
   CSRF_COOKIE,
   CSRF_FORM_FIELD,
@@ -19,12 +19,6 @@ export interface CsrfOptions {
   /** Paths called by machines, not browsers (webhooks, the CLI): they authenticate otherwise. */
   isExempt: (path: string) => boolean;
   secureCookie: boolean;
-}
-
-function tokensMatch(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** The visitor's CSRF cookie, under the name the origin's scheme gives it (decision 128). */
@@ -81,7 +75,7 @@ export function csrf(options: CsrfOptions): MiddlewareHandler<AppEnv> {
       const field = (await c.req.parseBody())[CSRF_FORM_FIELD];
       sent = typeof field === 'string' ? field : undefined;
     }
-    if (!sent || !tokensMatch(cookieToken, sent)) return refused(c);
+    if (!sent || !constantTimeEqual(cookieToken, sent)) return refused(c);
     return next();
   };
 }

@@ -1,17 +1,17 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { keyedHash } from '#server/crypto/keyed-hash.ts';
+import { createLinkToken, LINK_TOKEN_PATTERN } from '#server/crypto/link-token.ts';
 
 /**
  * The token of an invoice order's confirmation link (decision 153): 24 random bytes, base64url
  * (32 characters). Only its keyed hash is stored, so the table alone confirms no order.
  */
-export function createInvoiceOrderToken(): string {
-  return randomBytes(24).toString('base64url');
-}
+export const createInvoiceOrderToken = createLinkToken;
 
-export const INVOICE_ORDER_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+export const INVOICE_ORDER_TOKEN_PATTERN = LINK_TOKEN_PATTERN;
 
 export function hashInvoiceOrderToken(secretKey: string, token: string): string {
-  return createHmac('sha256', secretKey).update(`invoice-order-token:${token}`).digest('base64url');
+  return keyedHash(secretKey, 'invoice-order-token', token);
 }
 
 /** An order's id as operators see it: `io_` and 16 random characters. */

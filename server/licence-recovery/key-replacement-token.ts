@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { signLink, verifyLinkSignature } from '#server/crypto/link-token.ts';
 
 /** How long the link in a lost-key e-mail works. */
 export const KEY_REPLACEMENT_TOKEN_HOURS = 24;
@@ -6,11 +6,9 @@ export const KEY_REPLACEMENT_TOKEN_HOURS = 24;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN_PATTERN = /^([0-9a-f-]{36})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/;
 
-function mac(secretKey: string, licenceId: string, expires: number, keyHash: string): string {
-  return createHmac('sha256', secretKey)
-    .update(`licence-key-replacement:${licenceId}:${expires}:${keyHash}`)
-    .digest('base64url');
-}
+/** What the MAC covers: also the licence's current key hash, which the token does not show. */
+const signed = (licenceId: string, expires: number, keyHash: string) =>
+  `${licenceId}:${expires}:${keyHash}`;
 
 /**
  * A link token that lets its holder replace one licence's key: `<licence id>.<expiry>.<mac>`.
@@ -23,7 +21,12 @@ export function createKeyReplacementToken(
   now: Date,
 ): string {
   const expires = Math.floor(now.getTime() / 1000) + KEY_REPLACEMENT_TOKEN_HOURS * 3600;
-  return `${licence.id}.${expires}.${mac(secretKey, licence.id, expires, licence.keyHash)}`;
+  const mac = signLink(
+    secretKey,
+    'licence-key-replacement',
+    signed(licence.id, expires, licence.keyHash),
+  );
+  return `${licence.id}.${expires}.${mac}`;
 }
 
 /** The licence id a token names, before its MAC can be checked against the licence. */
@@ -46,7 +49,10 @@ export function verifyKeyReplacementToken(
   const read = readKeyReplacementToken(token);
   if (!match?.[3] || !read || read.licenceId !== licence.id) return false;
   if (read.expires * 1000 <= now.getTime()) return false;
-  const expected = Buffer.from(mac(secretKey, licence.id, read.expires, licence.keyHash));
-  const given = Buffer.from(match[3]);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return verifyLinkSignature(
+    secretKey,
+    'licence-key-replacement',
+    signed(licence.id, read.expires, licence.keyHash),
+    match[3],
+  );
 }

@@ -1,3 +1,5 @@
+import { createTtlCache } from '#server/cache/ttl-cache.ts';
+
 /**
  * A small time-bounded cache with least-recently-used eviction. Validation keeps the licence it
  * looked up here for a few seconds, so a CLI that validates on every command in a CI burst costs
@@ -10,42 +12,14 @@ export interface LookupCache<V> {
   readonly size: number;
 }
 
-export function createLookupCache<V>(options: {
+/** With a time to live of 0 (`LICENSE_VALIDATION_CACHE_SECONDS=0`) it keeps nothing. */
+export function createLookupCache<V extends NonNullable<unknown>>(options: {
   ttlMs: number;
   maxEntries: number;
   clock: () => Date;
 }): LookupCache<V> {
-  const { ttlMs, maxEntries, clock } = options;
-  const entries = new Map<string, { value: V; expires: number }>();
-  return {
-    get(key) {
-      if (ttlMs <= 0) return undefined;
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.expires <= clock().getTime()) {
-        entries.delete(key);
-        return undefined;
-      }
-      // Re-insert so that Map order stays least-recently-used first.
-      entries.delete(key);
-      entries.set(key, entry);
-      return entry.value;
-    },
-    set(key, value) {
-      if (ttlMs <= 0) return;
-      entries.delete(key);
-      entries.set(key, { value, expires: clock().getTime() + ttlMs });
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next();
-        if (oldest.done) break;
-        entries.delete(oldest.value);
-      }
-    },
-    delete(key) {
-      entries.delete(key);
-    },
-    get size() {
-      return entries.size;
-    },
-  };
+  if (options.ttlMs <= 0) {
+    return { get: () => undefined, set() {}, delete() {}, size: 0 };
+  }
+  return createTtlCache<V>(options);
 }

@@ -1,4 +1,5 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { keyedHash } from '#server/crypto/keyed-hash.ts';
 
 /**
  * Licence keys: `ORGS-` then 28 Crockford base32 symbols in groups of four. 26 symbols are random
@@ -77,7 +78,7 @@ export function parseLicenceKey(input: string): ParsedLicenceKey {
 
 /** What the database keeps instead of the key: an HMAC under the instance secret. */
 export function hashLicenceKey(secretKey: string, canonicalKey: string): string {
-  return createHmac('sha256', secretKey).update(`licence-key:${canonicalKey}`).digest('hex');
+  return keyedHash(secretKey, 'licence-key', canonicalKey);
 }
 
 /** The last group of a key, kept so support can tell a customer's keys apart. */

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { keyedHash } from '#server/crypto/keyed-hash.ts';
 
 const gmailDomains = new Set(['gmail.com', 'googlemail.com']);
 
@@ -23,5 +23,5 @@ export function normalizeEmailAddress(address: string): string {
 
 /** The keyed hash under which trial claims remember an address without storing it. */
 export function hashEmailAddress(secretKey: string, normalizedAddress: string): string {
-  return createHmac('sha256', secretKey).update(`email:${normalizedAddress}`).digest('hex');
+  return keyedHash(secretKey, 'email', normalizedAddress);
 }

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual } from '#server/crypto/constant-time-equal.ts';
 import type { QuoteSummary } from '#shared/contracts/quotes.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import type { QuoteDeps } from './create-quote.ts';
@@ -12,12 +12,6 @@ function documentOf(row: StoredQuote): QuoteDocument {
   return quoteDocumentSchema.parse(row.document);
 }
 
-function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /**
  * The document of quote `number` when `token` is its link's token, else undefined: an unknown
  * number and a wrong token look the same to the caller (404).
@@ -29,7 +23,8 @@ export async function readQuoteDocument(
 ): Promise<QuoteDocument | undefined> {
   if (!parseQuoteNumber(number) || !token || !QUOTE_TOKEN_PATTERN.test(token)) return undefined;
   const row = await createQuoteRepository(deps.db).findByNumber(number);
-  if (!row || !sameHash(row.tokenHash, hashQuoteToken(deps.secretKey, token))) return undefined;
+  if (!row || !constantTimeEqual(row.tokenHash, hashQuoteToken(deps.secretKey, token)))
+    return undefined;
   return documentOf(row);
 }
 

@@ -73,6 +73,14 @@ describe.each(databaseTargets)('batched rate limiter on $name', (target) => {
     expect(await stored()).toEqual({ '2026-03-02T09:00:00.000Z': 50 });
   });
 
+  it('names a counter by the keyed hash of its rule and subject it has always used', async () => {
+    // Stored rows outlive a deploy: the bucket must not change (decision 164).
+    const rule = { name: 'trial:email', limit: 5, windowSeconds: 60 };
+    await limiter().hit(rule, 'Jane@Example.com');
+    const rows = await handle.db.select().from(rateLimitCounters);
+    expect(rows.map((row) => row.bucket)).toEqual(['Fzunb4faFAkEJZBaYtlbpszgJ48bI1WLQ2nV98z8Zy0']);
+  });
+
   it('is exact in one instance, with and without an allowance, also for concurrent hits', async () => {
     for (const limit of [5, 30]) {
       const rule = perMinute(limit);

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { keyedHash } from '#server/crypto/keyed-hash.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import {
@@ -84,9 +84,7 @@ export function createRateLimiter(options: {
   let pruneScheduled = false;
 
   const bucketOf = (rule: RateLimitRule, subject: string) =>
-    createHmac('sha256', secretKey)
-      .update(`rate-limit:${rule.name}:${subject.toLowerCase()}`)
-      .digest('base64url');
+    keyedHash(secretKey, 'rate-limit', `${rule.name}:${subject.toLowerCase()}`);
 
   /**
    * Writes the pending hits of `batch` (plus `extra` hits of the first counter, the caller's own)
