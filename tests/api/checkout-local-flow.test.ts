@@ -68,7 +68,7 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     expect(first.headers.get('set-cookie')).toMatch(/^XSRF-TOKEN=/);
     expect(first.headers.get('referrer-policy')).toBe('no-referrer');
     expect(flat(await first.text())).toContain(
-      `<meta http-equiv="refresh" content="0;url=/billing/local/checkout/${sessionId}?cookie=1"/>`,
+      `<meta http-equiv="refresh" content="0; url=/billing/local/checkout/${sessionId}?cookie=1"/>`,
     );
     const still = await t.app.request(`/billing/local/checkout/${sessionId}?cookie=1`);
     expect(still.status).toBe(400);

@@ -31,7 +31,7 @@ describe('the local pages', () => {
       encoding: 'utf8',
     });
     expect(output).toContain(
-      '<meta http-equiv="refresh" content="0;url=/billing/local/portal/lps_1?cookie=1"/>',
+      '<meta http-equiv="refresh" content="0; url=/billing/local/portal/lps_1?cookie=1"/>',
     );
     expect(output).toContain('<title>Loading - Orgsmith</title>');
   });

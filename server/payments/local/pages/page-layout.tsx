@@ -8,7 +8,7 @@ export const product = siteConfig.productName;
 /**
  * Every local page (decision 062): the head (bearer-link URLs: no index; the routes send no
  * referrer) and, with a subtitle, the TEST MODE frame around the body. `refreshTo` makes the page
- * reload there at once.
+ * reload there at once (`0; url=`: the space the HTML spec asks for).
  */
 export function PageLayout(props: {
   title: string;
@@ -28,7 +28,7 @@ export function PageLayout(props: {
           <link rel="stylesheet" href="/billing/local/styles.css" />
           <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
           {props.refreshTo ? (
-            <meta http-equiv="refresh" content={`0;url=${props.refreshTo}`} />
+            <meta http-equiv="refresh" content={`0; url=${props.refreshTo}`} />
           ) : null}
         </head>
         <body>
