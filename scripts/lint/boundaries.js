@@ -74,7 +74,7 @@ export const boundaryRules = [
       paths: [...vendors.stripe, ...vendors.nodemailer],
     }),
   },
-  { files: ['server/**/*.ts'], rules: restrict(serverVendors(null)) },
+  { files: ['server/**/*.{ts,tsx}'], rules: restrict(serverVendors(null)) },
   {
     files: ['server/db/**/*.ts', 'server/**/*-repository.ts'],
     rules: restrict(serverVendors('drizzle')),

@@ -55,7 +55,7 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     expect(html).toContain('Pay €13,046');
     expect(html).toContain('4242 4242 4242 4242');
     expect(html).toContain('4000 0000 0000 0002');
-    expect(html).toContain('<input type="hidden" name="_csrf" value="test-csrf-token" />');
+    expect(html).toContain('<input type="hidden" name="_csrf" value="test-csrf-token"/>');
     expect(html).toContain(
       'href="http://localhost:3000/pricing?size=10&amp;period=yearly&amp;currency=EUR"',
     );
@@ -68,7 +68,7 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     expect(first.headers.get('set-cookie')).toMatch(/^XSRF-TOKEN=/);
     expect(first.headers.get('referrer-policy')).toBe('no-referrer');
     expect(flat(await first.text())).toContain(
-      `<meta http-equiv="refresh" content="0;url=/billing/local/checkout/${sessionId}?cookie=1" />`,
+      `<meta http-equiv="refresh" content="0; url=/billing/local/checkout/${sessionId}?cookie=1"/>`,
     );
     const still = await t.app.request(`/billing/local/checkout/${sessionId}?cookie=1`);
     expect(still.status).toBe(400);

@@ -120,6 +120,10 @@ test('collects the billing-portal landing page of a live link', async ({ page, r
   const getStarter = page.getByRole('button', { name: 'Get Starter free' });
   await expect(getStarter).toBeEnabled();
   await getStarter.click();
+  // The test provider's checkout page (decision 163), and its cookie page for a visitor without one.
+  await expect(page).toHaveURL(/\/billing\/local\/checkout\//);
+  documents.set('local checkout page', await (await page.request.get(page.url())).text());
+  documents.set('local cookie page', await (await request.get(page.url())).text());
   await page.getByLabel('Email address').fill(address);
   await page.getByRole('button', { name: 'Get my free licence' }).click();
   await expect(page).toHaveURL(/\/checkout-success/);

@@ -26,17 +26,11 @@ import {
   type PlanChangeRequest,
   type PortalActionError,
 } from './manage-local-subscription.ts';
-import {
-  checkoutPage,
-  cookieInterstitialPage,
-  currencyUnchangeableMessage,
-  invoicePage,
-  messagePage,
-  portalPage,
-  type CheckoutField,
-  type PortalSubscriptionView,
-} from './local-pages.ts';
 import { createLocalPaymentRepository } from './local-payment-repository.ts';
+import type { CheckoutField } from './pages/checkout-page.tsx';
+import { localPages } from './pages/load-pages.ts';
+import type { PortalSubscriptionView } from './pages/portal-page.tsx';
+import { currencyUnchangeableMessage } from './pages/portal-messages.ts';
 import { localStylesheet } from './local-styles.ts';
 
 const text = (max: number) => z.optional(z.string().check(z.maxLength(max)));
@@ -140,6 +134,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     if (readCsrfCookie(c, secureCookie)) return undefined;
     const url = new URL(c.req.url);
     if (url.searchParams.has('cookie')) {
+      const { messagePage } = await localPages.message();
       return c.html(
         messagePage({
           title: 'Cookies needed',
@@ -153,6 +148,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     url.searchParams.set('cookie', '1');
     issueCsrfToken(c, secureCookie);
+    const { cookieInterstitialPage } = await localPages.message();
     return c.html(cookieInterstitialPage(`${url.pathname}${url.search}`));
   }
 
@@ -164,8 +160,9 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   if (deps.payments.name !== 'local') return app;
 
-  const sessionGone = (c: Context<AppEnv>, status: 404 | 410) =>
-    c.html(
+  const sessionGone = async (c: Context<AppEnv>, status: 404 | 410) => {
+    const { messagePage } = await localPages.message();
+    return c.html(
       messagePage({
         title: status === 404 ? 'Checkout not found' : 'Checkout expired',
         paragraphs: [
@@ -177,6 +174,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
       }),
       status,
     );
+  };
 
   app.get('/billing/local/checkout/:id', async (c) => {
     bearerLinkHeaders(c);
@@ -190,6 +188,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     const cookie = await needsCookie(c);
     if (cookie) return cookie;
+    const { checkoutPage } = await localPages.checkout();
     return c.html(
       checkoutPage({
         session,
@@ -224,6 +223,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
       if (checked.ok) card = checked.card;
       else Object.assign(errors, checked.errors satisfies Partial<Record<CardField, string>>);
     }
+    const { checkoutPage } = await localPages.checkout();
     const render = (status: 400 | 402 | 429, failure?: { title: string; message: string }) =>
       c.html(
         checkoutPage({
@@ -287,6 +287,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     const session = await repository.findPortalSession(portalSessionId);
     const customer = session ? await repository.findCustomer(session.customerId) : undefined;
     if (!session || !customer || session.expiresAt <= now) {
+      const { messagePage } = await localPages.message();
       return c.html(
         messagePage({
           title: 'Link expired',
@@ -321,6 +322,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
       subscriptions.push(item);
     }
     const done = query.done ? portalNotices[query.done] : undefined;
+    const { portalPage } = await localPages.portal();
     return c.html(
       portalPage({
         portalSessionId,
@@ -348,6 +350,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
     const invoice = await repository.findInvoice(c.req.param('id'));
     // Only by its long id (a bearer link), never by its short number.
     if (!invoice || invoice.id !== c.req.param('id') || invoice.dueAt === null) {
+      const { messagePage } = await localPages.message();
       return c.html(
         messagePage({
           title: 'Invoice not found',
@@ -357,6 +360,7 @@ export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
         404,
       );
     }
+    const { invoicePage } = await localPages.invoice();
     return c.html(invoicePage({ invoice, now: deps.clock() }));
   });
 
