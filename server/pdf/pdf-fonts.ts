@@ -16,6 +16,9 @@ export const pdfFontFiles = {
 
 export type PdfFont = keyof typeof pdfFontFiles;
 
+/** The family's ascent in em (1901/2048, both weights): pdfkit places a line's top at y, not its baseline. */
+export const pdfFontAscent = 1901 / 2048;
+
 let fontBytes: Record<PdfFont, Buffer> | undefined;
 
 /** The font files, read once per process (a server draws many quotes). */

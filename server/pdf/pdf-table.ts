@@ -1,6 +1,6 @@
 import {
   artifact,
-  useStyle,
+  applyStyle,
   type PdfKitDocument,
   type PdfStruct,
   type TextStyle,
@@ -76,12 +76,12 @@ export function tableRow(
     tr.add(
       doc.struct(header ? 'TH' : 'TD', {}, () => {
         doc.text(cell.text, cellX + look.pad, top + look.pad, {
-          ...useStyle(doc, text),
+          ...applyStyle(doc, text),
           ...options,
         });
         if (cell.detail) {
           doc.text(cell.detail, cellX + look.pad, doc.y + 2, {
-            ...useStyle(doc, look.detail),
+            ...applyStyle(doc, look.detail),
             ...options,
           });
         }

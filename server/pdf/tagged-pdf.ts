@@ -84,7 +84,7 @@ export interface TextStyle {
 }
 
 /** Sets font, size and colour; returns the text options that give the style's leading. */
-export function useStyle(doc: PdfKitDocument, style: TextStyle): { lineGap?: number } {
+export function applyStyle(doc: PdfKitDocument, style: TextStyle): { lineGap?: number } {
   doc.font(style.font).fontSize(style.size).fillColor(style.color);
   return style.leading === undefined
     ? {}
@@ -115,7 +115,7 @@ export function taggedText(
 ): void {
   const { x, y, ...options } = at;
   tagged(doc, parent, type, () => {
-    doc.text(text, x, y, { ...useStyle(doc, style), ...options });
+    doc.text(text, x, y, { ...applyStyle(doc, style), ...options });
   });
 }
 

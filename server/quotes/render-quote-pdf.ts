@@ -6,7 +6,7 @@ import {
   tagged,
   taggedListItem,
   taggedText,
-  useStyle,
+  applyStyle,
   type PdfKitDocument,
   type TextStyle,
 } from '#server/pdf/tagged-pdf.ts';
@@ -138,10 +138,10 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
       doc,
       factList,
       () =>
-        doc.text(`${label}:`, factsX, factsY, { ...useStyle(doc, styles.factLabel), width: 90 }),
+        doc.text(`${label}:`, factsX, factsY, { ...applyStyle(doc, styles.factLabel), width: 90 }),
       () =>
         doc.text(value, factsX + 90, factsY, {
-          ...useStyle(doc, styles.factValue),
+          ...applyStyle(doc, styles.factValue),
           width: factsWidth - 90,
           align: 'right',
         }),
@@ -163,11 +163,11 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
   let buyerBottom = 0;
   tagged(doc, root, 'P', () => {
     doc.text(document.buyer.companyName, left, y + 16, {
-      ...useStyle(doc, styles.name),
+      ...applyStyle(doc, styles.name),
       width: columnWidth,
     });
     doc.text(buyerLines.join('\n'), {
-      ...useStyle(doc, styles.body),
+      ...applyStyle(doc, styles.body),
       width: columnWidth,
       lineGap: 1.5,
     });
@@ -178,11 +178,11 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
   let planBottom = 0;
   tagged(doc, root, 'P', () => {
     doc.text(document.plan.name, planX, y + 16, {
-      ...useStyle(doc, styles.name),
+      ...applyStyle(doc, styles.name),
       width: columnWidth,
     });
     doc.text([`Billed ${document.plan.billingPeriod}, in ${currency}`, document.term].join('\n'), {
-      ...useStyle(doc, styles.body),
+      ...applyStyle(doc, styles.body),
       width: columnWidth,
       lineGap: 1.5,
     });
@@ -218,7 +218,7 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
   const totalsWidth = right - totalsX;
   artifact(doc, () => doc.roundedRect(totalsX, y, totalsWidth, 34, 6).fill(colors.surfaceMuted));
   tagged(doc, root, 'P', () => {
-    useStyle(doc, styles.name);
+    applyStyle(doc, styles.name);
     doc.text(`Total (net) ${document.period}`, totalsX + 12, y + 11, { lineBreak: false });
     doc.text(money(document.totalCents), totalsX, y + 11, {
       width: totalsWidth - 12,
@@ -261,10 +261,10 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
     taggedListItem(
       doc,
       noteList,
-      () => doc.text('•', left, itemY, useStyle(doc, styles.note)),
+      () => doc.text('•', left, itemY, applyStyle(doc, styles.note)),
       () =>
         doc.text(note, left + 12, itemY, {
-          ...useStyle(doc, styles.body),
+          ...applyStyle(doc, styles.body),
           width: contentWidth - 12,
           lineGap: 1.5,
         }),
@@ -277,7 +277,7 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
   y = doc.y + 12;
   taggedText(doc, root, 'H2', 'How to accept', styles.heading, { x: left, y });
   tagged(doc, root, 'P', () => {
-    const options = { ...useStyle(doc, styles.body), width: contentWidth, lineGap: 1.5 };
+    const options = { ...applyStyle(doc, styles.body), width: contentWidth, lineGap: 1.5 };
     doc.text(
       `Open the link below by ${document.validUntil} to see this quote on our site and buy the plan it names at its price, by card or, for yearly billing, by invoice (net 30) with your purchase-order reference. Questions? Write to ${document.seller.email} and quote ${document.number}.`,
       left,
@@ -287,16 +287,16 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
   });
   if (acceptUrl) {
     tagged(doc, root, 'Link', () => {
-      const options = { ...useStyle(doc, styles.link), link: acceptUrl, underline: true };
+      const options = { ...applyStyle(doc, styles.link), link: acceptUrl, underline: true };
       doc.text('Accept this quote', left, doc.y + 6, { ...options, continued: false });
     });
     tagged(doc, root, 'P', () => {
-      const options = { ...useStyle(doc, styles.url), width: contentWidth };
+      const options = { ...applyStyle(doc, styles.url), width: contentWidth };
       doc.text(acceptUrl, left, doc.y + 2, options);
     });
   } else {
     tagged(doc, root, 'P', () => {
-      const options = useStyle(doc, styles.body);
+      const options = applyStyle(doc, styles.body);
       doc.text(
         'Use the "Accept this quote" link in the e-mail that came with this quote.',
         left,
