@@ -8,7 +8,7 @@ import { checkLicence } from '../licence-validation/check-licence.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import { noQueryParameters } from '../openapi/common-errors.ts';
-import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
+import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import {
@@ -41,11 +41,16 @@ export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
   async function licenceOf(c: Context<AppEnv>, key: string): Promise<Licence | Response> {
     const parsed = parseLicenceKey(key);
     const keyHash = parsed.ok ? hashLicenceKey(deps.secretKey, parsed.key) : undefined;
-    const limited = await applyRateLimits(c, limiter, [
-      { rule: rateLimitRules.accessTokensPerIp, subject: rateLimitClient(c) },
-      // However the key is spelled (dashes, case), one licence has one budget, as in validation.
-      { rule: rateLimitRules.accessTokensPerLicence, subject: keyHash ?? `raw:${key}` },
-    ]);
+    const limited = await enforceRateLimits(
+      c,
+      limiter,
+      [
+        { rule: rateLimitRules.accessTokensPerIp, subject: rateLimitClient(c) },
+        // However the key is spelled (dashes, case), one licence has one budget, as in validation.
+        { rule: rateLimitRules.accessTokensPerLicence, subject: keyHash ?? `raw:${key}` },
+      ],
+      { pacing: true },
+    );
     if (limited) return limited;
     const licence = keyHash ? await licences.findByKeyHash(keyHash) : undefined;
     return licence ?? c.json(unknownKey, 404);
@@ -95,9 +100,12 @@ export function accessTokenRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!body.ok) return body.response;
     let selector: { token: string } | { id: string; licenceId: string };
     if ('token' in body.value) {
-      const limited = await applyRateLimits(c, limiter, [
-        { rule: rateLimitRules.accessTokensPerIp, subject: rateLimitClient(c) },
-      ]);
+      const limited = await enforceRateLimits(
+        c,
+        limiter,
+        [{ rule: rateLimitRules.accessTokensPerIp, subject: rateLimitClient(c) }],
+        { pacing: true },
+      );
       if (limited) return limited;
       selector = { token: body.value.token };
     } else {

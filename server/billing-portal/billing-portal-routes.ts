@@ -11,9 +11,8 @@ import type { AppDeps } from '../deps.ts';
 import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
 import { noQueryParameters } from '../openapi/common-errors.ts';
-import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
-import { gatePublicForm } from '../rate-limit/enforce-rate-limits.ts';
+import { enforceRateLimits, gatePublicForm } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { openBillingPortal, openPortalDepsOf } from './open-billing-portal.ts';
 import { sendBillingPortalLink, sendLinkDepsOf } from './send-billing-portal-link.ts';
@@ -47,9 +46,12 @@ export function billingPortalRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post(OPEN_BILLING_PORTAL_PATH, noQueryParameters, async (c) => {
     c.header('Cache-Control', 'no-store');
-    const limited = await applyRateLimits(c, deps.rateLimiter, [
-      { rule: rateLimitRules.openPortalPerIp, subject: rateLimitClient(c) },
-    ]);
+    const limited = await enforceRateLimits(
+      c,
+      deps.rateLimiter,
+      [{ rule: rateLimitRules.openPortalPerIp, subject: rateLimitClient(c) }],
+      { pacing: true },
+    );
     if (limited) return limited;
     const body = await readJsonBody(c, openBillingPortalRequestSchema);
     if (!body.ok) return body.response;

@@ -5,7 +5,7 @@ import { isCheckoutSessionId } from '../payments/checkout-session-id.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
 import { syncDepsOf, syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
-import { decideRateLimits } from '../rate-limit/apply-rate-limits.ts';
+import { decideRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import {
@@ -121,14 +121,12 @@ export function createCheckoutStatusReader(
       const remembered = await settledStatus(deps, sessions.get(sessionId));
       if (remembered) return { status: remembered };
       // The client's own limit first: a client over it spends nothing of everyone's.
-      for (const hit of [
+      const verdict = await decideRateLimits(deps.rateLimiter, [
         { rule: rateLimitRules.checkoutStatusPerIp, subject: client },
         { rule: rateLimitRules.checkoutStatusOverall, subject: 'all' },
-      ]) {
-        const verdict = await decideRateLimits(deps.rateLimiter, [hit]);
-        if (verdict.retryAfterSeconds !== undefined) {
-          return { status: unknown, retryAfterSeconds: verdict.retryAfterSeconds };
-        }
+      ]);
+      if (verdict.retryAfterSeconds !== undefined) {
+        return { status: unknown, retryAfterSeconds: verdict.retryAfterSeconds };
       }
       return { status: await readCheckoutStatus(deps, sessionId, sessions) };
     },

@@ -15,9 +15,8 @@ import type { AppEnv } from '../http/types.ts';
 import { noQueryParameters } from '../openapi/common-errors.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { syncDepsOf } from '../payments/sync-subscription.ts';
-import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
-import { gatePublicForm } from '../rate-limit/enforce-rate-limits.ts';
+import { enforceRateLimits, gatePublicForm } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { cancelInvoiceOrder } from './cancel-invoice-order.ts';
 import { confirmInvoiceOrder } from './confirm-invoice-order.ts';
@@ -94,9 +93,12 @@ export function invoiceCheckoutRoutes(deps: AppDeps): Hono<AppEnv> {
   /** The landing page's buttons: per client, and the link's token in a JSON body. */
   async function readLink(c: Context<AppEnv>) {
     c.header('Cache-Control', 'no-store');
-    const limited = await applyRateLimits(c, deps.rateLimiter, [
-      { rule: rateLimitRules.invoiceOrderLinkPerIp, subject: rateLimitClient(c) },
-    ]);
+    const limited = await enforceRateLimits(
+      c,
+      deps.rateLimiter,
+      [{ rule: rateLimitRules.invoiceOrderLinkPerIp, subject: rateLimitClient(c) }],
+      { pacing: true },
+    );
     if (limited) return { ok: false as const, response: limited };
     return readJsonBody(c, invoiceOrderLinkRequestSchema);
   }

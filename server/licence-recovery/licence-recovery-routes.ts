@@ -11,7 +11,7 @@ import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
 import { noQueryParameters } from '../openapi/common-errors.ts';
-import { applyRateLimits } from '../rate-limit/apply-rate-limits.ts';
+import { enforceRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
 import { rateLimitRules } from '../rate-limit/rate-limit-rules.ts';
 import { replaceLicenceKey } from './replace-licence-key.ts';
@@ -44,18 +44,26 @@ export function licenceRecoveryRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post(LOST_KEY_PATH, noQueryParameters, async (c) => {
     const started = performance.now();
-    const limitedByIp = await applyRateLimits(c, limiter, [
-      { rule: rateLimitRules.resendPerIp, subject: rateLimitClient(c) },
-    ]);
+    const limitedByIp = await enforceRateLimits(
+      c,
+      limiter,
+      [{ rule: rateLimitRules.resendPerIp, subject: rateLimitClient(c) }],
+      { pacing: true },
+    );
     if (limitedByIp) return limitedByIp;
     const body = await readJsonBody(c, lostKeyRequestSchema);
     if (!body.ok) return body.response;
-    const limitedByAddress = await applyRateLimits(c, limiter, [
-      {
-        rule: rateLimitRules.resendPerEmail,
-        subject: normalizeEmailAddress(body.value.emailAddress),
-      },
-    ]);
+    const limitedByAddress = await enforceRateLimits(
+      c,
+      limiter,
+      [
+        {
+          rule: rateLimitRules.resendPerEmail,
+          subject: normalizeEmailAddress(body.value.emailAddress),
+        },
+      ],
+      { pacing: true },
+    );
     if (limitedByAddress) return limitedByAddress;
     const queued = await sendLostKeyEmail(serviceDeps, body.value.emailAddress);
     if (queued > 0) deps.wakeOutbox();
@@ -64,9 +72,12 @@ export function licenceRecoveryRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post(REPLACE_KEY_PATH, noQueryParameters, async (c) => {
-    const limited = await applyRateLimits(c, limiter, [
-      { rule: rateLimitRules.replaceKeyPerIp, subject: rateLimitClient(c) },
-    ]);
+    const limited = await enforceRateLimits(
+      c,
+      limiter,
+      [{ rule: rateLimitRules.replaceKeyPerIp, subject: rateLimitClient(c) }],
+      { pacing: true },
+    );
     if (limited) return limited;
     const body = await readJsonBody(c, replaceKeyRequestSchema);
     if (!body.ok) return body.response;

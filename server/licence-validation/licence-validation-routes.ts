@@ -4,7 +4,7 @@ import { readJsonBody } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
 import { unexpectedQueryError } from '../openapi/common-errors.ts';
 import { rateLimitClient } from '../rate-limit/client-ip.ts';
-import { tooManyRequests } from '../rate-limit/apply-rate-limits.ts';
+import { tooManyRequests } from '../rate-limit/enforce-rate-limits.ts';
 import { createLicenceValidator, licenceValidatorDepsOf } from './licence-validator.ts';
 import type { Credential } from './validate-licence.ts';
 import { validationRequestSchema } from './licence-validation-contract.ts';
@@ -30,7 +30,7 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
     const request = await parseValidationRequest(c);
     if (!request.ok) return request.response;
     const result = await validator.validate({ ...request.value, clientIp: rateLimitClient(c) });
-    if (!result.ok) return tooManyRequests(c, result.headers, result.retryAfterSeconds);
+    if (!result.ok) return tooManyRequests(c, result.retryAfterSeconds, result.headers);
     // A plain header object (not c.body's Headers instance) lets the Node adapter write it as is.
     return new Response(result.json, {
       status: 200,

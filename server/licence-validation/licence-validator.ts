@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { AppDeps } from '../deps.ts';
 import type { LicenceCertificate } from '../licence-certificates/licence-certificate-contract.ts';
 import type { ValidationCode } from './check-licence.ts';
-import { decideRateLimits } from '../rate-limit/apply-rate-limits.ts';
+import { decideRateLimits } from '../rate-limit/enforce-rate-limits.ts';
 import { licenceValidationRules } from '../rate-limit/rate-limit-rules.ts';
 import { createLookupCache } from './lookup-cache.ts';
 import type { LicenceForValidation } from './licence-validation-repository.ts';
