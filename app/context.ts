@@ -17,13 +17,13 @@ export interface SiteServices {
   readonly releaseSigningKeys?: {
     describe(keyId: string): Promise<SigningKeyDescription | undefined>;
   };
-  /** The checkout-success page: the licence status of a checkout session (server/checkout). */
+  /** The checkout-success page: the licence status of a checkout session (server/billing/checkout). */
   readonly checkout?: { readStatus(sessionId: string | null): Promise<CheckoutStatusReading> };
   /** The billing-portal landing page: what its link is for, read without using it. */
   readonly billingPortal?: { readLink(token: string | null): Promise<PortalLinkStatus> };
   /** The invoice-order landing page: the order its link confirms, read without using it. */
   readonly invoiceOrders?: { readLink(token: string | null): Promise<InvoiceOrderLinkStatus> };
-  /** The quote accept page: the quote its link names (server/quotes). */
+  /** The quote accept page: the quote its link names (server/billing/quotes). */
   readonly quotes?: { readSummary(token: string | null): Promise<QuoteSummary> };
 }
 

@@ -25,7 +25,7 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let statusCode = responseStatusCode;
     // Wait for the whole document: pages are small, and complete HTML is what crawlers and caches
-    // want; the server hashes its inline scripts for the CSP and may cache it (server/site/).
+    // want; the server hashes its inline scripts for the CSP and may cache it (server/features/site/).
     const { pipe, abort } = renderToPipeableStream(
       <ServerRouter context={routerContext} url={request.url} nonce={mark} />,
       {

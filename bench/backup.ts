@@ -21,9 +21,9 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { databaseFingerprint, restoreBackup, writeBackup } from '../server/backup/backup-file.ts';
 import { createBackupRepository } from '../server/backup/backup-repository.ts';
-import { openDatabase, type DatabaseHandle } from '../server/db/client.ts';
-import { migrate, migrationFiles } from '../server/db/migrate.ts';
-import { issueLicence } from '../server/licences/issue-licence.ts';
+import { openDatabase, type DatabaseHandle } from '../server/platform/db/client.ts';
+import { migrate, migrationFiles } from '../server/platform/db/migrate.ts';
+import { issueLicence } from '../server/licensing/licences/issue-licence.ts';
 import { siteConfig } from '../shared/site-config.ts';
 import { buildSite, freePort, waitForOk } from './support/server.ts';
 

@@ -31,7 +31,7 @@ import {
   editions,
   sliderRange,
 } from '../shared/pricing/price-config.ts';
-import { SERVER_NODE_FLAGS } from '../server/node-flags.ts';
+import { SERVER_NODE_FLAGS } from '../server/platform/node-flags.ts';
 import { getAll, residentMb } from '../tests/security/support/junk-urls.ts';
 import { summariseHeapSnapshot } from './support/heap-snapshot.ts';
 import { buildSite, startProductionServer, type RunningServer } from './support/server.ts';

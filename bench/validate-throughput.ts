@@ -19,8 +19,8 @@ import pg from 'pg';
 import { z } from 'zod';
 import { buildApp } from '../server/app.ts';
 import { parseEnv } from '../server/env.ts';
-import { issueLicence } from '../server/licences/issue-licence.ts';
-import { createLogger } from '../server/logger.ts';
+import { issueLicence } from '../server/licensing/licences/issue-licence.ts';
+import { createLogger } from '../server/platform/logger.ts';
 import { createRuntime, type Runtime } from '../server/runtime.ts';
 import { siteConfig } from '../shared/site-config.ts';
 

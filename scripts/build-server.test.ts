@@ -21,14 +21,14 @@ describe('sourceRelativeImportMeta', () => {
       "const dir = new URL('./migrations/', import.meta.url); const d = import.meta.dirname;";
     const rewritten = sourceRelativeImportMeta(
       code,
-      '/repo/server/db/migrate.ts',
+      '/repo/server/platform/db/migrate.ts',
       '/repo/build/service',
     );
     const bundleUrl = 'file:///repo/build/service/server.js';
     const moduleUrl = /new URL\(("[^"]+"), import\.meta\.url\)\.href/.exec(rewritten)?.[1];
-    expect(moduleUrl).toBe('"../../server/db/migrate.ts"');
+    expect(moduleUrl).toBe('"../../server/platform/db/migrate.ts"');
     expect(new URL('./migrations/', new URL(JSON.parse(moduleUrl ?? '""'), bundleUrl)).href).toBe(
-      'file:///repo/server/db/migrations/',
+      'file:///repo/server/platform/db/migrations/',
     );
     const dirExpression = rewritten.slice(
       rewritten.indexOf('const d = ') + 'const d = '.length,
@@ -38,7 +38,7 @@ describe('sourceRelativeImportMeta', () => {
       'url',
       `const importMeta = { url }; return ${dirExpression.replaceAll('import.meta', 'importMeta')};`,
     );
-    expect(evaluate(bundleUrl)).toBe('/repo/server/db');
+    expect(evaluate(bundleUrl)).toBe('/repo/server/platform/db');
   });
 });
 

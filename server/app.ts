@@ -1,47 +1,47 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import type { ServerBuild } from 'react-router';
-import { billingPortalRoutes } from './billing-portal/billing-portal-routes.ts';
-import { checkoutRoutes } from './checkout/checkout-routes.ts';
-import { invoiceCheckoutRoutes } from './invoices/invoice-checkout-routes.ts';
-import { contactRoutes } from './contact/contact-routes.ts';
+import { billingPortalRoutes } from './billing/billing-portal/billing-portal-routes.ts';
+import { checkoutRoutes } from './billing/checkout/checkout-routes.ts';
+import { invoiceCheckoutRoutes } from './billing/invoices/invoice-checkout-routes.ts';
+import { contactRoutes } from './features/contact/contact-routes.ts';
 import type { AppDeps } from './deps.ts';
-import { compression } from './http/compression.ts';
-import { csrf, csrfTokenRoutes } from './http/csrf.ts';
-import { isCsrfExempt } from './http/csrf-exempt.ts';
-import { accessTokenRoutes } from './access-tokens/access-token-routes.ts';
-import { licenceCertificateRoutes } from './licence-certificates/licence-certificate-routes.ts';
-import { licenceRecoveryRoutes } from './licence-recovery/licence-recovery-routes.ts';
-import { licenceValidationRoutes } from './licence-validation/licence-validation-routes.ts';
+import { compression } from './platform/http/compression.ts';
+import { csrf, csrfTokenRoutes } from './platform/http/csrf.ts';
+import { isCsrfExempt } from './platform/http/csrf-exempt.ts';
+import { accessTokenRoutes } from './licensing/access-tokens/access-token-routes.ts';
+import { licenceCertificateRoutes } from './licensing/licence-certificates/licence-certificate-routes.ts';
+import { licenceRecoveryRoutes } from './licensing/licence-recovery/licence-recovery-routes.ts';
+import { licenceValidationRoutes } from './licensing/licence-validation/licence-validation-routes.ts';
 import { openApiRoutes } from './openapi/openapi-routes.ts';
 import { apiReferenceRoutes } from './openapi/api-reference-routes.ts';
-import { requestId } from './http/request-id.ts';
-import { requestLog } from './http/request-log.ts';
+import { requestId } from './platform/http/request-id.ts';
+import { requestLog } from './platform/http/request-log.ts';
 import { healthRoutes } from './health/health-routes.ts';
-import { isDatabaseUnavailable } from './db/database-unavailable.ts';
-import { CLIENT_CLOSED_REQUEST, isClientAbort } from './http/client-abort.ts';
-import { nodeIncoming } from './http/node-bindings.ts';
-import { answerNotFound, unknownServicePaths } from './http/not-found.ts';
-import { securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts';
-import { staticAssets } from './http/static-assets.ts';
-import type { AppEnv } from './http/types.ts';
-import { releaseFileRoutes } from './releases/release-file-routes.ts';
-import { releaseRoutes } from './releases/release-routes.ts';
-import { securityContactRoutes } from './security-contact/security-contact-routes.ts';
-import { localPaymentRoutes } from './payments/local/local-routes.ts';
+import { isDatabaseUnavailable } from './platform/db/database-unavailable.ts';
+import { CLIENT_CLOSED_REQUEST, isClientAbort } from './platform/http/client-abort.ts';
+import { nodeIncoming } from './platform/http/node-bindings.ts';
+import { answerNotFound, unknownServicePaths } from './platform/http/not-found.ts';
+import { securityHeaders, type SecurityHeaderOptions } from './platform/http/security-headers.ts';
+import { staticAssets } from './platform/http/static-assets.ts';
+import type { AppEnv } from './platform/http/types.ts';
+import { releaseFileRoutes } from './licensing/releases/release-file-routes.ts';
+import { releaseRoutes } from './licensing/releases/release-routes.ts';
+import { securityContactRoutes } from './features/security-contact/security-contact-routes.ts';
+import { localPaymentRoutes } from './billing/payments/local/local-routes.ts';
 import {
   MAX_WEBHOOK_BYTES,
   paymentWebhookRoutes,
   STRIPE_WEBHOOK_PATH,
-} from './payments/webhook-routes.ts';
-import { bodyLimits, DEFAULT_BODY_LIMIT_BYTES } from './http/body-limit.ts';
+} from './billing/payments/webhook-routes.ts';
+import { bodyLimits, DEFAULT_BODY_LIMIT_BYTES } from './platform/http/body-limit.ts';
 import { metricsEnabled, METRICS_PATH } from './metrics/metrics-access.ts';
 import { metricsRoute } from './metrics/metrics-routes.ts';
 import { requestMetrics } from './metrics/request-metrics.ts';
-import { siteRoutes } from './site/site-routes.ts';
-import { quoteRoutes } from './quotes/quote-routes.ts';
-import { storedPageListener } from './site/stored-page-listener.ts';
-import { trialRoutes } from './trials/trial-routes.ts';
+import { siteRoutes } from './features/site/site-routes.ts';
+import { quoteRoutes } from './billing/quotes/quote-routes.ts';
+import { storedPageListener } from './features/site/stored-page-listener.ts';
+import { trialRoutes } from './features/trials/trial-routes.ts';
 
 export interface BuildAppOptions {
   /** The React Router server build, or a loader of it (dev mode reloads it per request). */

@@ -1,11 +1,11 @@
-import type { DatabaseHandle } from './db/client.ts';
+import type { DatabaseHandle } from './platform/db/client.ts';
 import type { Env } from './env.ts';
-import type { LicenceSigningKey } from './licence-certificates/licence-signing-key.ts';
-import type { Logger } from './logger.ts';
-import type { ReleaseSigningKey } from './releases/release-signing-key.ts';
+import type { LicenceSigningKey } from './licensing/licence-certificates/licence-signing-key.ts';
+import type { Logger } from './platform/logger.ts';
+import type { ReleaseSigningKey } from './licensing/releases/release-signing-key.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';
-import type { PaymentProvider } from './payments/payment-provider.ts';
-import type { RateLimiter } from './rate-limit/rate-limiter.ts';
+import type { PaymentProvider } from './billing/payments/payment-provider.ts';
+import type { RateLimiter } from './platform/rate-limit/rate-limiter.ts';
 
 /** Everything the app needs from outside, passed in explicitly (tests pass their own). */
 export interface AppDeps {

@@ -3,10 +3,10 @@ import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { createServer as createViteServer } from 'vite';
 import { buildApp } from './app.ts';
-import { DataDirNotPrivate } from './data-dir/make-data-dir-private.ts';
+import { DataDirNotPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { parseEnv } from './env.ts';
-import { listenHostsOf, listenOn, listeningMessage } from './http/listen.ts';
-import { createLogger } from './logger.ts';
+import { listenHostsOf, listenOn, listeningMessage } from './platform/http/listen.ts';
+import { createLogger } from './platform/logger.ts';
 import { createRuntime } from './runtime.ts';
 
 function isServerBuild(value: unknown): value is ServerBuild {

@@ -6,16 +6,19 @@ import {
   DEFAULT_BACKUP_KEEP,
   parseBackupInterval,
 } from './backup/backup-interval.ts';
-import { isEd25519PrivateKeyPem } from './licence-certificates/signing-key.ts';
-import { parseSecurityTxtExpires } from './security-contact/security-txt.ts';
+import { isEd25519PrivateKeyPem } from './licensing/licence-certificates/signing-key.ts';
+import { parseSecurityTxtExpires } from './features/security-contact/security-txt.ts';
 import {
   DEFAULT_METRICS_HOST,
   METRICS_TOKEN_PATTERN,
   metricsSettingProblems,
 } from './metrics/metrics-access.ts';
-import { isReleaseSigningKeyPem, isSameSigningKey } from './releases/release-signing-key.ts';
-import { choosePaymentProvider } from './payments/choose-payment-provider.ts';
-import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './rate-limit/trusted-proxies.ts';
+import {
+  isReleaseSigningKeyPem,
+  isSameSigningKey,
+} from './licensing/releases/release-signing-key.ts';
+import { choosePaymentProvider } from './billing/payments/choose-payment-provider.ts';
+import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './platform/rate-limit/trusted-proxies.ts';
 
 const optionalUrl = z.url().optional();
 

@@ -32,7 +32,7 @@ registerHooks({
 await import('./server/app.ts');
 await import('./server/runtime.ts');
 await import('./server/env.ts');
-await import('./server/logger.ts');
+await import('./server/platform/logger.ts');
 await import('./server/metrics/metrics-listener.ts');
 process.stdout.write(JSON.stringify(loaded));
 `;

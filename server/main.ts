@@ -1,4 +1,4 @@
-import './production-mode.ts';
+import './platform/production-mode.ts';
 import path from 'node:path';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -6,10 +6,10 @@ import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { buildService } from './app.ts';
 import { parseEnv } from './env.ts';
-import { createLogger } from './logger.ts';
+import { createLogger } from './platform/logger.ts';
 import { startMetricsListener } from './metrics/metrics-listener.ts';
-import { DataDirNotPrivate } from './data-dir/make-data-dir-private.ts';
-import { listenHostsOf, listenOn, listeningMessage } from './http/listen.ts';
+import { DataDirNotPrivate } from './platform/data-dir/make-data-dir-private.ts';
+import { listenHostsOf, listenOn, listeningMessage } from './platform/http/listen.ts';
 import { createRuntime } from './runtime.ts';
 
 /** Production entry: reads the environment, opens the database, listens, shuts down gracefully. */

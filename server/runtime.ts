@@ -1,28 +1,28 @@
 import { startBackupSchedule } from './backup/schedule-backups.ts';
 import { startBackupSocket } from './backup/serve-backup-socket.ts';
 import { createBackupTaker } from './backup/take-backup.ts';
-import { makeDataDirPrivate } from './data-dir/make-data-dir-private.ts';
-import { openDatabase, type DatabaseHandle } from './db/client.ts';
+import { makeDataDirPrivate } from './platform/data-dir/make-data-dir-private.ts';
+import { openDatabase, type DatabaseHandle } from './platform/db/client.ts';
 import type { AppDeps } from './deps.ts';
 import type { Env } from './env.ts';
-import { startSigningKeyUseRecorder } from './licence-certificates/key-set.ts';
-import { loadLicenceSigningKey } from './licence-certificates/signing-key.ts';
-import { loadReleaseSigningKey } from './releases/release-signing-key.ts';
-import { signPublishedReleases } from './releases/sign-release.ts';
-import type { OutboxWorker } from './email/deliver-outbox.ts';
-import { startEmailWorker } from './email/start-email-worker.ts';
-import type { Logger } from './logger.ts';
-import { securityTxtExpiryProblem } from './security-contact/security-txt.ts';
+import { startSigningKeyUseRecorder } from './licensing/licence-certificates/key-set.ts';
+import { loadLicenceSigningKey } from './licensing/licence-certificates/signing-key.ts';
+import { loadReleaseSigningKey } from './licensing/releases/release-signing-key.ts';
+import { signPublishedReleases } from './licensing/releases/sign-release.ts';
+import type { OutboxWorker } from './platform/email/deliver-outbox.ts';
+import { startEmailWorker } from './platform/email/start-email-worker.ts';
+import type { Logger } from './platform/logger.ts';
+import { securityTxtExpiryProblem } from './features/security-contact/security-txt.ts';
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
-import { startLifecycleWorker } from './licences/lifecycle-worker.ts';
-import { createPaymentProvider } from './payments/create-payment-provider.ts';
+import { startLifecycleWorker } from './licensing/licences/lifecycle-worker.ts';
+import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
 import {
   createRateLimiter,
   startRateLimitFlusher,
   startRateLimitSweeper,
-} from './rate-limit/rate-limiter.ts';
-import { loadOrCreateSecret } from './secrets.ts';
+} from './platform/rate-limit/rate-limiter.ts';
+import { loadOrCreateSecret } from './platform/secrets.ts';
 
 export interface Runtime {
   deps: AppDeps;

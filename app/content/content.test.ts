@@ -1,7 +1,7 @@
 import { structuredDataPrice } from '#shared/pricing/index.ts';
 import { describe, expect, it } from 'vitest';
 import { siteConfig } from '#shared/site-config.ts';
-import { missingGlyphs } from '#server/pdf/missing-glyphs.ts';
+import { missingGlyphs } from '#server/platform/pdf/missing-glyphs.ts';
 import { featurePages } from '../pages.ts';
 import { commandGroups, commandOptions, toolboxCommands } from './commands.ts';
 import { githubActionsWorkflow } from './ci-examples.ts';

@@ -3,7 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SERVER_ENTRY, SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '#server/node-flags.ts';
+import {
+  SERVER_ENTRY,
+  SERVER_ENVIRONMENT,
+  SERVER_NODE_FLAGS,
+} from '#server/platform/node-flags.ts';
 
 /** A port nobody listens on right now, chosen by the operating system. */
 export function freePort(): Promise<number> {

@@ -2,8 +2,8 @@
  * The architecture, as lint rules (docs/decisions/114-layers-enforced-by-lint.md):
  *
  * - `shared/` imports nothing from `app/` or `server/`; `app/` imports nothing from `server/`.
- * - `drizzle-orm` only in `server/db/` and `*-repository.ts`; `stripe` only in
- *   `server/payments/stripe/`; `nodemailer` only in the mail transports of `server/email/`.
+ * - `drizzle-orm` only in `server/platform/db/` and `*-repository.ts`; `stripe` only in
+ *   `server/billing/payments/stripe/`; `nodemailer` only in the mail transports of `server/platform/email/`.
  * - Other folders are reached by subpath imports (`#app/…`, `#server/…`, `#shared/…`), never by
  *   climbing more than one level (`../../`).
  *
@@ -26,15 +26,17 @@ const appFromShared = {
 };
 const drizzle = {
   group: ['drizzle-orm', 'drizzle-orm/*'],
-  message: 'Database access lives in *-repository.ts files (and server/db/).',
+  message: 'Database access lives in *-repository.ts files (and server/platform/db/).',
 };
 const stripe = {
   name: 'stripe',
-  message: 'Only server/payments/stripe/ talks to Stripe; use the PaymentProvider interface.',
+  message:
+    'Only server/billing/payments/stripe/ talks to Stripe; use the PaymentProvider interface.',
 };
 const nodemailer = {
   name: 'nodemailer',
-  message: 'Only the mail transports of server/email/ use nodemailer; queue mail in the outbox.',
+  message:
+    'Only the mail transports of server/platform/email/ use nodemailer; queue mail in the outbox.',
 };
 
 /** The rule for a set of files: the forbidden patterns and vendor packages. */
@@ -52,9 +54,9 @@ const serverVendors = (allowed) => ({
 });
 
 const mailTransports = [
-  'server/email/smtp-transport.ts',
-  'server/email/file-transport.ts',
-  'server/email/mail-transport.ts',
+  'server/platform/email/smtp-transport.ts',
+  'server/platform/email/file-transport.ts',
+  'server/platform/email/mail-transport.ts',
 ];
 const testFiles = ['tests/**', '**/*.test.ts', '**/*.test.tsx'];
 
@@ -76,10 +78,10 @@ export const boundaryRules = [
   },
   { files: ['server/**/*.{ts,tsx}'], rules: restrict(serverVendors(null)) },
   {
-    files: ['server/db/**/*.ts', 'server/**/*-repository.ts'],
+    files: ['server/platform/db/**/*.ts', 'server/**/*-repository.ts'],
     rules: restrict(serverVendors('drizzle')),
   },
-  { files: ['server/payments/stripe/**/*.ts'], rules: restrict(serverVendors('stripe')) },
+  { files: ['server/billing/payments/stripe/**/*.ts'], rules: restrict(serverVendors('stripe')) },
   { files: mailTransports, rules: restrict(serverVendors('nodemailer')) },
   // Tests inspect tables and sign webhooks with the vendors' own helpers; they keep to subpaths.
   { files: testFiles, rules: restrict({}) },

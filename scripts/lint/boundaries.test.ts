@@ -27,37 +27,40 @@ describe('the layers, as lint enforces them (decision 114)', () => {
     ).toEqual([]);
   });
 
-  it('allows drizzle-orm only in repositories and server/db/', async () => {
+  it('allows drizzle-orm only in repositories and server/platform/db/', async () => {
     const code = "import { eq } from 'drizzle-orm';";
-    expect(await violations('server/licences/revoke-licence.ts', code)).toEqual([
+    expect(await violations('server/licensing/licences/revoke-licence.ts', code)).toEqual([
       expect.stringContaining('*-repository.ts'),
     ]);
-    expect(await violations('server/licences/licence-repository.ts', code)).toEqual([]);
-    expect(await violations('server/db/client.ts', code)).toEqual([]);
+    expect(await violations('server/licensing/licences/licence-repository.ts', code)).toEqual([]);
+    expect(await violations('server/platform/db/client.ts', code)).toEqual([]);
     expect(await violations('app/x.ts', code)).toHaveLength(1);
   });
 
   it('keeps Stripe in its adapter and nodemailer in the mail transports', async () => {
-    expect(await violations('server/checkout/x.ts', "import Stripe from 'stripe';")).toEqual([
-      expect.stringContaining('server/payments/stripe/'),
-    ]);
-    expect(await violations('server/payments/stripe/x.ts', "import Stripe from 'stripe';")).toEqual(
-      [],
-    );
     expect(
-      await violations('server/contact/x.ts', "import nodemailer from 'nodemailer';"),
+      await violations('server/billing/checkout/x.ts', "import Stripe from 'stripe';"),
+    ).toEqual([expect.stringContaining('server/billing/payments/stripe/')]);
+    expect(
+      await violations('server/billing/payments/stripe/x.ts', "import Stripe from 'stripe';"),
+    ).toEqual([]);
+    expect(
+      await violations('server/features/contact/x.ts', "import nodemailer from 'nodemailer';"),
     ).toHaveLength(1);
     expect(
-      await violations('server/email/smtp-transport.ts', "import nodemailer from 'nodemailer';"),
+      await violations(
+        'server/platform/email/smtp-transport.ts',
+        "import nodemailer from 'nodemailer';",
+      ),
     ).toEqual([]);
   });
 
   it('refuses imports that climb out of a folder', async () => {
     expect(
-      await violations('server/licences/x.ts', "import { x } from '../../shared/x.ts';"),
+      await violations('server/licensing/licences/x.ts', "import { x } from '../../shared/x.ts';"),
     ).toEqual([expect.stringContaining('subpath import')]);
     expect(
-      await violations('server/licences/x.ts', "import { x } from '../db/client.ts';"),
+      await violations('server/licensing/licences/x.ts', "import { x } from '../db/client.ts';"),
     ).toEqual([]);
   });
 
@@ -65,7 +68,7 @@ describe('the layers, as lint enforces them (decision 114)', () => {
     // mail-transport.ts imports smtp-transport.ts: importing it back closes a cycle.
     const cycles = async (code: string) => {
       const [result] = await eslint.lintText(`${code}\nexport {};\n`, {
-        filePath: 'server/email/smtp-transport.ts',
+        filePath: 'server/platform/email/smtp-transport.ts',
       });
       return (result?.messages ?? []).filter((message) => message.ruleId === 'import-x/no-cycle');
     };
@@ -73,7 +76,9 @@ describe('the layers, as lint enforces them (decision 114)', () => {
       1,
     );
     expect(
-      await cycles("import { createMailTransport } from '#server/email/mail-transport.ts';"),
+      await cycles(
+        "import { createMailTransport } from '#server/platform/email/mail-transport.ts';",
+      ),
     ).toHaveLength(1);
     expect(await cycles("import type { MailTransport } from './outgoing-email.ts';")).toEqual([]);
   });

@@ -4,8 +4,8 @@ import {
   type LegalBlock,
   type LegalDocument,
 } from '#app/content/legal/legal-document.ts';
-import { assertPrintable } from '#server/pdf/missing-glyphs.ts';
-import { pdfFontAscent } from '#server/pdf/pdf-fonts.ts';
+import { assertPrintable } from '#server/platform/pdf/missing-glyphs.ts';
+import { pdfFontAscent } from '#server/platform/pdf/pdf-fonts.ts';
 import {
   artifact,
   createTaggedPdf,
@@ -13,7 +13,7 @@ import {
   applyStyle,
   type PdfStruct,
   type TextStyle,
-} from '#server/pdf/tagged-pdf.ts';
+} from '#server/platform/pdf/tagged-pdf.ts';
 
 /** Every text the PDF prints of a document, for the glyph check. */
 function allText(document: LegalDocument, owner: string): string {
@@ -53,7 +53,7 @@ const bulletIndent = 18;
 
 /**
  * Renders a legal document (the same structured source as its web page) to a tagged PDF with
- * the kit of server/pdf/ (decisions 137, 165): title (H1), subtitle and version line, numbered
+ * the kit of server/platform/pdf/ (decisions 137, 165): title (H1), subtitle and version line, numbered
  * sections (Sect with H2, P and L/LI/Lbl/LBody), and a footer with the version line and page
  * numbers marked as a pagination artifact. A character the font lacks stops it.
  */

@@ -1,5 +1,5 @@
-import type { Database } from '#server/db/database.ts';
-import { loadOrCreateSecret } from '#server/secrets.ts';
+import type { Database } from '#server/platform/db/database.ts';
+import { loadOrCreateSecret } from '#server/platform/secrets.ts';
 import { AdminError, type AdminContext } from './command.ts';
 
 /** What every operator command uses to read its arguments and print its answer. */

@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.ts';
+import type { Database } from '../platform/db/database.ts';
 import type { Env } from '../env.ts';
 
 /** Where a command writes: the terminal in production, buffers in tests. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { openDatabase, type DatabaseHandle } from '../platform/db/client.ts';
 import { parseEnv, type Env } from '../env.ts';
 import {
   AdminError,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database, Executor } from '../db/database.ts';
+import type { Database, Executor } from '../platform/db/database.ts';
 
 /** A table of the schema, with the columns a backup carries and the identity column to reset. */
 export interface TableInfo {

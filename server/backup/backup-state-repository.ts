@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Executor } from '../db/database.ts';
-import { appState } from '../db/schema.ts';
+import type { Executor } from '../platform/db/database.ts';
+import { appState } from '../platform/db/schema.ts';
 
 /** When the newest backup's snapshot was taken, by any instance or command (for /readyz). */
 const NEWEST = 'backup_newest_at';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import type { Database } from '../platform/db/database.ts';
+import type { Logger } from '../platform/logger.ts';
 import { formatBackupInterval } from './backup-interval.ts';
 import { createBackupStateRepository } from './backup-state-repository.ts';
 import { rotateBackups, scheduledBackupName } from './rotate-backups.ts';

@@ -1,7 +1,7 @@
 import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import {
   BACKUP_REQUEST_MAX_BYTES,
   BACKUP_REQUEST_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../platform/db/database.ts';
 import { writeBackup, type BackupSummary } from './backup-file.ts';
 import { createBackupStateRepository } from './backup-state-repository.ts';
 import { checkBackupPath } from './check-backup-path.ts';

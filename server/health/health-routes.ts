@@ -1,11 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { createBackupStateRepository } from '../backup/backup-state-repository.ts';
-import { pingDatabase } from '../db/client.ts';
+import { pingDatabase } from '../platform/db/client.ts';
 import type { AppDeps } from '../deps.ts';
-import { createOutboxRepository } from '../email/outbox-repository.ts';
-import type { AppEnv } from '../http/types.ts';
+import { createOutboxRepository } from '../platform/email/outbox-repository.ts';
+import type { AppEnv } from '../platform/http/types.ts';
 import { carriesMetricsToken, isLoopbackAddress } from '../metrics/metrics-access.ts';
-import { clientIp } from '../rate-limit/client-ip.ts';
+import { clientIp } from '../platform/rate-limit/client-ip.ts';
 
 /** Mail due longer than this means delivery is stuck (the trial e-mail is promised in minutes). */
 export const OUTBOX_STUCK_AFTER_MS = 10 * 60_000;

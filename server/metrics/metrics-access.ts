@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { constantTimeEqual } from '#server/crypto/constant-time-equal.ts';
+import { constantTimeEqual } from '#server/platform/crypto/constant-time-equal.ts';
 
 /** Where Prometheus scrapes (decision 131). */
 export const METRICS_PATH = '/metrics';

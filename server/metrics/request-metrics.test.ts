@@ -1,6 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { AppEnv } from '../http/types.ts';
+import type { AppEnv } from '../platform/http/types.ts';
 import { requestMetrics } from './request-metrics.ts';
 import { metricsOff, type ServiceMetrics } from './service-metrics.ts';
 

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { AppEnv } from '../http/types.ts';
+import type { AppEnv } from '../platform/http/types.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
 
 /** Methods with a label of their own; any other (PROPFIND, junk) counts as `OTHER`. */

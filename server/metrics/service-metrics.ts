@@ -1,9 +1,12 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DatabaseHandle } from '../db/client.ts';
-import type { DeliveryOutcome, DeliveryReport } from '../email/deliver-outbox.ts';
-import { createOutboxRepository } from '../email/outbox-repository.ts';
-import { validationCodes, type ValidationCode } from '../licence-validation/check-licence.ts';
-import type { PageCacheStats } from '../site/page-cache.ts';
+import type { DatabaseHandle } from '../platform/db/client.ts';
+import type { DeliveryOutcome, DeliveryReport } from '../platform/email/deliver-outbox.ts';
+import { createOutboxRepository } from '../platform/email/outbox-repository.ts';
+import {
+  validationCodes,
+  type ValidationCode,
+} from '../licensing/licence-validation/check-licence.ts';
+import type { PageCacheStats } from '../features/site/page-cache.ts';
 
 /**
  * What the service reports about itself for `GET /metrics` (decision 131). Domains call these

@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
-import { pickEncoding } from '../http/compression.ts';
-import { randomToken } from '../http/random-token.ts';
-import { contentSecurityPolicy, type SecurityHeaderOptions } from '../http/security-headers.ts';
-import type { AppEnv } from '../http/types.ts';
+import { pickEncoding } from '../platform/http/compression.ts';
+import { randomToken } from '../platform/http/random-token.ts';
+import {
+  contentSecurityPolicy,
+  type SecurityHeaderOptions,
+} from '../platform/http/security-headers.ts';
+import type { AppEnv } from '../platform/http/types.ts';
 import { OPENAPI_PATH } from './api-docs.ts';
 import {
   API_REFERENCE_PATH,

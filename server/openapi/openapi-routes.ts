@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../deps.ts';
-import type { AppEnv } from '../http/types.ts';
+import type { AppEnv } from '../platform/http/types.ts';
 import { buildApiDocument, OPENAPI_PATH } from './api-docs.ts';
 import { unexpectedQueryError } from './common-errors.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_PORTAL_LINKS } from '#server/billing-portal/build-portal-links.ts';
+import { MAX_PORTAL_LINKS } from '#server/billing/billing-portal/build-portal-links.ts';
 import {
   billingPortalTokenUses,
   emailOutbox,
@@ -9,9 +9,9 @@ import {
   localCustomers,
   subscriptions,
   trialClaims,
-} from '#server/db/schema.ts';
-import { issueLicence } from '#server/licences/issue-licence.ts';
-import type { PaymentProvider } from '#server/payments/payment-provider.ts';
+} from '#server/platform/db/schema.ts';
+import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
+import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contactMessages, emailOutbox } from '#server/db/schema.ts';
+import { contactMessages, emailOutbox } from '#server/platform/db/schema.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { outboxRows, postJson } from './account-support.ts';

@@ -5,14 +5,17 @@ import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
-import { emailOutbox } from '#server/db/schema.ts';
-import { createOutboxDelivery, retryDelayMs } from '#server/email/deliver-outbox.ts';
-import { createFileTransport } from '#server/email/file-transport.ts';
-import type { MailTransport } from '#server/email/outgoing-email.ts';
-import { createOutboxRepository, type QueuedEmail } from '#server/email/outbox-repository.ts';
-import { createSmtpTransport } from '#server/email/smtp-transport.ts';
-import { createLogger } from '#server/logger.ts';
+import { openDatabase, type DatabaseHandle } from '#server/platform/db/client.ts';
+import { emailOutbox } from '#server/platform/db/schema.ts';
+import { createOutboxDelivery, retryDelayMs } from '#server/platform/email/deliver-outbox.ts';
+import { createFileTransport } from '#server/platform/email/file-transport.ts';
+import type { MailTransport } from '#server/platform/email/outgoing-email.ts';
+import {
+  createOutboxRepository,
+  type QueuedEmail,
+} from '#server/platform/email/outbox-repository.ts';
+import { createSmtpTransport } from '#server/platform/email/smtp-transport.ts';
+import { createLogger } from '#server/platform/logger.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
 

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { emailOutbox, licences, rateLimitCounters, trialClaims } from '#server/db/schema.ts';
-import { rateLimitRules } from '#server/rate-limit/rate-limit-rules.ts';
-import { sweepRateLimitCounters } from '#server/rate-limit/rate-limiter.ts';
+import {
+  emailOutbox,
+  licences,
+  rateLimitCounters,
+  trialClaims,
+} from '#server/platform/db/schema.ts';
+import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
+import { sweepRateLimitCounters } from '#server/platform/rate-limit/rate-limiter.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { freshIp, outboxRows, postJson, requestTrial } from './account-support.ts';

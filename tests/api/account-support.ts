@@ -1,5 +1,5 @@
 import { asc } from 'drizzle-orm';
-import { emailOutbox } from '#server/db/schema.ts';
+import { emailOutbox } from '#server/platform/db/schema.ts';
 import { csrfHeaders, type TestApp } from '../helpers/test-app.ts';
 
 /** Shared by the account-service API tests: requests as the site sends them, and outbox reads. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { parseEnv } from '#server/env.ts';
-import { createLogger } from '#server/logger.ts';
+import { createLogger } from '#server/platform/logger.ts';
 import { createRuntime, type Runtime } from '#server/runtime.ts';
 import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
 import { csrfHeaders } from '../helpers/test-app.ts';

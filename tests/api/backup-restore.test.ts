@@ -9,19 +9,19 @@ import { z } from 'zod';
 import { createBackupRepository } from '#server/backup/backup-repository.ts';
 import { runAdmin } from '#server/admin/run-admin.ts';
 import { databaseFingerprint, writeBackup } from '#server/backup/backup-file.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
-import { migrate, migrationFiles } from '#server/db/migrate.ts';
-import { localCustomers, schemaMigrations } from '#server/db/schema.ts';
-import { createOutboxRepository } from '#server/email/outbox-repository.ts';
+import type { DatabaseHandle } from '#server/platform/db/client.ts';
+import { migrate, migrationFiles } from '#server/platform/db/migrate.ts';
+import { localCustomers, schemaMigrations } from '#server/platform/db/schema.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import {
   generateLicenceKey,
   hashLicenceKey,
   licenceKeyHint,
-} from '#server/licences/licence-key.ts';
+} from '#server/licensing/licences/licence-key.ts';
 import {
   hashEmailAddress,
   normalizeEmailAddress,
-} from '#server/licences/normalize-email-address.ts';
+} from '#server/licensing/licences/normalize-email-address.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, runAdminOn } from '../helpers/licensing.ts';
@@ -226,7 +226,7 @@ describe.each(databaseTargets)('restore into a fresh database on $name', (target
 describe('backup of the embedded database while a server holds it', () => {
   it('says why not, and writes nothing', async () => {
     const { spawnSync } = await import('node:child_process');
-    const { openDatabase } = await import('#server/db/client.ts');
+    const { openDatabase } = await import('#server/platform/db/client.ts');
     const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-backup-lock-'));
     const held = await openDatabase({ dataDir });
     try {

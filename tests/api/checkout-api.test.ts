@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localCheckoutSessions } from '#server/db/schema.ts';
-import { generateLicenceKey } from '#server/licences/licence-key.ts';
+import { localCheckoutSessions } from '#server/platform/db/schema.ts';
+import { generateLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -1,10 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { invoiceReminders, licences, localInvoices, subscriptions } from '#server/db/schema.ts';
-import { sweepInvoiceReminders } from '#server/invoices/sweep-invoice-reminders.ts';
-import { markLocalInvoicePaid } from '#server/payments/local/local-invoices.ts';
-import { handlePaymentEvent, syncDepsOf } from '#server/payments/sync-subscription.ts';
+import {
+  invoiceReminders,
+  licences,
+  localInvoices,
+  subscriptions,
+} from '#server/platform/db/schema.ts';
+import { sweepInvoiceReminders } from '#server/billing/invoices/sweep-invoice-reminders.ts';
+import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
 import type { InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
 import {
   cancelOrder,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCheckoutStatus } from '#server/checkout/read-checkout-status.ts';
+import { readCheckoutStatus } from '#server/billing/checkout/read-checkout-status.ts';
 import {
   licences,
   localCheckoutSessions,
@@ -8,9 +8,9 @@ import {
   localInvoices,
   paymentEvents,
   subscriptions,
-} from '#server/db/schema.ts';
-import { hashLicenceKey } from '#server/licences/licence-key.ts';
-import { syncDepsOf } from '#server/payments/sync-subscription.ts';
+} from '#server/platform/db/schema.ts';
+import { hashLicenceKey } from '#server/licensing/licences/licence-key.ts';
+import { syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
 import { failureMessages } from '#shared/contracts/messages.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

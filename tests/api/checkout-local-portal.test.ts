@@ -6,8 +6,8 @@ import {
   localSubscriptions,
   paymentEvents,
   subscriptions,
-} from '#server/db/schema.ts';
-import { normalizeEmailAddress } from '#server/licences/normalize-email-address.ts';
+} from '#server/platform/db/schema.ts';
+import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCheckoutStatusReader,
   type CheckoutStatusReader,
-} from '#server/checkout/read-checkout-status.ts';
-import type { PaymentProvider } from '#server/payments/payment-provider.ts';
-import { syncDepsOf } from '#server/payments/sync-subscription.ts';
-import { rateLimitRules } from '#server/rate-limit/rate-limit-rules.ts';
+} from '#server/billing/checkout/read-checkout-status.ts';
+import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
+import { syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
+import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createCheckout, payLocally, pro10YearlyEur, successCard } from './checkout-support.ts';

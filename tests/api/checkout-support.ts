@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
-import { emailOutbox, licences } from '#server/db/schema.ts';
-import { issueLicence } from '#server/licences/issue-licence.ts';
+import { emailOutbox, licences } from '#server/platform/db/schema.ts';
+import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { csrfHeaders, type TestApp } from '../helpers/test-app.ts';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { hashAccessToken } from '#server/access-tokens/access-token.ts';
-import { accessTokens } from '#server/db/schema.ts';
+import { hashAccessToken } from '#server/licensing/access-tokens/access-token.ts';
+import { accessTokens } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, orgId, postJson, updateLicence } from '../helpers/licensing.ts';

@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactMessages, emailOutbox, licences } from '#server/db/schema.ts';
-import { createOutboxRepository } from '#server/email/outbox-repository.ts';
+import { contactMessages, emailOutbox, licences } from '#server/platform/db/schema.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, postJson, runAdminOn } from '../helpers/licensing.ts';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '#server/db/client.ts';
+import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import {
   licenceCertificateSchema,
   licenceKeySetSchema,
-} from '#server/licence-certificates/licence-certificate-contract.ts';
-import { generateEd25519PrivateKeyPem } from '#server/licence-certificates/signing-key.ts';
-import { verifyLicenceCertificate } from '#server/licence-certificates/verify-licence-certificate.ts';
+} from '#server/licensing/licence-certificates/licence-certificate-contract.ts';
+import { generateEd25519PrivateKeyPem } from '#server/licensing/licence-certificates/signing-key.ts';
+import { verifyLicenceCertificate } from '#server/licensing/licence-certificates/verify-licence-certificate.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets, type TestDatabaseTarget } from '../helpers/databases.ts';
 import { createLicence, orgId, postJson } from '../helpers/licensing.ts';

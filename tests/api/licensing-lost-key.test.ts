@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailOutbox } from '#server/db/schema.ts';
+import { emailOutbox } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, postJson, updateLicence } from '../helpers/licensing.ts';

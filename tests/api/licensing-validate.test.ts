@@ -3,10 +3,10 @@ import { z } from 'zod';
 import {
   licenceCertificateSchema,
   licenceKeySetSchema,
-} from '#server/licence-certificates/licence-certificate-contract.ts';
-import { verifyLicenceCertificate } from '#server/licence-certificates/verify-licence-certificate.ts';
-import { normalizeSalesforceOrgId } from '#server/licence-validation/salesforce-org-id.ts';
-import { generateLicenceKey } from '#server/licences/licence-key.ts';
+} from '#server/licensing/licence-certificates/licence-certificate-contract.ts';
+import { verifyLicenceCertificate } from '#server/licensing/licence-certificates/verify-licence-certificate.ts';
+import { normalizeSalesforceOrgId } from '#server/licensing/licence-validation/salesforce-org-id.ts';
+import { generateLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, orgId, postJson, updateLicence } from '../helpers/licensing.ts';

@@ -6,14 +6,14 @@ import {
   localSubscriptions,
   subscriptions,
   trialClaims,
-} from '#server/db/schema.ts';
-import { sweepLicenceLifecycle } from '#server/licences/sweep-licence-lifecycle.ts';
+} from '#server/platform/db/schema.ts';
+import { sweepLicenceLifecycle } from '#server/licensing/licences/sweep-licence-lifecycle.ts';
 import {
   hashEmailAddress,
   normalizeEmailAddress,
-} from '#server/licences/normalize-email-address.ts';
-import { runLocalBilling } from '#server/payments/local/local-billing-worker.ts';
-import { handlePaymentEvent, syncDepsOf } from '#server/payments/sync-subscription.ts';
+} from '#server/licensing/licences/normalize-email-address.ts';
+import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';

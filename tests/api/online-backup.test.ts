@@ -24,10 +24,10 @@ import { createBackupStateRepository } from '#server/backup/backup-state-reposit
 import { startBackupSchedule } from '#server/backup/schedule-backups.ts';
 import { startBackupSocket } from '#server/backup/serve-backup-socket.ts';
 import { createBackupTaker } from '#server/backup/take-backup.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
-import type { Database } from '#server/db/database.ts';
-import { openDatabase } from '#server/db/client.ts';
-import { createLogger } from '#server/logger.ts';
+import type { DatabaseHandle } from '#server/platform/db/client.ts';
+import type { Database } from '#server/platform/db/database.ts';
+import { openDatabase } from '#server/platform/db/client.ts';
+import { createLogger } from '#server/platform/logger.ts';
 import { createScratchDatabase, databaseTargets } from '../helpers/databases.ts';
 import { createLicence } from '../helpers/licensing.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -4,8 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { emailOutbox, quoteNumberCounters, quotes, rateLimitCounters } from '#server/db/schema.ts';
-import { rateLimitRules } from '#server/rate-limit/rate-limit-rules.ts';
+import {
+  emailOutbox,
+  quoteNumberCounters,
+  quotes,
+  rateLimitCounters,
+} from '#server/platform/db/schema.ts';
+import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { freshIp, outboxRows, postJson } from './account-support.ts';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app.ts';
-import { rateLimitCounters } from '#server/db/schema.ts';
+import { rateLimitCounters } from '#server/platform/db/schema.ts';
 import { parseEnv } from '#server/env.ts';
-import { createLogger } from '#server/logger.ts';
+import { createLogger } from '#server/platform/logger.ts';
 import { createRuntime, type Runtime } from '#server/runtime.ts';
 
 /** The runtime as `server/main.ts` runs it: stopping the workers writes the counted hits. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultArtifactDescription, type Release } from '#shared/downloads/catalog.ts';
 import { artifactFileName } from '#shared/downloads/file-names.ts';
-import { parseReleaseManifest } from '#server/releases/release-manifest.ts';
-import { publishRelease } from '#server/releases/publish-release.ts';
+import { parseReleaseManifest } from '#server/licensing/releases/release-manifest.ts';
+import { publishRelease } from '#server/licensing/releases/publish-release.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
 

@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '#server/db/client.ts';
-import { publishRelease } from '#server/releases/publish-release.ts';
-import { loadReleaseSigningKey } from '#server/releases/release-signing-key.ts';
-import { RELEASE_CATALOG_CHANNEL, type NewRelease } from '#server/releases/release-repository.ts';
+import type { DatabaseHandle } from '#server/platform/db/client.ts';
+import { publishRelease } from '#server/licensing/releases/publish-release.ts';
+import { loadReleaseSigningKey } from '#server/licensing/releases/release-signing-key.ts';
+import {
+  RELEASE_CATALOG_CHANNEL,
+  type NewRelease,
+} from '#server/licensing/releases/release-repository.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 
 const release = (version: string): NewRelease => ({

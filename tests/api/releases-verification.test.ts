@@ -19,9 +19,9 @@ import {
 import { runAdmin } from '#server/admin/run-admin.ts';
 import { buildApp } from '#server/app.ts';
 import { parseEnv } from '#server/env.ts';
-import { generateEd25519PrivateKeyPem } from '#server/licence-certificates/signing-key.ts';
-import { createLogger } from '#server/logger.ts';
-import { verifyText } from '#server/releases/release-signing-key.ts';
+import { generateEd25519PrivateKeyPem } from '#server/licensing/licence-certificates/signing-key.ts';
+import { createLogger } from '#server/platform/logger.ts';
+import { verifyText } from '#server/licensing/releases/release-signing-key.ts';
 import { assembleDeps } from '#server/runtime.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';

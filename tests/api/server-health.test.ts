@@ -1,10 +1,10 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '#server/db/database.ts';
-import * as schema from '#server/db/schema.ts';
-import { emailOutbox } from '#server/db/schema.ts';
-import { createOutboxRepository } from '#server/email/outbox-repository.ts';
+import type { Database } from '#server/platform/db/database.ts';
+import * as schema from '#server/platform/db/schema.ts';
+import { emailOutbox } from '#server/platform/db/schema.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { buildApp } from '#server/app.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
-import type { Database } from '#server/db/database.ts';
-import { migrationFiles } from '#server/db/migrate.ts';
+import { openDatabase, type DatabaseHandle } from '#server/platform/db/client.ts';
+import type { Database } from '#server/platform/db/database.ts';
+import { migrationFiles } from '#server/platform/db/migrate.ts';
 import { createScratchDatabase, databaseTargets, migrationsHash } from '../helpers/databases.ts';
 
 /**
@@ -115,7 +115,7 @@ describe('the template key', () => {
 
   it('changes when a migration file changes, is added or goes', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-migrations-'));
-    const source = path.resolve('server/db/migrations');
+    const source = path.resolve('server/platform/db/migrations');
     await cp(source, dir, { recursive: true });
     const ours = await migrationsHash();
     expect(await migrationsHash(dir)).toBe(ours);

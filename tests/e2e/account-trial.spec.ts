@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { failureMessages, trialSuccessMessage } from '#shared/contracts/messages.ts';
-import { parseLicenceKey } from '#server/licences/licence-key.ts';
+import { parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;

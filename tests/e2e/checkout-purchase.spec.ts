@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { parseLicenceKey } from '#server/licences/licence-key.ts';
+import { parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { failureMessages, portalLinkNotices } from '#shared/contracts/messages.ts';
 import { waitForHydration } from './support/shell.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { openDatabase } from '#server/db/client.ts';
-import { rateLimitCounters } from '#server/db/schema.ts';
+import { openDatabase } from '#server/platform/db/client.ts';
+import { rateLimitCounters } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
 
 /**

@@ -4,10 +4,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { openDatabase, PGLITE_SHARED_BUFFERS, type DatabaseHandle } from '#server/db/client.ts';
-import type { Database } from '#server/db/database.ts';
-import { migrate, migrationFiles } from '#server/db/migrate.ts';
-import * as schema from '#server/db/schema.ts';
+import {
+  openDatabase,
+  PGLITE_SHARED_BUFFERS,
+  type DatabaseHandle,
+} from '#server/platform/db/client.ts';
+import type { Database } from '#server/platform/db/database.ts';
+import { migrate, migrationFiles } from '#server/platform/db/migrate.ts';
+import * as schema from '#server/platform/db/schema.ts';
 
 const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -27,7 +31,7 @@ export interface TestDatabaseTarget {
  * nothing pending: a test database is exactly what migrating a fresh one gives.
  */
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const migrationsDir = path.join(repoRoot, 'server', 'db', 'migrations');
+const migrationsDir = path.join(repoRoot, 'server', 'platform', 'db', 'migrations');
 const templateCacheDir = path.join(repoRoot, 'node_modules', '.cache', 'orgsmith-test-databases');
 
 /** The first 16 hex digits of a hash of every migration file's name and contents. */

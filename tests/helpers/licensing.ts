@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { runAdmin } from '#server/admin/run-admin.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
-import { licences } from '#server/db/schema.ts';
-import { issueLicence, type IssueLicenceInput } from '#server/licences/issue-licence.ts';
-import type { Licence } from '#server/licences/licence-repository.ts';
+import type { DatabaseHandle } from '#server/platform/db/client.ts';
+import { licences } from '#server/platform/db/schema.ts';
+import { issueLicence, type IssueLicenceInput } from '#server/licensing/licences/issue-licence.ts';
+import type { Licence } from '#server/licensing/licences/licence-repository.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import type { TestApp } from './test-app.ts';
 
 let counter = 0;
 

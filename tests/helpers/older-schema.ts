@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { DatabaseHandle } from '#server/db/client.ts';
-import { migrate, migrationFiles } from '#server/db/migrate.ts';
+import type { DatabaseHandle } from '#server/platform/db/client.ts';
+import { migrate, migrationFiles } from '#server/platform/db/migrate.ts';
 import type { TestDatabaseTarget } from './databases.ts';
 
 /** The migrations that sort before `firstMissing`: the schema of an older release. */

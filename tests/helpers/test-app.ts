@@ -1,7 +1,7 @@
 import { parseEnv, type Env } from '#server/env.ts';
 import { buildApp, type BuildAppOptions } from '#server/app.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { createLogger } from '#server/logger.ts';
+import { createLogger } from '#server/platform/logger.ts';
 import { assembleDeps } from '#server/runtime.ts';
 import type { TestDatabaseTarget } from './databases.ts';
 import { DocumentedAnswers } from './documented-answers.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitRules } from '#server/rate-limit/rate-limit-rules.ts';
+import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { freshIp } from '../api/account-support.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, postJson } from '../helpers/licensing.ts';

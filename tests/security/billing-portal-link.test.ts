@@ -2,16 +2,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifyPortalToken } from '#server/billing-portal/portal-token.ts';
-import { readPortalLink, readPortalLinkDepsOf } from '#server/billing-portal/read-portal-link.ts';
+import { verifyPortalToken } from '#server/billing/billing-portal/portal-token.ts';
+import {
+  readPortalLink,
+  readPortalLinkDepsOf,
+} from '#server/billing/billing-portal/read-portal-link.ts';
 import {
   billingPortalTokenUses,
   emailOutbox,
   licences,
   subscriptions,
   trialClaims,
-} from '#server/db/schema.ts';
-import type { PaymentProvider } from '#server/payments/payment-provider.ts';
+} from '#server/platform/db/schema.ts';
+import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
 import { portalLinkNotices } from '#shared/contracts/messages.ts';
 import { outboxRows, postJson } from '../api/account-support.ts';
 import {

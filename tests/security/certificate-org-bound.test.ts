@@ -3,9 +3,9 @@ import { z } from 'zod';
 import {
   licenceCertificateSchema,
   licenceKeySetSchema,
-} from '#server/licence-certificates/licence-certificate-contract.ts';
-import { verifyLicenceCertificate } from '#server/licence-certificates/verify-licence-certificate.ts';
-import { normalizeSalesforceOrgId } from '#server/licence-validation/salesforce-org-id.ts';
+} from '#server/licensing/licence-certificates/licence-certificate-contract.ts';
+import { verifyLicenceCertificate } from '#server/licensing/licence-certificates/verify-licence-certificate.ts';
+import { normalizeSalesforceOrgId } from '#server/licensing/licence-validation/salesforce-org-id.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { loadCertificateSnippet, type CertificateSnippet } from '../helpers/certificate-snippet.ts';
 import { databaseTargets } from '../helpers/databases.ts';

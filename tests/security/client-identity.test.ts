@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitRules } from '#server/rate-limit/rate-limit-rules.ts';
+import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { startInstance, type Instance } from '#tests/faults/support/instance.ts';
 import { freePort } from './support/free-port.ts';
 

@@ -1,10 +1,10 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { emailOutbox, licences } from '#server/db/schema.ts';
-import { FREE_LICENCES_PER_ADDRESS_PER_DAY as limit } from '#server/licences/free-licence-repository.ts';
-import { createStripeClient } from '#server/payments/stripe/stripe-client.ts';
-import { syncStripeCatalog } from '#server/payments/stripe/sync-stripe-catalog.ts';
+import { emailOutbox, licences } from '#server/platform/db/schema.ts';
+import { FREE_LICENCES_PER_ADDRESS_PER_DAY as limit } from '#server/licensing/licences/free-licence-repository.ts';
+import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
+import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { createCheckout, licencesOf, payLocally, pro10YearlyEur } from '../api/checkout-support.ts';
 import { databaseTargets } from '../helpers/databases.ts';

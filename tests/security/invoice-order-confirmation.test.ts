@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { emailOutbox, invoiceOrders, licences, subscriptions } from '#server/db/schema.ts';
-import { cancelInvoiceOrderAsOperator } from '#server/invoices/cancel-invoice-order.ts';
-import { readInvoiceOrderLink } from '#server/invoices/read-invoice-order-link.ts';
-import { markLocalInvoicePaid } from '#server/payments/local/local-invoices.ts';
-import { handlePaymentEvent, syncDepsOf } from '#server/payments/sync-subscription.ts';
+import { emailOutbox, invoiceOrders, licences, subscriptions } from '#server/platform/db/schema.ts';
+import { cancelInvoiceOrderAsOperator } from '#server/billing/invoices/cancel-invoice-order.ts';
+import { readInvoiceOrderLink } from '#server/billing/invoices/read-invoice-order-link.ts';
+import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { runAdminOn } from '../helpers/licensing.ts';
 import {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '#server/db/client.ts';
-import { createOutboxDelivery } from '#server/email/deliver-outbox.ts';
-import { createFileTransport } from '#server/email/file-transport.ts';
-import type { MailTransport } from '#server/email/outgoing-email.ts';
-import { createOutboxRepository } from '#server/email/outbox-repository.ts';
+import type { DatabaseHandle } from '#server/platform/db/client.ts';
+import { createOutboxDelivery } from '#server/platform/email/deliver-outbox.ts';
+import { createFileTransport } from '#server/platform/email/file-transport.ts';
+import type { MailTransport } from '#server/platform/email/outgoing-email.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 
 /**

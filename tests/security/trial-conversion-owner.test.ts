@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licences, trialClaims } from '#server/db/schema.ts';
-import { createInvoiceCheckout } from '#server/invoices/create-invoice-checkout.ts';
-import { hashEmailAddress } from '#server/licences/normalize-email-address.ts';
-import { markLocalInvoicePaid } from '#server/payments/local/local-invoices.ts';
-import { createStripeClient } from '#server/payments/stripe/stripe-client.ts';
-import { syncStripeCatalog } from '#server/payments/stripe/sync-stripe-catalog.ts';
+import { licences, trialClaims } from '#server/platform/db/schema.ts';
+import { createInvoiceCheckout } from '#server/billing/invoices/create-invoice-checkout.ts';
+import { hashEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
+import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
+import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import {
   handlePaymentEvent,
   syncDepsOf,
   syncSubscription,
-} from '#server/payments/sync-subscription.ts';
+} from '#server/billing/payments/sync-subscription.ts';
 import {
   invoiceCheckoutRequestSchema,
   type InvoiceCheckoutRequestInput,

@@ -1,7 +1,7 @@
 /**
  * Legal texts as plain structured data (headings, paragraphs, lists): the React pages and the
  * build-time PDF writer render the same source, so the web page and the PDF cannot drift apart.
- * Any character the PDF font has may be used (DejaVu Sans, server/pdf/: Latin, Greek, Cyrillic and
+ * Any character the PDF font has may be used (DejaVu Sans, server/platform/pdf/: Latin, Greek, Cyrillic and
  * more); the PDF embeds it, and the build stops at one it lacks.
  */
 

@@ -2,7 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SERVER_ENTRY, SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '#server/node-flags.ts';
+import {
+  SERVER_ENTRY,
+  SERVER_ENVIRONMENT,
+  SERVER_NODE_FLAGS,
+} from '#server/platform/node-flags.ts';
 
 /**
  * Starts the production server for the e2e run on a throwaway data directory, exactly as

@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import pg from 'pg';
-import { SERVER_ENTRY, SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '#server/node-flags.ts';
+import {
+  SERVER_ENTRY,
+  SERVER_ENVIRONMENT,
+  SERVER_NODE_FLAGS,
+} from '#server/platform/node-flags.ts';
 import { createScratchDatabase } from '#tests/helpers/databases.ts';
 
 /** One server process (`npm run serve`'s bundle, flags and environment), as an operator runs it. */

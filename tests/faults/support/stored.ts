@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
-import { openDatabase } from '#server/db/client.ts';
-import { contactMessages, licences } from '#server/db/schema.ts';
+import { openDatabase } from '#server/platform/db/client.ts';
+import { contactMessages, licences } from '#server/platform/db/schema.ts';
 import type { Submission } from './load.ts';
 
 /**

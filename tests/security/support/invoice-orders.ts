@@ -1,9 +1,9 @@
 import { isNotNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { emailOutbox, licences, localInvoices, subscriptions } from '#server/db/schema.ts';
-import { createStripeClient } from '#server/payments/stripe/stripe-client.ts';
-import { syncStripeCatalog } from '#server/payments/stripe/sync-stripe-catalog.ts';
+import { emailOutbox, licences, localInvoices, subscriptions } from '#server/platform/db/schema.ts';
+import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
+import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import type { InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
 import { outboxRows, postJson } from '#tests/api/account-support.ts';
 import type { TestDatabaseTarget } from '#tests/helpers/databases.ts';

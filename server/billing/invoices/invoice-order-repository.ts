@@ -1,0 +1,170 @@
+import { and, desc, eq, gt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '#server/platform/db/database.ts';
+import { invoiceOrders, subscriptions } from '#server/platform/db/schema.ts';
+
+export type InvoiceOrder = typeof invoiceOrders.$inferSelect;
+export type NewInvoiceOrder = typeof invoiceOrders.$inferInsert;
+
+/**
+ * Whether an order is open at `now` (decision 153): waiting for its link, being confirmed, or
+ * confirmed while its subscription still has an open invoice (or has not been mirrored yet).
+ */
+function isOpen(now: Date, provenOnly: boolean): SQL {
+  const paidOrEnded = sql`exists (select 1 from ${subscriptions} s
+    where s.provider = ${invoiceOrders.provider} and s.subscription_id = ${invoiceOrders.subscriptionId}
+    and (s.open_invoice_id is null or s.ended_at is not null))`;
+  const proven = or(
+    eq(invoiceOrders.status, 'confirming'),
+    and(eq(invoiceOrders.status, 'confirmed'), sql`not ${paidOrEnded}`),
+  );
+  const open = provenOnly
+    ? proven
+    : or(and(eq(invoiceOrders.status, 'pending'), gt(invoiceOrders.expiresAt, now)), proven);
+  if (!open) throw new Error('unreachable: or() of conditions');
+  return open;
+}
+
+export function createInvoiceOrderRepository(db: Executor) {
+  return {
+    /**
+     * Serialises the orders of one e-mail domain until the caller's transaction ends, so two
+     * orders (or confirmations) at the same moment cannot both pass the caps.
+     */
+    async lockDomain(domain: string): Promise<void> {
+      await db.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`invoice-order:${domain}`}, 7302))`,
+      );
+    },
+
+    /** Open orders of one normalized address (any state) at `now`. */
+    async countOpenForAddress(emailNormalized: string, now: Date): Promise<number> {
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(invoiceOrders)
+        .where(and(eq(invoiceOrders.emailNormalized, emailNormalized), isOpen(now, false)));
+      return row?.count ?? 0;
+    },
+
+    /** Open orders of a domain whose address was confirmed, other than `exceptId`. */
+    async countProvenOpenForDomain(domain: string, now: Date, exceptId?: string): Promise<number> {
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(invoiceOrders)
+        .where(
+          and(
+            eq(invoiceOrders.emailDomain, domain),
+            isOpen(now, true),
+            exceptId ? ne(invoiceOrders.id, exceptId) : undefined,
+          ),
+        );
+      return row?.count ?? 0;
+    },
+
+    async insert(order: NewInvoiceOrder): Promise<InvoiceOrder> {
+      const [row] = await db.insert(invoiceOrders).values(order).returning();
+      if (!row) throw new Error('invoice order insert returned no row');
+      return row;
+    },
+
+    async findByTokenHash(tokenHash: string): Promise<InvoiceOrder | undefined> {
+      const [row] = await db
+        .select()
+        .from(invoiceOrders)
+        .where(eq(invoiceOrders.tokenHash, tokenHash))
+        .limit(1);
+      return row;
+    },
+
+    async findById(id: string): Promise<InvoiceOrder | undefined> {
+      const [row] = await db.select().from(invoiceOrders).where(eq(invoiceOrders.id, id)).limit(1);
+      return row;
+    },
+
+    /**
+     * Takes a pending, unexpired order for confirmation: a conditional update, so of two
+     * confirmations at the same moment exactly one gets the row.
+     */
+    async claimForConfirmation(id: string, now: Date): Promise<InvoiceOrder | undefined> {
+      const [row] = await db
+        .update(invoiceOrders)
+        .set({ status: 'confirming', confirmedAt: now })
+        .where(
+          and(
+            eq(invoiceOrders.id, id),
+            eq(invoiceOrders.status, 'pending'),
+            gt(invoiceOrders.expiresAt, now),
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    /** Gives a claimed order back (the provider failed): its link works again until it expires. */
+    async releaseClaim(id: string): Promise<void> {
+      await db
+        .update(invoiceOrders)
+        .set({ status: 'pending', confirmedAt: null })
+        .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'confirming')));
+    },
+
+    async markConfirmed(
+      id: string,
+      created: { provider: 'stripe' | 'local'; subscriptionId: string; invoiceNumber: string },
+    ): Promise<void> {
+      await db
+        .update(invoiceOrders)
+        .set({ status: 'confirmed', ...created })
+        .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'confirming')));
+    },
+
+    /**
+     * Cancels an order not yet confirmed (pending, or stuck while confirming when `orStuck`);
+     * undefined when it was confirmed or cancelled already.
+     */
+    async cancel(
+      id: string,
+      by: 'buyer' | 'operator' | 'quote-accepted',
+      now: Date,
+      options: { orStuck?: boolean } = {},
+    ): Promise<InvoiceOrder | undefined> {
+      const [row] = await db
+        .update(invoiceOrders)
+        .set({ status: 'cancelled', cancelledAt: now, cancelledBy: by })
+        .where(
+          and(
+            eq(invoiceOrders.id, id),
+            options.orStuck
+              ? or(eq(invoiceOrders.status, 'pending'), eq(invoiceOrders.status, 'confirming'))
+              : eq(invoiceOrders.status, 'pending'),
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    /** Marks a confirmed order cancelled after its subscription was ended (operator). */
+    async markConfirmedCancelled(id: string, now: Date): Promise<void> {
+      await db
+        .update(invoiceOrders)
+        .set({ status: 'cancelled', cancelledAt: now, cancelledBy: 'operator' })
+        .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'confirmed')));
+    },
+
+    /** The latest orders, newest first; `openOnly` keeps the open ones (operator list). */
+    list(options: { limit: number; now: Date; openOnly: boolean }): Promise<InvoiceOrder[]> {
+      const query = db.select().from(invoiceOrders);
+      return (options.openOnly ? query.where(isOpen(options.now, false)) : query)
+        .orderBy(desc(invoiceOrders.createdAt), desc(invoiceOrders.id))
+        .limit(options.limit);
+    },
+
+    /** Whether the order counts as open at `now` (operator view). */
+    async isOpen(id: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .select({ id: invoiceOrders.id })
+        .from(invoiceOrders)
+        .where(and(eq(invoiceOrders.id, id), isOpen(now, false)));
+      return rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import {
+  type InvoiceCheckoutRequest,
+  type InvoiceOrderPlaced,
+  INVOICE_ORDER_PAGE,
+} from '#shared/contracts/invoice-checkout.ts';
+import {
+  INVOICE_ORDER_LINK_HOURS,
+  INVOICE_ORDERS_PER_DOMAIN,
+  invoiceOrderMessages,
+} from '#shared/contracts/invoice-order-messages.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
+import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import type { SyncDeps } from '../payments/sync-subscription.ts';
+import { findQuoteByToken } from '../quotes/read-quote.ts';
+import { quoteStatusOf } from '../quotes/quote-status.ts';
+import type { InvoiceOrderDetails } from './create-invoice-checkout.ts';
+import { invoiceOrderConfirmationEmail } from './emails/invoice-order-confirmation-email.ts';
+import { mayPayByInvoice } from './invoice-rules.ts';
+import { createInvoiceOrderRepository } from './invoice-order-repository.ts';
+import {
+  createInvoiceOrderId,
+  createInvoiceOrderToken,
+  hashInvoiceOrderToken,
+} from './invoice-order-token.ts';
+
+export type PlaceInvoiceOrderRefusal =
+  | 'NotInvoiceable'
+  | 'QuoteLinkInvalid'
+  | 'QuotePlanDiffers'
+  | 'QuoteAccepted'
+  | 'QuoteExpired'
+  | 'OrderOpen'
+  | 'DomainLimit';
+
+export type PlaceInvoiceOrderResult =
+  | { ok: true; orderId: string; placed: InvoiceOrderPlaced }
+  | { ok: false; code: PlaceInvoiceOrderRefusal };
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Second-level labels under which country domains register names (`co.uk`, `com.au`, …). */
+const secondLevelSuffixes = new Set([
+  'ac',
+  'co',
+  'com',
+  'edu',
+  'gov',
+  'ltd',
+  'ne',
+  'net',
+  'or',
+  'org',
+  'plc',
+]);
+
+/**
+ * The domain the per-domain cap counts (decision 153): the registrable domain of the address,
+ * roughly — its last two labels, or three under a country's `co.uk`-like suffix — so that
+ * subdomains of one catch-all domain (`a@x.example.com`, `a@y.example.com`) share one cap.
+ */
+export function emailDomainOf(normalizedAddress: string): string {
+  const host = normalizedAddress.slice(normalizedAddress.lastIndexOf('@') + 1).replace(/\.$/, '');
+  const labels = host.split('.');
+  const country = labels.at(-1) ?? '';
+  const second = labels.at(-2) ?? '';
+  const keep = country.length === 2 && secondLevelSuffixes.has(second) ? 3 : 2;
+  return labels.slice(-keep).join('.');
+}
+
+/** The link the confirmation e-mail carries: the site's landing page (GET changes nothing). */
+export function invoiceOrderLink(publicBaseUrl: string, token: string): string {
+  const query = new URLSearchParams({ token }).toString();
+  return new URL(`${INVOICE_ORDER_PAGE}?${query}`, publicBaseUrl).toString();
+}
+
+/**
+ * An order paid by invoice (decision 153), in order: yearly Pro and Enterprise only → a quote it
+ * accepts must be its link's, for the same plan, neither accepted nor expired (decision 154) →
+ * under the e-mail domain's lock: no other open order for the normalized address, fewer than
+ * INVOICE_ORDERS_PER_DOMAIN confirmed unpaid ones at its domain → the order is stored pending
+ * and the confirmation link e-mailed to the billing address, in one transaction. No customer,
+ * subscription, invoice or licence exists until the link's page confirms it.
+ */
+export async function placeInvoiceOrder(
+  deps: Pick<SyncDeps, 'db' | 'clock' | 'secretKey' | 'publicBaseUrl'>,
+  request: InvoiceCheckoutRequest,
+): Promise<PlaceInvoiceOrderResult> {
+  if (!mayPayByInvoice(request)) return { ok: false, code: 'NotInvoiceable' };
+  const now = deps.clock();
+  const { quoteToken, ...details } = request;
+  let quoteNumber: string | null = null;
+  if (quoteToken) {
+    const quote = await findQuoteByToken(deps, quoteToken);
+    if (!quote) return { ok: false, code: 'QuoteLinkInvalid' };
+    const samePlan =
+      quote.edition === details.edition &&
+      quote.quantity === details.quantity &&
+      quote.billingPeriod === details.billingPeriod &&
+      quote.currency === details.billingCurrency;
+    if (!samePlan) return { ok: false, code: 'QuotePlanDiffers' };
+    const status = quoteStatusOf(quote, now);
+    if (status === 'accepted') return { ok: false, code: 'QuoteAccepted' };
+    if (status === 'expired') return { ok: false, code: 'QuoteExpired' };
+    quoteNumber = quote.number;
+  }
+  const emailNormalized = normalizeEmailAddress(details.billingEmail);
+  const emailDomain = emailDomainOf(emailNormalized);
+  const token = createInvoiceOrderToken();
+  const expiresAt = new Date(now.getTime() + INVOICE_ORDER_LINK_HOURS * HOUR_MS);
+  const stored: InvoiceOrderDetails = details;
+  return deps.db.transaction(async (tx): Promise<PlaceInvoiceOrderResult> => {
+    const orders = createInvoiceOrderRepository(tx);
+    await orders.lockDomain(emailDomain);
+    if ((await orders.countOpenForAddress(emailNormalized, now)) > 0) {
+      return { ok: false, code: 'OrderOpen' };
+    }
+    if ((await orders.countProvenOpenForDomain(emailDomain, now)) >= INVOICE_ORDERS_PER_DOMAIN) {
+      return { ok: false, code: 'DomainLimit' };
+    }
+    const order = await orders.insert({
+      id: createInvoiceOrderId(),
+      tokenHash: hashInvoiceOrderToken(deps.secretKey, token),
+      status: 'pending',
+      billingEmail: details.billingEmail,
+      emailNormalized,
+      emailDomain,
+      details: stored,
+      quoteNumber,
+      expiresAt,
+      createdAt: now,
+    });
+    const email = invoiceOrderConfirmationEmail({
+      order: {
+        edition: details.edition,
+        quantity: details.quantity,
+        billingPeriod: details.billingPeriod,
+        currency: details.billingCurrency,
+      },
+      quoteNumber,
+      confirmUrl: invoiceOrderLink(deps.publicBaseUrl, token),
+      publicBaseUrl: deps.publicBaseUrl,
+    });
+    await createOutboxRepository(tx).enqueue(
+      { ...email, kind: 'invoice-order-confirmation', to: details.billingEmail },
+      now,
+    );
+    return {
+      ok: true,
+      orderId: order.id,
+      placed: {
+        status: 'confirmation-sent',
+        billingEmail: details.billingEmail,
+        confirmBy: expiresAt.toISOString(),
+        message: invoiceOrderMessages.checkInbox(details.billingEmail),
+      },
+    };
+  });
+}

@@ -1,0 +1,89 @@
+import { invoiceReminders } from '#server/platform/db/schema.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
+import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
+import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
+import { syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
+import { invoiceReminderEmail } from './emails/invoice-reminder-email.ts';
+import { invoiceSuspends, remindersDue, suspensionDate } from './invoice-rules.ts';
+
+export interface InvoiceSweepReport {
+  reminded: number;
+  suspended: number;
+  failed: number;
+}
+
+const BATCH_SIZE = 500;
+
+/**
+ * The overdue side of pay by invoice (decision 144), run with the hourly lifecycle sweep: for
+ * every open invoice past its due date, sends each reminder that is due once (the reminder's
+ * key in the same transaction as its e-mail), and once the suspension date has passed re-reads
+ * the subscription, whose sync suspends the licence (lifecycle-rules.ts standingAt).
+ */
+export async function sweepInvoiceReminders(deps: SyncDeps): Promise<InvoiceSweepReport> {
+  const report: InvoiceSweepReport = { reminded: 0, suspended: 0, failed: 0 };
+  const now = deps.clock();
+  const overdue = await createSubscriptionRepository(deps.db).overdueInvoices(now, BATCH_SIZE);
+  for (const row of overdue) {
+    const dueAt = row.openInvoiceDueAt;
+    if (!dueAt || !row.openInvoiceId || !row.licenceId) continue;
+    const licenceId = row.licenceId;
+    const invoiceId = row.openInvoiceId;
+    const queued = await deps.db.transaction(async (tx) => {
+      const licence = await createLicenceRepository(tx).findById(licenceId);
+      if (!licence) return { sent: 0, active: false };
+      let sent = 0;
+      for (const stage of remindersDue(dueAt, now)) {
+        const inserted = await tx
+          .insert(invoiceReminders)
+          .values({
+            provider: row.provider,
+            invoiceId,
+            stage,
+            subscriptionId: row.subscriptionId,
+            sentAt: now,
+          })
+          .onConflictDoNothing()
+          .returning({ stage: invoiceReminders.stage });
+        if (inserted.length === 0) continue;
+        // Only the latest due reminder is worth sending after a long pause of the job.
+        if (stage !== remindersDue(dueAt, now).at(-1)) continue;
+        await createOutboxRepository(tx).enqueue(
+          {
+            kind: 'invoice-reminder',
+            to: licence.email,
+            ...invoiceReminderEmail({
+              stage,
+              invoice: {
+                number: row.openInvoiceNumber ?? invoiceId,
+                dueAt,
+                url: row.openInvoiceUrl ?? deps.publicBaseUrl,
+              },
+              licence,
+              suspendOn: suspensionDate(dueAt),
+              publicBaseUrl: deps.publicBaseUrl,
+            }),
+          },
+          now,
+        );
+        sent++;
+      }
+      return { sent, active: licence.status === 'Active' };
+    });
+    report.reminded += queued.sent;
+    if (queued.sent > 0) deps.wakeOutbox();
+    if (queued.active && invoiceSuspends(dueAt, now)) {
+      try {
+        await syncSubscription(deps, row.subscriptionId);
+        report.suspended++;
+      } catch (error) {
+        report.failed++;
+        deps.logger.warn(
+          { err: error, subscriptionId: row.subscriptionId },
+          'could not re-read an overdue invoice subscription',
+        );
+      }
+    }
+  }
+  return report;
+}

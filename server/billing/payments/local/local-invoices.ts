@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import type { Database, Executor } from '#server/platform/db/database.ts';
+import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import type {
+  CreateInvoiceSubscriptionInput,
+  InvoiceBuyer,
+  InvoiceSubscriptionRef,
+  PaymentEvent,
+} from '../payment-types.ts';
+import { orderDescription } from './complete-local-checkout.ts';
+import { periodAmount, periodEndAfter } from './local-billing.ts';
+import { localEvents } from './local-events.ts';
+import {
+  createLocalPaymentRepository,
+  localId,
+  type LocalInvoice,
+  type LocalSubscription,
+} from './local-payment-repository.ts';
+
+/**
+ * The local provider's mirror of Stripe's `send_invoice` subscriptions (decision 145): the
+ * subscription is active at once, its invoice is open with a due date and a page of its own,
+ * and it is paid when an operator marks it so (`npm run admin -- invoices mark-paid`).
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function localInvoiceUrl(publicBaseUrl: string, invoiceId: string): string {
+  return `${publicBaseUrl}/billing/local/invoice/${invoiceId}`;
+}
+
+/** `LOCAL-3F9A2C1B`: unique like Stripe's invoice numbers, and plainly not a real one. */
+function invoiceNumber(): string {
+  return `LOCAL-${randomBytes(4).toString('hex').toUpperCase()}`;
+}
+
+function addressText(buyer: InvoiceBuyer): string | null {
+  const { line1, postalCode, city, country } = buyer.address;
+  const place = [postalCode, city].filter(Boolean).join(' ');
+  const text = [line1, place, country].filter(Boolean).join(', ');
+  return text || null;
+}
+
+/** Sends the invoice of one billing period; the billing details come from `from`. */
+async function sendInvoice(
+  tx: Executor,
+  subscription: LocalSubscription,
+  from: Pick<
+    LocalInvoice,
+    'companyName' | 'billingEmail' | 'billingAddress' | 'vatId' | 'poReference' | 'quoteReference'
+  >,
+  period: { start: Date; end: Date },
+  daysUntilDue: number,
+  now: Date,
+): Promise<LocalInvoice> {
+  return createLocalPaymentRepository(tx).insertInvoice({
+    subscriptionId: subscription.id,
+    status: 'open',
+    amount: periodAmount(subscription),
+    currency: subscription.currency,
+    description: orderDescription(subscription),
+    periodStart: period.start,
+    periodEnd: period.end,
+    createdAt: now,
+    paidAt: null,
+    number: invoiceNumber(),
+    dueAt: new Date(now.getTime() + daysUntilDue * DAY_MS),
+    ...from,
+  });
+}
+
+export async function createLocalInvoiceSubscription(
+  deps: { db: Database; clock: () => Date; publicBaseUrl: string },
+  input: CreateInvoiceSubscriptionInput,
+): Promise<{ ref: InvoiceSubscriptionRef; events: PaymentEvent[] }> {
+  const now = deps.clock();
+  return deps.db.transaction(async (tx) => {
+    const repository = createLocalPaymentRepository(tx);
+    const email = input.buyer.email.trim();
+    const customer = await repository.findOrCreateCustomer({
+      email,
+      emailNormalized: normalizeEmailAddress(email),
+      currency: input.currency,
+    });
+    const periodEnd = periodEndAfter(now, input.billingPeriod);
+    const subscription = await repository.insertSubscription({
+      id: localId('lsub'),
+      customerId: customer.id,
+      status: 'active',
+      collectionMethod: 'send_invoice',
+      edition: input.edition,
+      quantity: input.quantity,
+      billingPeriod: input.billingPeriod,
+      currency: input.currency,
+      currentPeriodStart: now,
+      currentPeriodEnd: periodEnd,
+      licenceIdToConvert: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const invoice = await sendInvoice(
+      tx,
+      subscription,
+      {
+        companyName: input.buyer.companyName,
+        billingEmail: email,
+        billingAddress: addressText(input.buyer),
+        vatId: input.buyer.vatId,
+        poReference: input.poReference,
+        quoteReference: input.quoteReference,
+      },
+      { start: now, end: periodEnd },
+      input.daysUntilDue,
+      now,
+    );
+    return {
+      ref: {
+        subscriptionId: subscription.id,
+        invoice: {
+          invoiceId: invoice.id,
+          number: invoice.number ?? invoice.id,
+          dueAt: invoice.dueAt ?? now,
+          hostedUrl: localInvoiceUrl(deps.publicBaseUrl, invoice.id),
+          amountDue: invoice.amount,
+        },
+      },
+      events: localEvents(subscription.id, 'customer.subscription.created'),
+    };
+  });
+}
+
+/** The renewal of a subscription paid by invoice: a new period and its invoice, sent net 30. */
+export async function renewLocalInvoiceSubscription(
+  tx: Executor,
+  subscription: LocalSubscription,
+  daysUntilDue: number,
+  now: Date,
+): Promise<PaymentEvent[]> {
+  const repository = createLocalPaymentRepository(tx);
+  const [previous] = await repository.invoicesOf(subscription.id);
+  const start = subscription.currentPeriodEnd;
+  const end = periodEndAfter(start, subscription.billingPeriod);
+  await sendInvoice(
+    tx,
+    subscription,
+    {
+      companyName: previous?.companyName ?? null,
+      billingEmail: previous?.billingEmail ?? null,
+      billingAddress: previous?.billingAddress ?? null,
+      vatId: previous?.vatId ?? null,
+      poReference: previous?.poReference ?? null,
+      quoteReference: null,
+    },
+    { start, end },
+    daysUntilDue,
+    now,
+  );
+  await repository.updateSubscription(
+    subscription.id,
+    { currentPeriodStart: start, currentPeriodEnd: end },
+    now,
+  );
+  return localEvents(subscription.id, 'customer.subscription.updated');
+}
+
+export type MarkLocalInvoicePaidResult =
+  | { ok: true; invoice: LocalInvoice; events: PaymentEvent[] }
+  | { ok: false; code: 'InvoiceNotFound' | 'InvoiceNotOpen'; detail: string };
+
+/** An operator records the payment of an open invoice (by id or number), as the bank shows it. */
+export async function markLocalInvoicePaid(
+  deps: { db: Database; clock: () => Date },
+  idOrNumber: string,
+): Promise<MarkLocalInvoicePaidResult> {
+  const now = deps.clock();
+  return deps.db.transaction(async (tx) => {
+    const repository = createLocalPaymentRepository(tx);
+    const invoice = await repository.findInvoice(idOrNumber);
+    if (!invoice || invoice.dueAt === null) {
+      return { ok: false, code: 'InvoiceNotFound', detail: `No invoice ${idOrNumber}` };
+    }
+    if (invoice.status !== 'open') {
+      return {
+        ok: false,
+        code: 'InvoiceNotOpen',
+        detail: `Invoice ${invoice.number ?? invoice.id} is ${invoice.status}`,
+      };
+    }
+    await repository.updateInvoice(invoice.id, { status: 'paid', paidAt: now });
+    const paid = { ...invoice, status: 'paid' as const, paidAt: now };
+    return {
+      ok: true,
+      invoice: paid,
+      events: localEvents(invoice.subscriptionId, 'invoice.paid', 'customer.subscription.updated'),
+    };
+  });
+}

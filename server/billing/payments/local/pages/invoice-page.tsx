@@ -1,0 +1,95 @@
+/** @jsxImportSource hono/jsx */
+import { formatEmailDate } from '#server/platform/email/render-email.ts';
+import { INVOICE_SUSPEND_AFTER_DAYS } from '#server/billing/invoices/invoice-rules.ts';
+import { formatMinorAmount } from '../local-billing.ts';
+import type { LocalInvoice } from '../local-payment-repository.ts';
+import { PageLayout } from './page-layout.tsx';
+
+export interface InvoicePageView {
+  invoice: LocalInvoice;
+  now: Date;
+}
+
+function InvoiceBadge({ invoice, now }: InvoicePageView) {
+  if (invoice.status === 'paid') return <span class="badge">Paid</span>;
+  if (invoice.status === 'void') return <span class="badge muted">Void</span>;
+  if (invoice.dueAt && invoice.dueAt <= now) return <span class="badge danger">Overdue</span>;
+  return <span class="badge warn">Open</span>;
+}
+
+/** One line of the details; a detail the invoice does not have is left out. */
+function DetailLine(props: { label: string; value: string | null }) {
+  if (!props.value) return null;
+  return (
+    <div class="line">
+      <dt>{props.label}</dt>
+      <dd>{props.value}</dd>
+    </div>
+  );
+}
+
+/**
+ * The hosted page of an invoice sent for payment (decision 145), as Stripe's hosted invoice
+ * page: who it is made out to, the PO number and VAT ID, the amount, due date and status. It is
+ * paid by bank transfer; here an operator records that with `invoices mark-paid`.
+ */
+function InvoicePage({ invoice, now }: InvoicePageView) {
+  const number = invoice.number ?? invoice.id;
+  return (
+    <PageLayout title={`Invoice ${number}`} subtitle="Invoice">
+      <h1>
+        Invoice {number} <InvoiceBadge invoice={invoice} now={now} />
+      </h1>
+      <section class="card summary" aria-labelledby="invoice-details">
+        <h2 id="invoice-details">Details</h2>
+        <dl>
+          <DetailLine label="Billed to" value={invoice.companyName} />
+          <DetailLine label="Address" value={invoice.billingAddress} />
+          <DetailLine label="E-mail" value={invoice.billingEmail} />
+          <DetailLine label="VAT ID" value={invoice.vatId} />
+          <DetailLine label="PO number" value={invoice.poReference} />
+          <DetailLine label="Quote" value={invoice.quoteReference} />
+          <DetailLine label="Description" value={invoice.description} />
+          <DetailLine
+            label="Period"
+            value={`${formatEmailDate(invoice.periodStart)} – ${formatEmailDate(invoice.periodEnd)}`}
+          />
+          <DetailLine label="Issued" value={formatEmailDate(invoice.createdAt)} />
+          <DetailLine
+            label="Due date"
+            value={invoice.dueAt ? formatEmailDate(invoice.dueAt) : null}
+          />
+          <DetailLine
+            label="Paid on"
+            value={invoice.paidAt ? formatEmailDate(invoice.paidAt) : null}
+          />
+          <div class="line total">
+            <dt>{invoice.status === 'paid' ? 'Amount paid' : 'Amount due'}</dt>
+            <dd>{formatMinorAmount(invoice.amount, invoice.currency)}</dd>
+          </div>
+        </dl>
+      </section>
+      <section class="card" aria-labelledby="invoice-payment">
+        <h2 id="invoice-payment">Payment</h2>
+        {invoice.status === 'paid' ? (
+          <p>This invoice is paid. Thank you.</p>
+        ) : (
+          <>
+            <p>
+              Pay by bank transfer with the invoice number {number} as the reference. In test mode,
+              record the payment with <code>npm run admin -- invoices mark-paid {number}</code>.
+            </p>
+            <p>
+              An invoice still open {INVOICE_SUSPEND_AFTER_DAYS} days after its due date suspends
+              the licence until it is paid.
+            </p>
+          </>
+        )}
+      </section>
+    </PageLayout>
+  );
+}
+
+export function invoicePage(view: InvoicePageView) {
+  return <InvoicePage {...view} />;
+}

@@ -1,0 +1,147 @@
+import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
+
+/**
+ * The provider-neutral words of the payment boundary: Stripe and the local provider both answer
+ * in these types, so nothing outside server/billing/payments/ knows which one runs.
+ */
+export type PaymentProviderName = 'stripe' | 'local';
+
+/** Subscription states as Stripe names them; the local provider uses the same set. */
+export const subscriptionStatuses = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'unpaid',
+  'canceled',
+  'paused',
+] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+export function isSubscriptionStatus(value: unknown): value is SubscriptionStatus {
+  return subscriptionStatuses.some((status) => status === value);
+}
+
+/** What a subscription is right now, re-read from the provider (never taken from an event body). */
+export interface SubscriptionSnapshot {
+  provider: PaymentProviderName;
+  subscriptionId: string;
+  customerId: string;
+  customerEmail: string | null;
+  status: SubscriptionStatus;
+  edition: Edition;
+  /** The licence size (orgs): Pro 4..24, Starter and Enterprise their fixed size. */
+  quantity: number;
+  billingPeriod: BillingPeriod;
+  currency: Currency;
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  endedAt: Date | null;
+  /** Ended because the provider gave up collecting a payment (not because the buyer cancelled). */
+  endedForNonPayment: boolean;
+  /** The trial licence named at checkout for conversion (metadata), if any. */
+  licenceIdToConvert: string | null;
+  /** Charged to a card automatically, or paid by invoice (decision 144). */
+  collection: 'card' | 'invoice';
+  /** The oldest invoice sent for payment and still open; null when none is (or for cards). */
+  openInvoice: OpenInvoice | null;
+  /**
+   * Money has been received for this subscription: a card subscription past its first payment,
+   * or an invoice of it paid (not merely sent). Only then may a trial of the buyer's address be
+   * converted without its key being named (issue 25; decision 161).
+   */
+  paymentReceived: boolean;
+}
+
+/** An invoice sent to the buyer for payment. */
+export interface OpenInvoice {
+  invoiceId: string;
+  number: string;
+  dueAt: Date;
+  /** The provider's page of the invoice, where it is paid and its PDF downloaded. */
+  hostedUrl: string;
+}
+
+/** The buyer of a subscription paid by invoice: who the invoice is made out and sent to. */
+export interface InvoiceBuyer {
+  companyName: string;
+  email: string;
+  address: {
+    line1: string | null;
+    postalCode: string | null;
+    city: string | null;
+    country: string | null;
+  };
+  /** An EU VAT ID, kept as the customer's `eu_vat` tax id. */
+  vatId: string | null;
+}
+
+export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
+  /** Our id of the request: metadata and idempotency key. */
+  requestId: string;
+  buyer: InvoiceBuyer;
+  /** The buyer's purchase-order reference, printed on the invoice. */
+  poReference: string | null;
+  /** The accepted quote this order comes from, if any. */
+  quoteReference: string | null;
+  /** Days from issue to due date (net 30). */
+  daysUntilDue: number;
+}
+
+export interface InvoiceSubscriptionRef {
+  subscriptionId: string;
+  invoice: OpenInvoice & { amountDue: number };
+}
+
+/** The order a checkout session sells: amounts are not part of it, the provider prices it. */
+export interface CheckoutOrder {
+  edition: Edition;
+  quantity: number;
+  billingPeriod: BillingPeriod;
+  currency: Currency;
+}
+
+export interface CreateCheckoutSessionInput extends CheckoutOrder {
+  /** Our id of the checkout request: client reference and idempotency key. */
+  checkoutRequestId: string;
+  /** Known when a trial is converted: the buyer's customer is then found or created up front. */
+  customerEmail: string | null;
+  licenceIdToConvert: string | null;
+  /** May contain `{CHECKOUT_SESSION_ID}`, replaced by the provider. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface CheckoutSessionRef {
+  sessionId: string;
+  url: string;
+}
+
+export type CheckoutSessionStatus = 'open' | 'complete' | 'expired';
+
+export interface CheckoutSessionView {
+  sessionId: string;
+  status: CheckoutSessionStatus;
+  subscriptionId: string | null;
+  customerEmail: string | null;
+}
+
+/** The event types whose arrival makes us re-read a subscription. */
+export const handledEventTypes = [
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.paid',
+  'invoice.payment_failed',
+] as const;
+export type HandledEventType = (typeof handledEventTypes)[number];
+
+/** A verified provider event, reduced to what the sync needs: which subscription to re-read. */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  /** Null for events that concern no subscription (they are recorded and ignored). */
+  subscriptionId: string | null;
+}

@@ -1,0 +1,342 @@
+import { siteConfig } from '#shared/site-config.ts';
+import type { Database, Executor } from '#server/platform/db/database.ts';
+import type { AppDeps } from '#server/deps.ts';
+import {
+  createOutboxRepository,
+  type QueuedEmail,
+} from '#server/platform/email/outbox-repository.ts';
+import { createFreeLicenceRepository } from '#server/licensing/licences/free-licence-repository.ts';
+import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
+import {
+  createLicenceRepository,
+  type Licence,
+} from '#server/licensing/licences/licence-repository.ts';
+import {
+  licenceKeyEmail,
+  lifecycleEmail,
+  trialConvertedEmail,
+} from '#server/licensing/licences/emails/lifecycle-emails.ts';
+import {
+  createLifecycleRepository,
+  lifecycleOf,
+} from '#server/licensing/licences/lifecycle-repository.ts';
+import {
+  applySubscription,
+  licenceChanged,
+  licenceTypeForEdition,
+  standingAt,
+  type SubscriptionTerms,
+} from '#server/licensing/licences/lifecycle-rules.ts';
+import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import type { Logger } from '#server/platform/logger.ts';
+import { isPaymentError } from './payment-errors.ts';
+import type { PaymentProvider } from './payment-provider.ts';
+import type { PaymentEvent, SubscriptionSnapshot } from './payment-types.ts';
+import { createSubscriptionRepository, termsOfRow } from './subscription-repository.ts';
+
+export interface SyncDeps {
+  db: Database;
+  payments: PaymentProvider;
+  clock: () => Date;
+  secretKey: string;
+  publicBaseUrl: string;
+  /** Where the account service answers (ACCOUNT_API_URL, else the site): e-mails' API examples. */
+  accountBaseUrl: string;
+  logger: Logger;
+  /** Asks the outbox worker to deliver soon (after e-mails were queued). */
+  wakeOutbox: () => void;
+}
+
+export type SyncOutcome =
+  /** The subscription's current state is applied to its licence. */
+  | 'applied'
+  /** This event was processed before: nothing to do. */
+  | 'duplicate'
+  /** A newer read of the subscription was applied meanwhile: this older one is dropped. */
+  | 'stale'
+  /** The first payment is not made yet: no licence until it is. */
+  | 'pending'
+  /** No licence (any more) for this subscription, or it concerns none. */
+  | 'ignored';
+
+export interface SyncResult {
+  outcome: SyncOutcome;
+  licenceId: string | null;
+}
+
+/** A new free licence its recipient has had enough of today: none is written (decision 158). */
+const OVER_FREE_LIMIT = 'over-free-limit';
+
+interface Attached {
+  licence: Licence;
+  origin: 'issued' | 'converted';
+  email: QueuedEmail;
+}
+
+function termsOf(snapshot: SubscriptionSnapshot): SubscriptionTerms {
+  return {
+    status: snapshot.status,
+    edition: snapshot.edition,
+    quantity: snapshot.quantity,
+    currentPeriodEnd: snapshot.currentPeriodEnd,
+    cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
+    endedAt: snapshot.endedAt,
+    endedForNonPayment: snapshot.endedForNonPayment,
+    collection: snapshot.collection,
+    unpaidInvoiceDueAt: snapshot.openInvoice?.dueAt ?? null,
+  };
+}
+
+/**
+ * A trial of the buyer's address is converted without its key being named only when money was
+ * received for a paid plan: a completed card checkout, or a paid invoice (decision 161).
+ */
+export function mayConvertByAddress(snapshot: SubscriptionSnapshot): boolean {
+  return licenceTypeForEdition(snapshot.edition) === 'Paid' && snapshot.paymentReceived;
+}
+
+/**
+ * Gives a new subscription its licence, in order of precedence: the trial named at checkout;
+ * for a paid subscription already paid for, a trial of the same (normalized) e-mail address; else a new licence
+ * whose key is e-mailed. A converted trial keeps its key. Returns null when the buyer's address
+ * is unknown.
+ */
+async function attachLicence(
+  tx: Executor,
+  deps: SyncDeps,
+  snapshot: SubscriptionSnapshot,
+  now: Date,
+): Promise<Attached | typeof OVER_FREE_LIMIT | null> {
+  const licences = createLicenceRepository(tx);
+  const lifecycle = createLifecycleRepository(tx);
+  const link = { subscriptionId: snapshot.subscriptionId, customerId: snapshot.customerId };
+  const converted = (licence: Licence): Attached => ({
+    licence,
+    origin: 'converted',
+    email: {
+      kind: 'trial-converted',
+      to: licence.email,
+      ...trialConvertedEmail({
+        licence: {
+          email: licence.email,
+          edition: snapshot.edition,
+          quantity: snapshot.quantity,
+          keyHint: licence.keyHint,
+        },
+        renewsAt: snapshot.currentPeriodEnd,
+        publicBaseUrl: deps.publicBaseUrl,
+      }),
+    },
+  });
+
+  const candidates: Licence[] = [];
+  if (snapshot.licenceIdToConvert) {
+    const named = await licences.findById(snapshot.licenceIdToConvert);
+    if (named) candidates.push(named);
+  }
+  // Anyone can type any address at a checkout or on an invoice order: only money received for a
+  // paid plan vouches for it (decisions 122, 161). An invoice sent but not paid proves nothing.
+  if (mayConvertByAddress(snapshot) && snapshot.customerEmail) {
+    const sameAddress = await licences.findByNormalizedEmail(
+      normalizeEmailAddress(snapshot.customerEmail),
+    );
+    candidates.push(...sameAddress);
+  }
+  for (const candidate of candidates) {
+    // A revoked trial is not converted: the buyer gets a licence of their own.
+    if (candidate.type !== 'Trial' || candidate.subscriptionId !== null || candidate.revokedAt) {
+      continue;
+    }
+    if (await lifecycle.attachSubscription(candidate.id, link, now)) {
+      const licence = await licences.findById(candidate.id);
+      if (licence) return converted(licence);
+    }
+  }
+
+  if (!snapshot.customerEmail) return null;
+  if (licenceTypeForEdition(snapshot.edition) === 'Free') {
+    // Before anything is written; one address at a time, so concurrent checkouts count exactly.
+    const emailNormalized = normalizeEmailAddress(snapshot.customerEmail);
+    const freeLicences = createFreeLicenceRepository(tx);
+    await freeLicences.lockAddress(emailNormalized);
+    if (!(await freeLicences.allowance(emailNormalized)).allowed) return OVER_FREE_LIMIT;
+  }
+  const issued = await issueLicence(tx, deps.secretKey, {
+    type: licenceTypeForEdition(snapshot.edition),
+    edition: snapshot.edition,
+    quantity: snapshot.quantity,
+    email: snapshot.customerEmail,
+    productId: siteConfig.productId,
+    expiresAt: snapshot.currentPeriodEnd,
+    customerId: snapshot.customerId,
+    subscriptionId: snapshot.subscriptionId,
+    subscriptionStatus: snapshot.status,
+    addressRule: 'any',
+  });
+  if (!issued.ok) return null;
+  return {
+    licence: issued.licence,
+    origin: 'issued',
+    email: {
+      kind: 'licence-key',
+      to: issued.licence.email,
+      ...licenceKeyEmail({
+        key: issued.key,
+        licence: {
+          email: issued.licence.email,
+          edition: snapshot.edition,
+          quantity: snapshot.quantity,
+          keyHint: issued.licence.keyHint,
+        },
+        renewsAt: snapshot.currentPeriodEnd,
+        publicBaseUrl: deps.publicBaseUrl,
+        accountBaseUrl: deps.accountBaseUrl,
+      }),
+    },
+  };
+}
+
+/**
+ * The one idempotent sync of a subscription into its licence (decision 061), used by webhooks,
+ * the local provider, the success page and the lifecycle job. It re-reads the subscription from
+ * the provider, then in one transaction (serialised per subscription): records the event id,
+ * drops a read older than the last applied one, attaches or issues the licence, applies the
+ * lifecycle rules and queues the e-mails the change causes. Any number of deliveries, in any
+ * order, end in the state of the latest read.
+ */
+export async function syncSubscription(
+  deps: SyncDeps,
+  subscriptionId: string,
+  event?: PaymentEvent,
+): Promise<SyncResult> {
+  const provider = deps.payments.name;
+  const ledger = createSubscriptionRepository(deps.db);
+  if (event && (await ledger.eventProcessed(provider, event.id))) {
+    return { outcome: 'duplicate', licenceId: null };
+  }
+  const readAt = deps.clock();
+  let snapshot: SubscriptionSnapshot | null;
+  try {
+    snapshot = await deps.payments.retrieveSubscription(subscriptionId);
+  } catch (error) {
+    // An event about a subscription the provider does not know (another account's, or deleted).
+    if (!isPaymentError(error, 'NotFound') || !event) throw error;
+    snapshot = null;
+  }
+
+  const result = await deps.db.transaction(async (tx) => {
+    const repository = createSubscriptionRepository(tx);
+    await repository.lock(provider, subscriptionId);
+    if (event && !(await repository.recordEvent(provider, event, readAt))) {
+      return { outcome: 'duplicate' as const, licenceId: null, queued: 0, cancelNow: false };
+    }
+    if (!snapshot)
+      return { outcome: 'ignored' as const, licenceId: null, queued: 0, cancelNow: false };
+    const now = deps.clock();
+    const mirror = await repository.find(provider, subscriptionId);
+    if (mirror && mirror.snapshotReadAt > readAt) {
+      return {
+        outcome: 'stale' as const,
+        licenceId: mirror.licenceId,
+        queued: 0,
+        cancelNow: false,
+      };
+    }
+    const emails: QueuedEmail[] = [];
+    let licence: Licence | undefined;
+    let origin: 'issued' | 'converted' | undefined;
+    let previous: SubscriptionTerms | null = mirror ? termsOfRow(mirror) : null;
+    if (mirror?.licenceId) {
+      licence = await createLicenceRepository(tx).findById(mirror.licenceId);
+    } else if (!mirror?.licenceOrigin) {
+      // Never attached yet (a licence once attached and since deleted stays gone).
+      const standing = standingAt(termsOf(snapshot), now);
+      if (standing === 'pending') {
+        return { outcome: 'pending' as const, licenceId: null, queued: 0, cancelNow: false };
+      }
+      if (standing === 'good' || standing === 'retrying') {
+        const attached = await attachLicence(tx, deps, snapshot, now);
+        if (attached === OVER_FREE_LIMIT) {
+          // Free, so nothing to refund: the subscription ends at once, without a licence.
+          deps.logger.warn({ subscriptionId }, 'free licence refused: recipient over its limit');
+          await repository.save(snapshot, null, readAt);
+          return { outcome: 'ignored' as const, licenceId: null, queued: 0, cancelNow: true };
+        }
+        if (attached) {
+          licence = attached.licence;
+          origin = attached.origin;
+          emails.push(attached.email);
+          previous = null;
+        } else {
+          deps.logger.error({ subscriptionId }, 'subscription without a buyer e-mail: no licence');
+        }
+      }
+    }
+    if (!licence) {
+      // Ended before it was ever paid for, or its licence was deleted: keep only the mirror.
+      await repository.save(snapshot, null, readAt);
+      return { outcome: 'ignored' as const, licenceId: null, queued: 0, cancelNow: false };
+    }
+
+    const change = applySubscription(lifecycleOf(licence), previous, termsOf(snapshot), now);
+    let saved = licence;
+    if (licenceChanged(lifecycleOf(licence), change.licence)) {
+      saved = await createLifecycleRepository(tx).saveLifecycle(licence.id, change.licence, now);
+    }
+    for (const lifecycleEvent of change.events) {
+      const email = lifecycleEmail(
+        lifecycleEvent,
+        {
+          email: saved.email,
+          edition: saved.edition,
+          quantity: saved.quantity,
+          keyHint: saved.keyHint,
+          paidUntil: saved.expiresAt,
+        },
+        deps.publicBaseUrl,
+      );
+      if (email) emails.push(email);
+    }
+    const outbox = createOutboxRepository(tx);
+    for (const email of emails) await outbox.enqueue(email, now);
+    await repository.save(snapshot, { id: licence.id, origin }, readAt);
+    return {
+      outcome: 'applied' as const,
+      licenceId: licence.id,
+      queued: emails.length,
+      cancelNow: change.cancelSubscriptionNow,
+    };
+  });
+
+  if (result.queued > 0) deps.wakeOutbox();
+  if (result.cancelNow) {
+    await deps.payments.cancelSubscription(subscriptionId);
+    await syncSubscription(deps, subscriptionId);
+  }
+  return { outcome: result.outcome, licenceId: result.licenceId };
+}
+
+/** Handles one verified provider event: events about no subscription are only recorded. */
+export async function handlePaymentEvent(deps: SyncDeps, event: PaymentEvent): Promise<SyncResult> {
+  if (event.subscriptionId) return syncSubscription(deps, event.subscriptionId, event);
+  const recorded = await createSubscriptionRepository(deps.db).recordEvent(
+    deps.payments.name,
+    event,
+    deps.clock(),
+  );
+  return { outcome: recorded ? 'ignored' : 'duplicate', licenceId: null };
+}
+
+/** The sync's dependencies taken from the app's. */
+export function syncDepsOf(deps: AppDeps): SyncDeps {
+  return {
+    db: deps.database.db,
+    payments: deps.payments,
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+    accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
+    logger: deps.logger,
+    wakeOutbox: deps.wakeOutbox,
+  };
+}

@@ -1,0 +1,60 @@
+import { Hono } from 'hono';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
+import type { AppDeps } from '#server/deps.ts';
+import type { AppEnv } from '#server/platform/http/types.ts';
+import { isPaymentError } from './payment-errors.ts';
+import { handlePaymentEvent, syncDepsOf } from './sync-subscription.ts';
+
+/**
+ * Stripe does not publish a maximum event size; its events embed at most a page of each list,
+ * and the largest we have seen are tens of KiB. Anything above this is not from Stripe
+ * (decision 127; `bodyLimits` in server/app.ts enforces it before the body is read).
+ */
+export const MAX_WEBHOOK_BYTES = 512 * 1024;
+
+export const STRIPE_WEBHOOK_PATH = '/account/v1/webhooks/stripe';
+
+/**
+ * `POST /account/v1/webhooks/stripe`: verifies the signature on the raw body, then hands the
+ * event to the sync, which records its id with its effect. 2xx tells Stripe to stop; a 5xx
+ * (the sync failed) makes it deliver again later. CSRF-exempt: the signature authenticates.
+ */
+export function paymentWebhookRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post(STRIPE_WEBHOOK_PATH, async (c) => {
+    if (deps.payments.name !== 'stripe') {
+      return c.json(
+        { Error: errorCodes.invalidRequest, message: 'Stripe is not configured on this server.' },
+        404,
+      );
+    }
+    const declared = Number(c.req.header('content-length') ?? '0');
+    if (declared > MAX_WEBHOOK_BYTES) {
+      return c.json({ Error: errorCodes.payloadTooLarge, message: 'Event too large.' }, 413);
+    }
+    const rawBody = await c.req.text();
+    if (Buffer.byteLength(rawBody) > MAX_WEBHOOK_BYTES) {
+      return c.json({ Error: errorCodes.payloadTooLarge, message: 'Event too large.' }, 413);
+    }
+    let event;
+    try {
+      event = deps.payments.parseWebhook(rawBody, c.req.header('stripe-signature'));
+    } catch (error) {
+      if (!isPaymentError(error, 'SignatureInvalid')) throw error;
+      c.get('log').warn({ reason: error.message }, 'webhook refused');
+      return c.json(
+        { Error: errorCodes.invalidRequest, message: 'The webhook signature is not valid.' },
+        400,
+      );
+    }
+    const result = await handlePaymentEvent(syncDepsOf(deps), event);
+    c.get('log').info(
+      { eventId: event.id, type: event.type, outcome: result.outcome },
+      'webhook processed',
+    );
+    return c.json({ received: true, outcome: result.outcome });
+  });
+
+  return app;
+}

@@ -1,0 +1,86 @@
+import type { QuoteRequest, QuoteResponse } from '#shared/contracts/quotes.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import type { Database } from '#server/platform/db/database.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
+import { quoteEmail } from './emails/quote-email.ts';
+import { buildQuoteDocument } from './quote-document.ts';
+import { formatQuoteNumber, quoteDates } from './quote-number.ts';
+import { createQuoteRepository } from './quote-repository.ts';
+import { createQuoteToken, hashQuoteToken } from './quote-token.ts';
+
+export interface QuoteDeps {
+  db: Database;
+  clock: () => Date;
+  secretKey: string;
+  publicBaseUrl: string;
+}
+
+/** The quotes domain's dependencies, from the app's. */
+export function quoteDepsOf(deps: AppDeps): QuoteDeps {
+  return {
+    db: deps.database.db,
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+  };
+}
+
+/** The two links of a quote; the token is the only key to either. */
+export function quoteLinks(publicBaseUrl: string, number: string, token: string) {
+  const query = new URLSearchParams({ token }).toString();
+  return {
+    downloadUrl: new URL(`/quotes/${number}.pdf?${query}`, publicBaseUrl).toString(),
+    acceptUrl: new URL(`/quote/accept?${query}`, publicBaseUrl).toString(),
+  };
+}
+
+/**
+ * Makes a quote: its number from the year's counter, the priced document, the row and the
+ * e-mail with its links, all in one transaction (decision 142). The PDF is drawn when it is
+ * fetched, from the stored document.
+ */
+export async function createQuote(deps: QuoteDeps, request: QuoteRequest): Promise<QuoteResponse> {
+  const now = deps.clock();
+  const { quoteDate, year, validUntil } = quoteDates(now, siteConfig.company.timeZone);
+  const token = createQuoteToken();
+  return deps.db.transaction(async (tx) => {
+    const repository = createQuoteRepository(tx);
+    const sequence = await repository.nextSequence(year);
+    const number = formatQuoteNumber(year, sequence);
+    const document = buildQuoteDocument({
+      request,
+      number,
+      quoteDate,
+      validUntil,
+      publicBaseUrl: deps.publicBaseUrl,
+    });
+    await repository.insert({
+      number,
+      year,
+      sequence,
+      tokenHash: hashQuoteToken(deps.secretKey, token),
+      companyName: request.companyName,
+      email: request.emailAddress,
+      billingAddress: request.billingAddress ?? null,
+      vatId: request.vatId ?? null,
+      purchaseOrder: request.purchaseOrder ?? null,
+      edition: request.edition,
+      quantity: request.quantity,
+      billingPeriod: request.billingPeriod,
+      currency: request.billingCurrency,
+      totalCents: document.totalCents,
+      quoteDate,
+      validUntil,
+      document,
+      createdAt: now,
+    });
+    const links = quoteLinks(deps.publicBaseUrl, number, token);
+    const email = quoteEmail({ document, ...links, publicBaseUrl: deps.publicBaseUrl });
+    await createOutboxRepository(tx).enqueue(
+      { ...email, kind: 'quote', to: request.emailAddress, replyTo: siteConfig.salesEmail },
+      now,
+    );
+    return { number, validUntil, ...links };
+  });
+}

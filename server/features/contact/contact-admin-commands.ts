@@ -1,0 +1,41 @@
+import { createContactMessageRepository } from '#server/features/contact/contact-repository.ts';
+import { EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { formatTime, positiveInteger, sinceDay } from '#server/admin/command-io.ts';
+
+const list: AdminCommand = {
+  name: 'contact-messages list',
+  summary: 'List contact form messages, newest first',
+  options: {
+    limit: { type: 'string', description: 'How many (default 20)' },
+    since: { type: 'string', description: 'Only messages from this day on (YYYY-MM-DD, UTC)' },
+    json: { type: 'boolean', description: 'Print JSON' },
+  },
+  async run(context, { options }) {
+    const limit = options.limit === undefined ? 20 : positiveInteger(options.limit, 'limit');
+    const since = sinceDay(options.since);
+    const messages = await createContactMessageRepository(await context.database()).listRecent({
+      limit,
+      since,
+    });
+    if (options.json === true) {
+      context.io.out(JSON.stringify(messages, null, 2));
+      return EXIT_OK;
+    }
+    if (messages.length === 0) {
+      context.io.out('No contact messages.');
+      return EXIT_OK;
+    }
+    for (const [index, message] of messages.entries()) {
+      if (index > 0) context.io.out('');
+      const who = [message.role, message.company].filter(Boolean).join(', ');
+      context.io.out(
+        `${formatTime(message.createdAt)}  ${message.name} <${message.email}>${who ? ` — ${who}` : ''}`,
+      );
+      for (const line of message.message.split('\n')) context.io.out(`  ${line}`);
+    }
+    return EXIT_OK;
+  },
+};
+
+/** Contact message commands (registered in server/admin/commands.ts). */
+export const contactMessageAdminCommands: readonly AdminCommand[] = [list];

@@ -1,0 +1,63 @@
+import { Hono } from 'hono';
+import { errorCodes } from '#shared/contracts/error-codes.ts';
+import { trialErrorMessage } from '#shared/contracts/messages.ts';
+import { trialRequestQuerySchema } from '#shared/contracts/trial.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { readQuery, refuseBody } from '#server/platform/http/request-input.ts';
+import type { AppEnv } from '#server/platform/http/types.ts';
+import { gatePublicForm } from '#server/platform/rate-limit/enforce-rate-limits.ts';
+import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
+import { startTrial, trialDepsOf } from './start-trial.ts';
+
+/** `POST /account/v1/licenses/trial?emailAddress=…&productId=…[&referralCode=…]` (docs/product-rules.md#service-calls). */
+export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post('/account/v1/licenses/trial', async (c) => {
+    const input = await gatePublicForm(
+      c,
+      deps.rateLimiter,
+      {
+        perIp: rateLimitRules.trialPerIp,
+        perEmail: rateLimitRules.trialPerEmail,
+        addressOf: (input) => input.emailAddress,
+      },
+      async () => {
+        const query = readQuery(c, trialRequestQuerySchema);
+        if (!query.ok) return query;
+        const withBody = await refuseBody(c);
+        return withBody ? { ok: false, response: withBody } : query;
+      },
+    );
+    if (!input.ok) return input.response;
+    const result = await startTrial(trialDepsOf(deps), input.value);
+    if (result.ok) {
+      deps.wakeOutbox();
+      c.get('log').info({ licenceId: result.licenceId }, 'trial licence issued');
+      return c.body(null, 204);
+    }
+    switch (result.code) {
+      case 'ProductIdInvalid':
+        return c.json(
+          {
+            Error: errorCodes.productIdInvalid,
+            message: `Trial licences are issued for the product id ${siteConfig.productId} only.`,
+          },
+          400,
+        );
+      case 'ReferralCodeInvalid':
+        return c.json(
+          { Error: errorCodes.referralCodeInvalid, message: trialErrorMessage(result.code) },
+          400,
+        );
+      case 'TrialLicenseAlreadyUsed':
+        return c.json(
+          { Error: errorCodes.trialLicenseAlreadyUsed, message: trialErrorMessage(result.code) },
+          409,
+        );
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,88 @@
+import type { Database } from '#server/platform/db/database.ts';
+import { createSigningKeyRepository } from './signing-key-repository.ts';
+import type { Logger } from '#server/platform/logger.ts';
+import { CERTIFICATE_LIFETIME_DAYS, type LicenceKeySet } from './licence-certificate-contract.ts';
+import type { LicenceSigningKey, LicencePublicJwk } from './licence-signing-key.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How often a running instance records that it still signs with its key. */
+export const KEY_USE_RECORD_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * A key stays in the set this long after it last signed (decision 087): the longest certificate
+ * life (30 days) plus a day for the hourly record of use and for clocks that differ.
+ */
+export const RETIRED_KEY_PUBLISHED_MS = (CERTIFICATE_LIFETIME_DAYS + 1) * DAY_MS;
+/** Instances re-read the published keys this often, so a new key shows up on every instance. */
+const KEY_SET_REFRESH_MS = 60_000;
+
+function jwkOf(keyId: string, x: string): LicencePublicJwk {
+  return { kty: 'OKP', crv: 'Ed25519', x, kid: keyId, alg: 'EdDSA', use: 'sig' };
+}
+
+/** Records that this instance signs with `key` now (first use, or a later one). */
+export async function recordSigningKeyUse(
+  db: Database,
+  key: LicenceSigningKey,
+  now: Date,
+): Promise<void> {
+  await createSigningKeyRepository(db).recordUse(key.keyId, key.publicJwk.x, now);
+}
+
+/**
+ * The key set to publish at `now`: every key that signed within the publication window, most
+ * recently used first, and always the key this instance signs with.
+ */
+export async function publishedKeySet(
+  db: Database,
+  activeKey: LicenceSigningKey,
+  now: Date,
+): Promise<LicenceKeySet> {
+  const rows = await createSigningKeyRepository(db).usedSince(
+    new Date(now.getTime() - RETIRED_KEY_PUBLISHED_MS),
+  );
+  const others = rows
+    .filter((row) => row.keyId !== activeKey.keyId)
+    .map((row) => jwkOf(row.keyId, row.publicX));
+  return { keys: [activeKey.publicJwk, ...others] };
+}
+
+/** `publishedKeySet`, read at most once a minute per instance. */
+export function createKeySetReader(options: {
+  db: Database;
+  activeKey: LicenceSigningKey;
+  clock: () => Date;
+}): () => Promise<LicenceKeySet> {
+  let cached: { keySet: LicenceKeySet; readAt: number } | undefined;
+  return async () => {
+    const now = options.clock();
+    if (cached && Math.abs(now.getTime() - cached.readAt) < KEY_SET_REFRESH_MS) {
+      return cached.keySet;
+    }
+    const keySet = await publishedKeySet(options.db, options.activeKey, now);
+    cached = { keySet, readAt: now.getTime() };
+    return keySet;
+  };
+}
+
+/** Records the key's use every hour while the instance runs; returns a stopper. */
+export function startSigningKeyUseRecorder(
+  db: Database,
+  key: LicenceSigningKey,
+  clock: () => Date,
+  logger: Logger,
+  intervalMs = KEY_USE_RECORD_INTERVAL_MS,
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= recordSigningKeyUse(db, key, clock())
+      .catch((error: unknown) => logger.error({ err: error }, 'recording the signing key failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,345 @@
+import { planName, type Edition } from '#shared/pricing/index.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { accessTokenEmailBlocks } from '#server/licensing/access-tokens/emails/access-token-email-blocks.ts';
+import { gettingStartedBlocks, keySafetyNote } from '#server/platform/email/mail-blocks.ts';
+import type { QueuedEmail } from '#server/platform/email/outbox-repository.ts';
+import {
+  formatEmailDate,
+  renderEmail,
+  type EmailBlock,
+  type RenderedEmail,
+} from '#server/platform/email/render-email.ts';
+import type { LifecycleEvent } from '../lifecycle-rules.ts';
+
+/**
+ * The e-mails of a subscription's life (docs/product-rules.md#behaviour): the key on purchase, the trial conversion,
+ * a failed payment, deactivation, reactivation, deletion notice and cancellation. Each ends
+ * with the licence address, which is what the billing-portal dialog asks for.
+ */
+
+const product = siteConfig.productName;
+
+export interface LicenceFacts {
+  email: string;
+  edition: Edition;
+  quantity: number;
+  /** The last group of the key, so a customer with several keys knows which one is meant. */
+  keyHint: string;
+}
+
+function portalStep(publicBaseUrl: string): EmailBlock {
+  return {
+    kind: 'button',
+    label: 'Manage your subscription',
+    url: `${publicBaseUrl}/?modal=portal-access`,
+  };
+}
+
+function addressFooter(licence: LicenceFacts): EmailBlock[] {
+  return [
+    {
+      kind: 'note',
+      text: 'To manage your subscription, ask for a billing-portal link with the e-mail address below: it is the address you gave at purchase.',
+    },
+    { kind: 'facts', items: [{ label: 'Licence e-mail address', value: licence.email }] },
+  ];
+}
+
+function keyFacts(licence: LicenceFacts, extra: Array<{ label: string; value: string }> = []) {
+  return {
+    kind: 'facts' as const,
+    items: [
+      { label: 'Licence', value: planName(licence.edition, licence.quantity) },
+      { label: 'Licence key', value: `ends in ${licence.keyHint}` },
+      ...extra,
+    ],
+  };
+}
+
+/** A new Paid or Free licence: the key, its only appearance. */
+export function licenceKeyEmail(input: {
+  key: string;
+  licence: LicenceFacts;
+  renewsAt: Date;
+  publicBaseUrl: string;
+  /** Where the account service answers: ACCOUNT_API_URL, else the site's origin. */
+  accountBaseUrl: string;
+}): RenderedEmail {
+  const { key, licence, renewsAt, publicBaseUrl, accountBaseUrl } = input;
+  const free = licence.edition === 'Starter';
+  return renderEmail({
+    subject: `Your ${product} ${licence.edition} licence key`,
+    publicBaseUrl,
+    blocks: [
+      { kind: 'paragraph', text: 'Hello,' },
+      {
+        kind: 'paragraph',
+        text: free
+          ? `welcome to ${product} Starter. Here is your licence key for the free edition:`
+          : `thank you for your purchase. Here is your licence key for ${planName(licence.edition, licence.quantity)}:`,
+      },
+      { kind: 'code', text: key },
+      {
+        kind: 'facts',
+        items: [
+          { label: 'Licence', value: planName(licence.edition, licence.quantity) },
+          {
+            label: free ? 'Renews' : 'Paid until',
+            value: `${formatEmailDate(renewsAt)} (renews automatically)`,
+          },
+        ],
+      },
+      keySafetyNote(),
+      ...gettingStartedBlocks(publicBaseUrl),
+      {
+        kind: 'note',
+        text: `By using this licence key you accept the End User License Agreement: ${publicBaseUrl}/eula/cli`,
+      },
+      ...accessTokenEmailBlocks(accountBaseUrl),
+      ...addressFooter(licence),
+    ],
+  });
+}
+
+/** A trial became a subscription: same key, now Paid (or Free). */
+export function trialConvertedEmail(input: {
+  licence: LicenceFacts;
+  renewsAt: Date;
+  publicBaseUrl: string;
+}): RenderedEmail {
+  const { licence, renewsAt, publicBaseUrl } = input;
+  return renderEmail({
+    subject: `Your ${product} trial is now ${planName(licence.edition, licence.quantity)}`,
+    publicBaseUrl,
+    blocks: [
+      { kind: 'paragraph', text: 'Hello,' },
+      {
+        kind: 'paragraph',
+        text: `thank you for your purchase. Your trial licence has been converted: keep using the same licence key, nothing needs to change on your machines or in your pipelines.`,
+      },
+      keyFacts(licence, [
+        { label: 'Renews', value: `${formatEmailDate(renewsAt)} (automatically)` },
+      ]),
+      portalStep(publicBaseUrl),
+      ...addressFooter(licence),
+    ],
+  });
+}
+
+export function paymentFailedEmail(input: {
+  licence: LicenceFacts;
+  publicBaseUrl: string;
+}): RenderedEmail {
+  const { licence, publicBaseUrl } = input;
+  return renderEmail({
+    subject: `Your ${product} payment failed`,
+    publicBaseUrl,
+    blocks: [
+      { kind: 'paragraph', text: 'Hello,' },
+      {
+        kind: 'paragraph',
+        text: `we could not collect the latest payment for your ${product} subscription. Your licence keeps working while we try again over the next days.`,
+      },
+      {
+        kind: 'paragraph',
+        text: 'Please check or update your card in the billing portal so the next attempt succeeds.',
+      },
+      keyFacts(licence),
+      portalStep(publicBaseUrl),
+      ...addressFooter(licence),
+    ],
+  });
+}
+
+export function licenceDeactivatedEmail(input: {
+  licence: LicenceFacts;
+  reactivateBy: Date;
+  /** Suspended for an invoice left unpaid (decision 144) rather than a failed card. */
+  unpaidInvoice?: boolean;
+  publicBaseUrl: string;
+}): RenderedEmail {
+  const { licence, reactivateBy, publicBaseUrl } = input;
+  if (input.unpaidInvoice) {
+    return renderEmail({
+      subject: `Your ${product} licence was deactivated`,
+      publicBaseUrl,
+      blocks: [
+        { kind: 'paragraph', text: 'Hello,' },
+        {
+          kind: 'paragraph',
+          text: `the invoice for your ${product} subscription is still unpaid two weeks after its due date, so your licence has been suspended: the CLI no longer accepts its key.`,
+        },
+        {
+          kind: 'paragraph',
+          text: `Pay the invoice by ${formatEmailDate(reactivateBy)} (the link is in the invoice e-mail and our reminders) and the same key works again as soon as the payment arrives. After that date the licence is marked for deletion.`,
+        },
+        keyFacts(licence, [{ label: 'Reactivate by', value: formatEmailDate(reactivateBy) }]),
+        ...addressFooter(licence),
+      ],
+    });
+  }
+  return renderEmail({
+    subject: `Your ${product} licence was deactivated`,
+    publicBaseUrl,
+    blocks: [
+      { kind: 'paragraph', text: 'Hello,' },
+      {
+        kind: 'paragraph',
+        text: `the payment for your ${product} subscription could not be collected, so your licence has been deactivated: the CLI no longer accepts its key.`,
+      },
+      {
+        kind: 'paragraph',
+        text: `Pay the open invoice by ${formatEmailDate(reactivateBy)} (update your card in the billing portal) and the same key works again at once. After that date the licence is marked for deletion.`,
+      },
+      keyFacts(licence, [{ label: 'Reactivate by', value: formatEmailDate(reactivateBy) }]),
+      portalStep(publicBaseUrl),
+      ...addressFooter(licence),
+    ],
+  });
+}
+
+export function licenceReactivatedEmail(input: {
+  licence: LicenceFacts;
+  paidUntil: Date | null;
+  publicBaseUrl: string;
+}): RenderedEmail {
+  const { licence, paidUntil, publicBaseUrl } = input;
+  return renderEmail({
+    subject: `Your ${product} licence is active again`,
+    publicBaseUrl,
+    blocks: [
+      { kind: 'paragraph', text: 'Hello,' },
+      {
+        kind: 'paragraph',
+        text: `thank you, your payment arrived. Your licence is active again and its key works as before.`,
+      },
+      keyFacts(
+        licence,
+        paidUntil ? [{ label: 'Paid until', value: formatEmailDate(paidUntil) }] : [],
+      ),
+      ...addressFooter(licence),
+    ],
+  });
+}
+
+export function deletionScheduledEmail(input: {
+  licence: LicenceFacts;
+  deleteAt: Date;
+  reason: 'lapsed' | 'ended';
+  publicBaseUrl: string;
+}): RenderedEmail {
+  const { licence, deleteAt, reason, publicBaseUrl } = input;
+  const why =
+    reason === 'lapsed'
+      ? 'its payment was not made within two months of its deactivation'
+      : 'its subscription ended more than two months ago';
+  return renderEmail({
+    subject: `Your ${product} licence will be deleted on ${formatEmailDate(deleteAt)}`,
+    publicBaseUrl,
+    blocks: [
+      { kind: 'paragraph', text: 'Hello,' },
+      {
+        kind: 'paragraph',
+        text: `your ${product} licence has been marked for deletion because ${why}. On ${formatEmailDate(deleteAt)} we delete the licence and its data; the key cannot be used again.`,
+      },
+      {
+        kind: 'paragraph',
+        text: `To keep using ${product}, choose a plan on our pricing page: you will receive a new licence key.`,
+      },
+      keyFacts(licence, [{ label: 'Deleted on', value: formatEmailDate(deleteAt) }]),
+      { kind: 'button', label: 'See plans and pricing', url: `${publicBaseUrl}/pricing` },
+      ...addressFooter(licence),
+    ],
+  });
+}
+
+export function cancellationConfirmedEmail(input: {
+  licence: LicenceFacts;
+  effectiveAt: Date;
+  immediate: boolean;
+  publicBaseUrl: string;
+}): RenderedEmail {
+  const { licence, effectiveAt, immediate, publicBaseUrl } = input;
+  const when = immediate
+    ? `It ended on ${formatEmailDate(effectiveAt)}; the licence key no longer works.`
+    : `Your licence stays valid until the end of the billing period you paid for, ${formatEmailDate(effectiveAt)}. No further payments will be taken.`;
+  return renderEmail({
+    subject: `Your ${product} subscription is cancelled`,
+    publicBaseUrl,
+    blocks: [
+      { kind: 'paragraph', text: 'Hello,' },
+      {
+        kind: 'paragraph',
+        text: `this confirms the cancellation of your ${planName(licence.edition, licence.quantity)} subscription. ${when}`,
+      },
+      keyFacts(licence, [
+        { label: immediate ? 'Ended' : 'Valid until', value: formatEmailDate(effectiveAt) },
+      ]),
+      ...(immediate
+        ? []
+        : [
+            {
+              kind: 'paragraph' as const,
+              text: 'Changed your mind? You can undo the cancellation in the billing portal until then.',
+            },
+            portalStep(publicBaseUrl),
+          ]),
+      ...addressFooter(licence),
+    ],
+  });
+}
+
+/** The e-mail a lifecycle event causes, ready for the outbox; null for events without one. */
+export function lifecycleEmail(
+  event: LifecycleEvent,
+  licence: LicenceFacts & { paidUntil: Date | null },
+  publicBaseUrl: string,
+): QueuedEmail | null {
+  const to = licence.email;
+  switch (event.kind) {
+    case 'PaymentFailed':
+      return { kind: 'payment-failed', to, ...paymentFailedEmail({ licence, publicBaseUrl }) };
+    case 'Deactivated':
+      return {
+        kind: 'licence-deactivated',
+        to,
+        ...licenceDeactivatedEmail({
+          licence,
+          reactivateBy: event.reactivateBy,
+          unpaidInvoice: event.unpaidInvoice,
+          publicBaseUrl,
+        }),
+      };
+    case 'Reactivated':
+      return {
+        kind: 'licence-reactivated',
+        to,
+        ...licenceReactivatedEmail({ licence, paidUntil: licence.paidUntil, publicBaseUrl }),
+      };
+    case 'DeletionScheduled':
+      return {
+        kind: 'licence-deletion-scheduled',
+        to,
+        ...deletionScheduledEmail({
+          licence,
+          deleteAt: event.deleteAt,
+          reason: event.reason,
+          publicBaseUrl,
+        }),
+      };
+    case 'CancellationConfirmed':
+      return {
+        kind: 'cancellation-confirmed',
+        to,
+        ...cancellationConfirmedEmail({
+          licence,
+          effectiveAt: event.effectiveAt,
+          immediate: event.immediate,
+          publicBaseUrl,
+        }),
+      };
+    case 'PlanChanged':
+      // Product rules (docs/product-rules.md#behaviour) names no notice for a plan change (decision 090); the portal confirms it.
+      return null;
+  }
+}

@@ -1,0 +1,268 @@
+import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
+import { checkLicence } from '#server/licensing/licence-validation/check-licence.ts';
+import { licenceEntitlements } from '#server/licensing/licence-validation/licence-entitlements.ts';
+import { createLicenceValidationRepository } from '#server/licensing/licence-validation/licence-validation-repository.ts';
+import { ORG_ACTIVE_DAYS } from '#server/licensing/licence-validation/validate-licence.ts';
+import { issueReplacementKey } from '#server/licensing/licence-recovery/replace-licence-key.ts';
+import { sendLostKeyEmail } from '#server/licensing/licence-recovery/send-lost-key-email.ts';
+import type { Licence } from '#server/licensing/licences/licence-repository.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type AdminContext,
+} from '#server/admin/command.ts';
+import {
+  MAX_REVOCATION_REASON_LENGTH,
+  reinstateLicence,
+  revokeLicence,
+} from '#server/licensing/licences/revoke-licence.ts';
+import { extendTrial } from './licence-operations.ts';
+import { formatTime, positiveInteger, secretKeyOf } from '#server/admin/command-io.ts';
+import { findLicences, findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
+
+const licenceArgument = {
+  name: 'licence',
+  description: 'Licence id, licence key or e-mail address',
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_TRIAL_EXTENSION_DAYS = 366;
+
+function state(licence: Licence, now: Date): string {
+  // Validation answers a revocation as DEACTIVATED (decision 086); operators see the cause.
+  if (licence.revokedAt && licence.revokedAt.getTime() <= now.getTime()) return 'revoked';
+  const { code } = checkLicence(licence, licence.productId, noOrg, now);
+  return code === 'VALID' ? 'valid' : code.toLowerCase().replaceAll('_', ' ');
+}
+
+const noOrg = { orgId: null, known: false, inUse: 0, limit: null };
+
+/** Even a keyed hash of the key stays out of operator output. */
+function withoutKeyHash(licence: Licence): Omit<Licence, 'keyHash'> {
+  const { keyHash, ...shown } = licence;
+  void keyHash;
+  return shown;
+}
+
+async function describeLicence(context: AdminContext, licence: Licence): Promise<void> {
+  const db = await context.database();
+  const now = context.now();
+  const activeSince = new Date(now.getTime() - ORG_ACTIVE_DAYS * DAY_MS);
+  const orgs = await createLicenceValidationRepository(db).listOrgs(licence.id);
+  const tokens = await createAccessTokenRepository(db).listForLicence(licence.id);
+  const entitlements = licenceEntitlements(licence);
+  const inUse = orgs.filter((org) => org.lastSeenAt >= activeSince).length;
+  const lines: Array<[string, string]> = [
+    ['Licence', licence.id],
+    ['Type / edition', `${licence.type} ${licence.edition} (quantity ${licence.quantity})`],
+    ['State', `${state(licence, now)} (status ${licence.status})`],
+    ['E-mail', licence.email],
+    ['Key', `ORGS-…-${licence.keyHint}`],
+    ['Product', licence.productId],
+    ['Expires', formatTime(licence.expiresAt)],
+    ['Deactivated', formatTime(licence.deactivatedAt)],
+    ['Deletion due', formatTime(licence.deletionScheduledAt)],
+    [
+      'Revoked',
+      licence.revokedAt
+        ? `${formatTime(licence.revokedAt)}${licence.revocationReason ? ` (${licence.revocationReason})` : ''}`
+        : '–',
+    ],
+    [
+      'Subscription',
+      licence.subscriptionId
+        ? `${licence.subscriptionId} (${licence.subscriptionStatus ?? '?'})`
+        : '–',
+    ],
+    ['Customer', licence.customerId ?? '–'],
+    ['Orgs in use', `${inUse} of ${entitlements.orgs} (${orgs.length} ever seen)`],
+    [
+      'Access tokens',
+      `${tokens.filter((t) => !t.revokedAt).length} active, ${tokens.length} in all`,
+    ],
+    ['Created', formatTime(licence.createdAt)],
+  ];
+  const width = Math.max(...lines.map(([label]) => label.length)) + 2;
+  for (const [label, value] of lines) context.io.out(`${label.padEnd(width)}${value}`);
+}
+
+const find: AdminCommand = {
+  name: 'licences find',
+  summary: 'Show the licences of an e-mail address, a licence key or a licence id',
+  details:
+    'An e-mail address finds every licence of that mailbox (case, +tags and Gmail dots ignored). Keys are matched by their keyed hash; the key itself is never stored or shown.',
+  arguments: [licenceArgument],
+  options: { json: { type: 'boolean', description: 'Print the licences as JSON' } },
+  async run(context, { args, options }) {
+    const { licences } = await findLicences(context, args[0] ?? '');
+    if (licences.length === 0) throw new AdminError(`No licence matches "${args[0]}".`);
+    if (options.json === true) {
+      context.io.out(JSON.stringify(licences.map(withoutKeyHash), null, 2));
+      return EXIT_OK;
+    }
+    for (const [index, licence] of licences.entries()) {
+      if (index > 0) context.io.out('');
+      await describeLicence(context, licence);
+    }
+    return EXIT_OK;
+  },
+};
+
+/** Subscription states in which the provider charges nothing more. */
+const finishedSubscriptions = new Set(['canceled', 'incomplete_expired']);
+
+function revocationReason(value: string | boolean | undefined): string | null {
+  if (value === undefined) return null;
+  const reason = typeof value === 'string' ? value.trim() : '';
+  if (!reason) throw new AdminError('--reason needs a text, e.g. --reason "chargeback".', 2);
+  if (reason.length > MAX_REVOCATION_REASON_LENGTH) {
+    throw new AdminError(`--reason can be at most ${MAX_REVOCATION_REASON_LENGTH} characters.`, 2);
+  }
+  return reason;
+}
+
+const revoke: AdminCommand = {
+  name: 'licences revoke',
+  summary: 'Revoke a licence now (validations answer DEACTIVATED until it is reinstated)',
+  details: [
+    'For fraud, chargebacks or a key published on the internet. Payment events do not lift a',
+    'revocation, and it does not touch the subscription: cancel that at the payment provider if',
+    'the customer should no longer be charged. `licences reinstate` lifts it. A customer who only',
+    'lost the key needs `licences resend`; a published key can be replaced with `--new-key`.',
+  ].join('\n'),
+  arguments: [licenceArgument],
+  options: {
+    reason: {
+      type: 'string',
+      description: 'Why (kept with the licence, shown by `licences find`)',
+    },
+  },
+  async run(context, { args, options }) {
+    const reason = revocationReason(options.reason);
+    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    const revoked = await revokeLicence(db, licence.id, context.now(), reason);
+    if (!revoked) {
+      context.io.out(
+        `Licence ${licence.id} was revoked already (${formatTime(licence.revokedAt)}); nothing changed.`,
+      );
+      return EXIT_OK;
+    }
+    context.io.out(
+      `Revoked licence ${licence.id} (${licence.type} ${licence.edition}, ${licence.email}).`,
+    );
+    context.io.out(
+      `Validations answer DEACTIVATED (revoked) within ${context.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; payment events do not change that.`,
+    );
+    if (
+      licence.subscriptionId &&
+      !finishedSubscriptions.has(licence.subscriptionStatus ?? 'canceled')
+    ) {
+      context.io.out(
+        `Its subscription ${licence.subscriptionId} (${licence.subscriptionStatus ?? '?'}) keeps running: cancel it at the payment provider if the customer should no longer be charged.`,
+      );
+    }
+    return EXIT_OK;
+  },
+};
+
+const reinstate: AdminCommand = {
+  name: 'licences reinstate',
+  summary: 'Lift a revocation (validations answer as the subscription and dates say)',
+  details:
+    'The licence returns to the state its subscription and dates give it: valid if it is paid for, otherwise deactivated, expired or due for deletion as the lifecycle has recorded meanwhile.',
+  arguments: [licenceArgument],
+  async run(context, { args }) {
+    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    const reinstated = await reinstateLicence(db, licence.id, context.now());
+    if (!reinstated) {
+      context.io.out(`Licence ${licence.id} is not revoked; nothing changed.`);
+      return EXIT_OK;
+    }
+    context.io.out(
+      `Reinstated licence ${licence.id}; validations now answer: ${state(reinstated, context.now())}.`,
+    );
+    return EXIT_OK;
+  },
+};
+
+const extend: AdminCommand = {
+  name: 'licences extend-trial',
+  summary: 'Extend a trial licence by a number of days',
+  details:
+    'Counts from the current end date, or from now when the trial has already ended. Only trials can be extended; paid licences follow their subscription.',
+  arguments: [licenceArgument],
+  options: {
+    days: {
+      type: 'string',
+      description: `Days to add (1 to ${MAX_TRIAL_EXTENSION_DAYS}; required)`,
+    },
+  },
+  async run(context, { args, options }) {
+    if (options.days === undefined) throw new AdminError('Missing --days <number>.', 2);
+    const days = positiveInteger(options.days, 'days');
+    if (days > MAX_TRIAL_EXTENSION_DAYS) {
+      throw new AdminError(`--days can be at most ${MAX_TRIAL_EXTENSION_DAYS}.`, 2);
+    }
+    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    if (licence.type !== 'Trial') {
+      throw new AdminError(`Licence ${licence.id} is a ${licence.type} licence, not a trial.`);
+    }
+    const extended = await extendTrial(db, licence, days, context.now());
+    context.io.out(
+      `Trial ${licence.id} now ends ${formatTime(extended.expiresAt)} (was ${formatTime(licence.expiresAt)}).`,
+    );
+    return EXIT_OK;
+  },
+};
+
+const resend: AdminCommand = {
+  name: 'licences resend',
+  summary: 'Send the licence e-mail again (a link to get a new key, or --new-key)',
+  details: [
+    'Keys are stored only as keyed hashes, so the old key cannot be sent again. By default the',
+    'licence address receives the lost-key e-mail: a link per licence that replaces its key when',
+    'the customer clicks it. With --new-key the key is replaced now and the new key is e-mailed;',
+    'the old key stops working at once (access tokens keep working).',
+  ].join('\n'),
+  arguments: [licenceArgument],
+  options: {
+    'new-key': { type: 'boolean', description: 'Replace the key now and e-mail the new key' },
+  },
+  async run(context, { args, options }) {
+    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    const secretKey = await secretKeyOf(context, db);
+    const publicBaseUrl = context.env.PUBLIC_BASE_URL;
+    if (options['new-key'] === true) {
+      const result = await issueReplacementKey(
+        {
+          db,
+          secretKey,
+          publicBaseUrl,
+          accountBaseUrl: context.env.ACCOUNT_API_URL ?? publicBaseUrl,
+          clock: context.now,
+        },
+        licence,
+      );
+      if (!result.ok)
+        throw new AdminError('The key changed while replacing it; run the command again.');
+      context.io.out(
+        `Replaced the key of ${licence.id}; the new key is queued for ${licence.email}.`,
+      );
+    } else {
+      await sendLostKeyEmail({ db, secretKey, publicBaseUrl, clock: context.now }, licence.email);
+      context.io.out(`Queued the lost-key e-mail for ${licence.email} (links valid for 24 hours).`);
+    }
+    context.io.out('The running server delivers queued e-mail within a minute (`outbox show`).');
+    return EXIT_OK;
+  },
+};
+
+/** Licence support commands (registered in server/admin/commands.ts). */
+export const licenceAdminCommands: readonly AdminCommand[] = [
+  find,
+  revoke,
+  reinstate,
+  extend,
+  resend,
+];

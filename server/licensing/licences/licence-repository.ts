@@ -1,0 +1,120 @@
+import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Executor } from '#server/platform/db/database.ts';
+import { licences, trialClaims, type LicenceType } from '#server/platform/db/schema.ts';
+
+export type Licence = typeof licences.$inferSelect;
+export type NewLicence = typeof licences.$inferInsert;
+
+/** Licences and the per-address claims that make "one trial per address" hold. */
+export function createLicenceRepository(db: Executor) {
+  return {
+    /** Moves a trial's end date; undefined when the licence is not a trial. */
+    async setTrialExpiry(
+      licenceId: string,
+      expiresAt: Date,
+      now: Date,
+    ): Promise<Licence | undefined> {
+      const [row] = await db
+        .update(licences)
+        .set({ expiresAt, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), eq(licences.type, 'Trial')))
+        .returning();
+      return row;
+    },
+
+    /** Replaces the key hash if it is still `currentHash` (of two racing rotations one wins). */
+    async replaceKeyHash(
+      licenceId: string,
+      currentHash: string,
+      next: { keyHash: string; keyHint: string },
+      now: Date,
+    ): Promise<Licence | undefined> {
+      const [row] = await db
+        .update(licences)
+        .set({ ...next, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), eq(licences.keyHash, currentHash)))
+        .returning();
+      return row;
+    },
+
+    /** Marks a licence revoked; undefined when it was revoked already. */
+    async revoke(
+      licenceId: string,
+      now: Date,
+      reason: string | null,
+    ): Promise<Licence | undefined> {
+      const [row] = await db
+        .update(licences)
+        .set({ revokedAt: now, revocationReason: reason, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), isNull(licences.revokedAt)))
+        .returning();
+      return row;
+    },
+
+    /** Lifts a revocation; undefined when the licence was not revoked. */
+    async reinstate(licenceId: string, now: Date): Promise<Licence | undefined> {
+      const [row] = await db
+        .update(licences)
+        .set({ revokedAt: null, revocationReason: null, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), isNotNull(licences.revokedAt)))
+        .returning();
+      return row;
+    },
+
+    async insert(values: NewLicence): Promise<Licence> {
+      const [row] = await db.insert(licences).values(values).returning();
+      if (!row) throw new Error('licence insert returned no row');
+      return row;
+    },
+
+    /**
+     * Records that an address holds a licence. Returns false when it already had one: the primary
+     * key decides, so two concurrent requests cannot both win.
+     */
+    async claimEmailAddress(claim: {
+      emailHash: string;
+      licenceId: string;
+      licenceType: LicenceType;
+    }): Promise<boolean> {
+      const inserted = await db
+        .insert(trialClaims)
+        .values({
+          emailHash: claim.emailHash,
+          firstLicenceId: claim.licenceId,
+          firstLicenceType: claim.licenceType,
+        })
+        .onConflictDoNothing()
+        .returning({ emailHash: trialClaims.emailHash });
+      return inserted.length === 1;
+    },
+
+    /** Every licence of a (normalized) address, newest first. */
+    findByNormalizedEmail(emailNormalized: string): Promise<Licence[]> {
+      return db
+        .select()
+        .from(licences)
+        .where(eq(licences.emailNormalized, emailNormalized))
+        .orderBy(desc(licences.createdAt));
+    },
+
+    async findById(id: string): Promise<Licence | undefined> {
+      const [row] = await db.select().from(licences).where(eq(licences.id, id));
+      return row;
+    },
+
+    async findByKeyHash(keyHash: string): Promise<Licence | undefined> {
+      const [row] = await db.select().from(licences).where(eq(licences.keyHash, keyHash));
+      return row;
+    },
+
+    async hasClaim(emailHash: string): Promise<boolean> {
+      const rows = await db
+        .select({ emailHash: trialClaims.emailHash })
+        .from(trialClaims)
+        .where(eq(trialClaims.emailHash, emailHash));
+      return rows.length > 0;
+    },
+  };
+}
+
+export type LicenceRepository = ReturnType<typeof createLicenceRepository>;

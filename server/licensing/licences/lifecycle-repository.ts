@@ -1,0 +1,97 @@
+import { and, asc, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import type { Executor } from '#server/platform/db/database.ts';
+import { licences } from '#server/platform/db/schema.ts';
+import type { Licence } from './licence-repository.ts';
+import type { LicenceLifecycle, LicenceStatus } from './lifecycle-rules.ts';
+
+const statuses: readonly LicenceStatus[] = ['Active', 'Deactivated', 'Cancelled'];
+
+function isLifecycleStatus(value: string): value is LicenceStatus {
+  return statuses.some((status) => status === value);
+}
+
+/** The lifecycle fields of a licence row (an unknown status reads as Active). */
+export function lifecycleOf(licence: Licence): LicenceLifecycle {
+  return {
+    type: licence.type,
+    status: isLifecycleStatus(licence.status) ? licence.status : 'Active',
+    edition: licence.edition,
+    quantity: licence.quantity,
+    expiresAt: licence.expiresAt,
+    deactivatedAt: licence.deactivatedAt,
+    deletionScheduledAt: licence.deletionScheduledAt,
+    subscriptionStatus: licence.subscriptionStatus,
+  };
+}
+
+/** Licence writes of the subscription sync and the lifecycle job. */
+export function createLifecycleRepository(db: Executor) {
+  return {
+    /**
+     * Ties a licence without a subscription to one; false when another subscription won the race
+     * (the condition, not a read before it, decides).
+     */
+    async attachSubscription(
+      licenceId: string,
+      link: { subscriptionId: string; customerId: string },
+      now: Date,
+    ): Promise<boolean> {
+      const updated = await db
+        .update(licences)
+        .set({ subscriptionId: link.subscriptionId, customerId: link.customerId, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), isNull(licences.subscriptionId)))
+        .returning({ id: licences.id });
+      return updated.length === 1;
+    },
+
+    async saveLifecycle(licenceId: string, state: LicenceLifecycle, now: Date): Promise<Licence> {
+      const [row] = await db
+        .update(licences)
+        .set({ ...state, updatedAt: now })
+        .where(eq(licences.id, licenceId))
+        .returning();
+      if (!row) throw new Error(`licence ${licenceId} vanished`);
+      return row;
+    },
+
+    /**
+     * Claims a batch of licences the lifecycle job may have work on, ordered by id after
+     * `afterId` (keyset paging); rows another instance holds are skipped, not waited for.
+     */
+    claimSweepBatch(
+      afterId: string | null,
+      limit: number,
+      overdueBefore: Date,
+    ): Promise<Licence[]> {
+      const candidates = or(
+        isNotNull(licences.deletionScheduledAt),
+        eq(licences.status, 'Deactivated'),
+        eq(licences.status, 'Cancelled'),
+        // Expired trials, which are deleted once their retention time is over.
+        and(
+          eq(licences.type, 'Trial'),
+          isNull(licences.subscriptionId),
+          lt(licences.expiresAt, overdueBefore),
+        ),
+        // Active ones only when their paid-through date is long past (a missed renewal event).
+        and(
+          eq(licences.status, 'Active'),
+          isNotNull(licences.subscriptionId),
+          lt(licences.expiresAt, overdueBefore),
+        ),
+      );
+      return db
+        .select()
+        .from(licences)
+        .where(afterId ? and(candidates, gt(licences.id, afterId)) : candidates)
+        .orderBy(asc(licences.id))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+    },
+
+    /** Physically deletes a licence; its trial claim (another table) stays. */
+    async deleteLicence(licenceId: string): Promise<void> {
+      await db.delete(licences).where(eq(licences.id, licenceId));
+    },
+  };
+}

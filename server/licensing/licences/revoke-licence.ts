@@ -1,0 +1,30 @@
+import type { Executor } from '#server/platform/db/database.ts';
+import { createLicenceRepository, type Licence } from './licence-repository.ts';
+
+/** Longest reason an operator may record with a revocation. */
+export const MAX_REVOCATION_REASON_LENGTH = 500;
+
+/**
+ * Revokes a licence at once (fraud, chargeback, a key published on the internet): validations
+ * answer DEACTIVATED (with a revocation detail) from then on, whatever its subscription does, until it is reinstated. The
+ * lifecycle fields are left alone, so payments keep being recorded and reinstating returns the
+ * licence to the state its subscription gives it (decision 086). Undefined when it was revoked
+ * already.
+ */
+export async function revokeLicence(
+  db: Executor,
+  licenceId: string,
+  now: Date,
+  reason: string | null = null,
+): Promise<Licence | undefined> {
+  return createLicenceRepository(db).revoke(licenceId, now, reason);
+}
+
+/** Lifts a revocation; undefined when the licence was not revoked. */
+export async function reinstateLicence(
+  db: Executor,
+  licenceId: string,
+  now: Date,
+): Promise<Licence | undefined> {
+  return createLicenceRepository(db).reinstate(licenceId, now);
+}

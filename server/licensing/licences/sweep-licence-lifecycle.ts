@@ -1,0 +1,104 @@
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
+import { syncSubscription, type SyncDeps } from '#server/billing/payments/sync-subscription.ts';
+import { lifecycleEmail } from './emails/lifecycle-emails.ts';
+import { createLifecycleRepository, lifecycleOf } from './lifecycle-repository.ts';
+import { RESYNC_AFTER_MS, sweepStep } from './lifecycle-rules.ts';
+
+export interface SweepReport {
+  scheduledForDeletion: number;
+  deleted: number;
+  resynced: number;
+  failed: number;
+}
+
+const BATCH_SIZE = 100;
+
+/**
+ * The hourly lifecycle job (docs/product-rules.md#behaviour): marks lapsed licences past the two-month window (and ended
+ * ones past retention) for deletion, deletes those whose month of notice is over, and re-reads
+ * subscriptions that should have renewed. Rows are claimed with SKIP LOCKED in batches, so
+ * several instances can run it at once; each change and its e-mail share one transaction.
+ */
+export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport> {
+  const report: SweepReport = { scheduledForDeletion: 0, deleted: 0, resynced: 0, failed: 0 };
+  const toCancel: string[] = [];
+  const toResync: string[] = [];
+  let afterId: string | null = null;
+  for (;;) {
+    const now = deps.clock();
+    const batch = await deps.db.transaction(async (tx) => {
+      const repository = createLifecycleRepository(tx);
+      const outbox = createOutboxRepository(tx);
+      const overdueBefore = new Date(now.getTime() - RESYNC_AFTER_MS);
+      const claimed = await repository.claimSweepBatch(afterId, BATCH_SIZE, overdueBefore);
+      let queued = 0;
+      for (const licence of claimed) {
+        const step = sweepStep(lifecycleOf(licence), now);
+        switch (step.action) {
+          case 'delete':
+            await repository.deleteLicence(licence.id);
+            report.deleted++;
+            break;
+          case 'scheduleDeletion': {
+            await repository.saveLifecycle(licence.id, step.licence, now);
+            for (const event of step.events) {
+              const email = lifecycleEmail(
+                event,
+                {
+                  email: licence.email,
+                  edition: licence.edition,
+                  quantity: licence.quantity,
+                  keyHint: licence.keyHint,
+                  paidUntil: licence.expiresAt,
+                },
+                deps.publicBaseUrl,
+              );
+              if (email) {
+                await outbox.enqueue(email, now);
+                queued++;
+              }
+            }
+            if (step.cancelSubscription && licence.subscriptionId) {
+              toCancel.push(licence.subscriptionId);
+            }
+            report.scheduledForDeletion++;
+            break;
+          }
+          case 'cancelSubscription':
+            if (licence.subscriptionId) toCancel.push(licence.subscriptionId);
+            break;
+          case 'resync':
+            if (licence.subscriptionId) toResync.push(licence.subscriptionId);
+            break;
+          case 'none':
+            break;
+        }
+      }
+      return { lastId: claimed.at(-1)?.id ?? null, size: claimed.length, queued };
+    });
+    if (batch.queued > 0) deps.wakeOutbox();
+    if (batch.size < BATCH_SIZE || !batch.lastId) break;
+    afterId = batch.lastId;
+  }
+
+  // Provider calls happen outside the transactions; a failed cancel is retried by the next run.
+  for (const subscriptionId of toCancel) {
+    try {
+      await deps.payments.cancelSubscription(subscriptionId);
+      await syncSubscription(deps, subscriptionId);
+    } catch (error) {
+      report.failed++;
+      deps.logger.error({ err: error, subscriptionId }, 'could not cancel a lapsed subscription');
+    }
+  }
+  for (const subscriptionId of toResync) {
+    try {
+      await syncSubscription(deps, subscriptionId);
+      report.resynced++;
+    } catch (error) {
+      report.failed++;
+      deps.logger.warn({ err: error, subscriptionId }, 'could not re-read a subscription');
+    }
+  }
+  return report;
+}

@@ -1,0 +1,206 @@
+import { printTable } from '#server/admin/command-io.ts';
+import { readFile, stat } from 'node:fs/promises';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { pickLatestRelease } from '#shared/downloads/versions.ts';
+import type { Database } from '#server/platform/db/database.ts';
+import { listReleases, releaseReading, type ReleaseReading } from './list-releases.ts';
+import { parseReleaseManifest } from './release-manifest.ts';
+import { publishRelease, releaseDifferences, sbomDifference } from './publish-release.ts';
+import { createReleaseRepository, type ReleaseSbom } from './release-repository.ts';
+import { loadReleaseSigningKey, type ReleaseSigningKey } from './release-signing-key.ts';
+import { MAX_SBOM_BYTES, validateSbom } from './validate-sbom.ts';
+
+const MAX_MANIFEST_BYTES = 1_000_000;
+
+/** A file the operator named, read whole unless it is larger than `maxBytes`. */
+async function readInputFile(file: string, kind: string, maxBytes: number): Promise<Buffer> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new AdminError(`${file} is not a file.`);
+    if (info.size > maxBytes) {
+      throw new AdminError(
+        `${file} is ${info.size} bytes; ${kind} is at most ${maxBytes / 1_000_000 >= 1 && maxBytes % 1_000_000 === 0 ? `${maxBytes / 1_000_000} MB` : `${maxBytes} bytes`}.`,
+      );
+    }
+    return await readFile(file);
+  } catch (error) {
+    if (error instanceof AdminError) throw error;
+    throw new AdminError(`Cannot read ${file}: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+async function readManifest(file: string): Promise<string> {
+  return (await readInputFile(file, 'a manifest', MAX_MANIFEST_BYTES)).toString('utf8');
+}
+
+/** How the admin commands read the catalog: like the server, signing any unsigned release. */
+function adminReading(
+  context: Parameters<AdminCommand['run']>[0],
+  db: Database,
+  signingKey: ReleaseSigningKey,
+): ReleaseReading {
+  return releaseReading({
+    db,
+    downloadBaseUrl: context.env.DOWNLOAD_BASE_URL,
+    publicBaseUrl: context.env.PUBLIC_BASE_URL,
+    signingKey,
+    clock: () => context.now(),
+  });
+}
+
+const publish: AdminCommand = {
+  name: 'releases publish',
+  summary: 'Publish a release from a manifest file',
+  details: [
+    'Validates the manifest (version, releaseDate, prerelease, notes, artifacts with sha256 and',
+    'sizeBytes; see docs/release-manifest.example.json) and publishes the release with all its',
+    'artifacts in one transaction. It is on /download, /api/releases/latest and the feed at once.',
+    'Publishing the same manifest again changes nothing and succeeds. A published version never',
+    'changes: a manifest that differs from it is refused (exit code 1); publish a new version.',
+    '',
+    'The SHA256SUMS of the artifacts is signed with the release-signing key (RELEASE_SIGNING_KEY,',
+    "or the one kept in the database; run this with the server's environment). --sbom attaches a",
+    'CycloneDX JSON SBOM (at most 5 MB, validated against the CycloneDX schema; see',
+    'docs/sbom.example.cdx.json). A release without an SBOM may receive one later by publishing',
+    'the same manifest with --sbom; a different SBOM for a release that has one is refused.',
+  ].join('\n'),
+  arguments: [{ name: 'manifest.json', description: 'Path to the release manifest (JSON)' }],
+  options: {
+    'dry-run': {
+      type: 'boolean',
+      description: 'Validate and report what would happen; write nothing',
+    },
+    sbom: {
+      type: 'string',
+      description: 'A CycloneDX SBOM (JSON) of the release to publish with it',
+    },
+  },
+  async run(context, { args, options }) {
+    const file = context.resolvePath(args[0] ?? '');
+    const parsed = parseReleaseManifest(await readManifest(file));
+    if (!parsed.ok) {
+      throw new AdminError(
+        [`The manifest ${file} is not valid:`, ...parsed.errors.map((e) => `  - ${e}`)].join('\n'),
+      );
+    }
+    const { release } = parsed;
+    let sbom: ReleaseSbom | undefined;
+    if (typeof options.sbom === 'string') {
+      const sbomFile = context.resolvePath(options.sbom);
+      const checked = await validateSbom(
+        await readInputFile(sbomFile, 'an SBOM', MAX_SBOM_BYTES),
+        release,
+      );
+      if (!checked.ok) {
+        throw new AdminError(
+          [`The SBOM ${sbomFile} is not valid:`, ...checked.errors.map((e) => `  - ${e}`)].join(
+            '\n',
+          ),
+        );
+      }
+      sbom = checked.sbom;
+      context.io.out(
+        `SBOM: CycloneDX ${checked.specVersion}, ${checked.components} components, valid.`,
+      );
+    }
+    const db = await context.database();
+    const label = `${release.version} (${release.releaseDate}, ${release.artifacts.length} artifacts${sbom ? ', with SBOM' : ''})`;
+
+    if (options['dry-run'] === true) {
+      const current = await createReleaseRepository(db).findByVersion(release.version);
+      if (!current) context.io.out(`Dry run: would publish ${label}.`);
+      else {
+        const differences = releaseDifferences(current, release);
+        const sbomChange = sbomDifference(current.sbomSha256, sbom);
+        if (sbomChange !== 'none' && sbomChange !== 'add') differences.push(sbomChange);
+        if (differences.length > 0) throw refusal(release.version, differences);
+        context.io.out(
+          sbomChange === 'add'
+            ? `Dry run: would add the SBOM to ${release.version}, which has none.`
+            : `Dry run: ${release.version} is already published exactly like this.`,
+        );
+      }
+      return EXIT_OK;
+    }
+
+    const signingKey = await loadReleaseSigningKey(
+      db,
+      context.env.RELEASE_SIGNING_KEY,
+      context.now(),
+    );
+    const result = await publishRelease(db, release, { signingKey, now: context.now(), sbom });
+    if (result.outcome === 'conflict') throw refusal(result.version, result.differences);
+    if (result.outcome === 'unchanged') {
+      context.io.out(`${release.version} is already published exactly like this; nothing changed.`);
+      return EXIT_OK;
+    }
+    if (result.outcome === 'sbom-added') {
+      context.io.out(`Added the SBOM to ${release.version}; nothing else changed.`);
+      return EXIT_OK;
+    }
+    context.io.out(`Published ${label}.`);
+    context.io.out(
+      `Signed its SHA256SUMS with release-signing key ${result.keyId} (fingerprint ${signingKey.fingerprint}).`,
+    );
+    const latest = pickLatestRelease(
+      await listReleases(createReleaseRepository(db), adminReading(context, db, signingKey)),
+    );
+    context.io.out(
+      latest?.version === release.version
+        ? `${release.version} is now the latest release on /download and /api/releases/latest.`
+        : `The latest stable release stays ${latest?.version ?? 'unset'}${release.prerelease ? ' (this is a pre-release)' : ''}.`,
+    );
+    return EXIT_OK;
+  },
+};
+
+function refusal(version: string, differences: string[]): AdminError {
+  return new AdminError(
+    [
+      `Refused: ${version} is already published, and a published version never changes.`,
+      'The manifest differs from it in:',
+      ...differences.map((line) => `  - ${line}`),
+      'Publish the changes under a new version instead.',
+    ].join('\n'),
+  );
+}
+
+const list: AdminCommand = {
+  name: 'releases list',
+  summary: 'List published releases, newest first',
+  options: { json: { type: 'boolean', description: 'Print JSON, as GET /api/releases answers' } },
+  async run(context, { options }) {
+    const db = await context.database();
+    const signingKey = await loadReleaseSigningKey(
+      db,
+      context.env.RELEASE_SIGNING_KEY,
+      context.now(),
+    );
+    const releases = await listReleases(
+      createReleaseRepository(db),
+      adminReading(context, db, signingKey),
+    );
+    if (options.json === true) {
+      context.io.out(JSON.stringify({ releases }, null, 2));
+      return EXIT_OK;
+    }
+    if (releases.length === 0) {
+      context.io.out('No releases published.');
+      return EXIT_OK;
+    }
+    const latest = pickLatestRelease(releases)?.version;
+    const rows = releases.map((release) => [
+      release.version,
+      release.releaseDate,
+      release.prerelease ? 'pre-release' : 'stable',
+      String(release.artifacts.length),
+      release.version === latest ? 'latest' : '',
+    ]);
+    const header = ['VERSION', 'DATE', 'CHANNEL', 'ARTIFACTS', ''];
+    printTable(context, header, rows);
+    return EXIT_OK;
+  },
+};
+
+/** The operator commands of the release catalog (registered in server/admin/commands.ts). */
+export const releaseAdminCommands: readonly AdminCommand[] = [publish, list];

@@ -1,0 +1,52 @@
+import type { Database } from '../db/database.ts';
+import type { Env } from '#server/env.ts';
+import type { Logger } from '../logger.ts';
+import {
+  createOutboxDelivery,
+  startOutboxWorker,
+  type DeliveryOutcome,
+  type OutboxWorker,
+} from './deliver-outbox.ts';
+import { createMailTransport } from './mail-transport.ts';
+import { createOutboxRepository } from './outbox-repository.ts';
+
+/** The process's outbox worker: SMTP or `.eml` files per the environment, polling every second. */
+export function startEmailWorker(options: {
+  db: Database;
+  /**
+   * No other process can use this database (the embedded one, behind its data-dir lock): any
+   * lease found at start is a dead process's and is released at once (decision 111).
+   */
+  exclusive: boolean;
+  env: Pick<Env, 'SMTP_URL' | 'DATA_DIR' | 'MAIL_FROM'>;
+  clock: () => Date;
+  logger: Logger;
+  /** Told the outcome of every delivery attempt (`/metrics`). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
+}): OutboxWorker {
+  const { db, env, clock, exclusive, onOutcome } = options;
+  const logger = options.logger.child({ worker: 'outbox' });
+  const transport = createMailTransport({ smtpUrl: env.SMTP_URL, dataDir: env.DATA_DIR }, logger);
+  const delivery = createOutboxDelivery({
+    db,
+    transport,
+    from: env.MAIL_FROM,
+    clock,
+    logger,
+    onOutcome,
+  });
+  const released = exclusive ? createOutboxRepository(db).releaseAllLeases() : Promise.resolve(0);
+  const worker = startOutboxWorker(delivery, logger, 1000, released);
+  void released.then(
+    (count) =>
+      logger.info({ transport: transport.name, released: count }, 'e-mail outbox worker started'),
+    (error: unknown) => logger.error({ err: error }, 'could not release the outbox leases'),
+  );
+  return {
+    nudge: worker.nudge,
+    async stop() {
+      await worker.stop();
+      transport.close();
+    },
+  };
+}
