@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import { boundaryRules } from './scripts/lint/boundaries.js';
+import { layerRules } from './scripts/lint/layers.js';
 
 export default tseslint.config(
   {
@@ -43,4 +44,6 @@ export default tseslint.config(
   },
   // The layers and vendor boundaries (decision 114): see scripts/lint/boundaries.js.
   ...boundaryRules,
+  // The server's layers: a lower layer imports nothing above it (decision 167).
+  ...layerRules,
 );

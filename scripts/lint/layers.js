@@ -1,0 +1,97 @@
+/**
+ * The server's layers, as a lint rule (docs/decisions/167-server-layers.md): a lower layer imports
+ * nothing above it.
+ *
+ *   platform < licensing < billing < features < composition (everything else under server/)
+ *
+ * `server/<layer>/…` names the layer; files at the root of `server/` and its other folders (admin,
+ * openapi, metrics, health, backup, app.ts, deps.ts, env.ts, runtime.ts, main.ts) are composition.
+ * Tests (`*.test.ts`) may import across layers.
+ */
+import path from 'node:path';
+
+export const layerOrder = ['platform', 'licensing', 'billing', 'features', 'composition'];
+
+/**
+ * TODO (issue 26, deliverable 1): imports that run upward today. Each entry is allowed until the
+ * code is moved; remove it with the move. A target allowed from every lower layer:
+ */
+export const allowedUpwardTargets = [
+  // the composition types: route factories should take narrow ports instead
+  'server/deps.ts',
+  'server/env.ts',
+  // the kits inside the registry folders: they belong in platform
+  'server/admin/command.ts',
+  'server/admin/command-io.ts',
+  'server/openapi/api-doc.ts',
+  'server/openapi/common-errors.ts',
+  'server/openapi/same-type.ts',
+  'server/openapi/cli-flow-examples.ts',
+  'server/metrics/service-metrics.ts',
+  'server/backup/write-private-file.ts',
+];
+/** …and single upward imports, `importer -> target` (the subscription knot, a shared helper). */
+export const allowedUpwardImports = [
+  'server/licensing/licences/lifecycle-rules.ts -> server/billing/payments/payment-types.ts',
+  'server/licensing/licences/lifecycle-rules.ts -> server/billing/invoices/invoice-rules.ts',
+  'server/licensing/licences/lifecycle-worker.ts -> server/billing/payments/local/local-billing-worker.ts',
+  'server/licensing/licences/lifecycle-worker.ts -> server/billing/payments/sync-subscription.ts',
+  'server/licensing/licences/lifecycle-worker.ts -> server/billing/invoices/sweep-invoice-reminders.ts',
+  'server/licensing/licences/sweep-licence-lifecycle.ts -> server/billing/payments/sync-subscription.ts',
+  'server/platform/rate-limit/enforce-rate-limits.ts -> server/licensing/licences/normalize-email-address.ts',
+];
+
+/** The layer of a repository-relative path under server/, or null outside server/. */
+export function layerOf(file) {
+  if (!file.startsWith('server/')) return null;
+  const top = file.split('/')[1];
+  return layerOrder.includes(top) && top !== 'composition' ? top : 'composition';
+}
+
+/** The repository-relative target of `specifier` imported from `file`, or null if not in server/. */
+export function serverTarget(file, specifier) {
+  if (specifier.startsWith('#server/')) return `server/${specifier.slice('#server/'.length)}`;
+  if (!specifier.startsWith('.')) return null;
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+  return target.startsWith('server/') ? target : null;
+}
+
+/** The message for an upward import, or null when `file` may import `specifier`. */
+export function upwardImport(file, specifier) {
+  const from = layerOf(file);
+  const target = serverTarget(file, specifier);
+  if (!from || !target) return null;
+  const to = layerOf(target);
+  if (layerOrder.indexOf(to) <= layerOrder.indexOf(from)) return null;
+  if (allowedUpwardTargets.includes(target)) return null;
+  if (allowedUpwardImports.includes(`${file} -> ${target}`)) return null;
+  return `${from} is below ${to}: a lower layer imports nothing above it (${layerOrder.join(' < ')}).`;
+}
+
+const noUpwardImport = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const file = path.relative(context.cwd, context.filename).split(path.sep).join('/');
+    const check = (node) => {
+      const specifier = node.source?.value;
+      if (typeof specifier !== 'string') return;
+      const message = upwardImport(file, specifier);
+      if (message) context.report({ node: node.source, message });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
+export const layerRules = [
+  {
+    files: ['server/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { layers: { rules: { 'no-upward-import': noUpwardImport } } },
+    rules: { 'layers/no-upward-import': 'error' },
+  },
+];
