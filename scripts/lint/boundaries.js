@@ -5,7 +5,7 @@
  * - `drizzle-orm` only in `server/platform/db/` and `*-repository.ts`; `stripe` only in
  *   `server/billing/payments/stripe/`; `nodemailer` only in the mail transports of `server/platform/email/`.
  * - Other folders are reached by subpath imports (`#app/…`, `#server/…`, `#shared/…`), never by
- *   climbing more than one level (`../../`).
+ *   climbing more than one level (`../..`).
  *
  * ESLint applies the last matching block's `no-restricted-imports` whole, so each block below
  * states the complete list for its files, built from the same parts.

@@ -20,15 +20,9 @@ export const allowedUpwardTargets = [
   // the composition types: route factories should take narrow ports instead
   'server/deps.ts',
   'server/env.ts',
-  // the kits inside the registry folders: they belong in platform
-  'server/admin/command.ts',
-  'server/admin/command-io.ts',
-  'server/openapi/api-doc.ts',
-  'server/openapi/common-errors.ts',
-  'server/openapi/same-type.ts',
+  // helpers that belong in a lower layer, apart from what they sit beside
   'server/openapi/cli-flow-examples.ts',
   'server/metrics/service-metrics.ts',
-  'server/backup/write-private-file.ts',
 ];
 /** …and single upward imports, `importer -> target` (the subscription knot, a shared helper). */
 export const allowedUpwardImports = [

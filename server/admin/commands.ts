@@ -1,4 +1,4 @@
-import type { AdminCommand } from './command.ts';
+import type { AdminCommand } from '../platform/commands/command.ts';
 import { backupAdminCommands } from '../backup/backup-admin-commands.ts';
 import { releaseAdminCommands } from '../licensing/releases/release-admin-commands.ts';
 import { accessTokenAdminCommands } from '../licensing/access-tokens/access-token-admin-commands.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Env } from '../env.ts';
-import { AdminError } from './command.ts';
+import { AdminError } from '../platform/commands/command.ts';
 
 const healthSchema = z.object({ status: z.literal('ok'), database: z.string() });
 

@@ -10,7 +10,7 @@ import {
   type AdminCommand,
   type AdminContext,
   type AdminIo,
-} from './command.ts';
+} from '../platform/commands/command.ts';
 import { adminCommands } from './commands.ts';
 import { assertEmbeddedDatabaseFree } from './embedded-database-guard.ts';
 

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { AdminError, EXIT_OK, type AdminCommand } from '../admin/command.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '../platform/commands/command.ts';
 import { BackupError, databaseDataRowCount, restoreBackup } from './backup-file.ts';
 import { BackupRefused } from './check-backup-path.ts';
 import { requestServerBackup } from './request-server-backup.ts';

@@ -8,7 +8,7 @@ import type { Database, Executor } from '../platform/db/database.ts';
 import { migrateWithin, migrationFiles } from '../platform/db/migrate.ts';
 import { createBackupRepository, inSnapshot, type TableInfo } from './backup-repository.ts';
 import { describeDatabaseError } from './describe-database-error.ts';
-import { writePrivateFile } from './write-private-file.ts';
+import { writePrivateFile } from '../platform/data-dir/write-private-file.ts';
 
 /** The migration ledger is compared, not restored: the code that restores has its own. */
 const MIGRATIONS_TABLE = 'schema_migrations';

@@ -14,9 +14,9 @@ import { paymentWebhookApiDocs } from '../billing/payments/webhook-api-docs.ts';
 import { quoteApiDocs } from '../billing/quotes/quote-api-docs.ts';
 import { releaseApiDocs } from '../licensing/releases/release-api-docs.ts';
 import { trialApiDocs } from '../features/trials/trial-api-docs.ts';
-import { defineApiDocs, type ApiOperationDoc } from './api-doc.ts';
+import { defineApiDocs, type ApiOperationDoc } from '../platform/api-doc/api-doc.ts';
 import { API_REFERENCE_PATH, API_REFERENCE_SCRIPT_PATH } from './api-reference-paths.ts';
-import { invalidRequestErrorSchema } from './common-errors.ts';
+import { invalidRequestErrorSchema } from '../platform/api-doc/common-errors.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
 
 export const OPENAPI_PATH = '/account/v1/openapi.json';

@@ -15,7 +15,7 @@ import {
   API_REFERENCE_SCRIPT_PATH,
   scalarDist,
 } from './api-reference-paths.ts';
-import { noQueryParameters } from './common-errors.ts';
+import { noQueryParameters } from '../platform/api-doc/common-errors.ts';
 
 /**
  * Runs before Scalar's bundle: `<style>` elements the bundle's parts create (its theme, its toast

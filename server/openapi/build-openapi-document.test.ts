@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineApiDocs } from './api-doc.ts';
+import { defineApiDocs } from '../platform/api-doc/api-doc.ts';
 import { buildOpenApiDocument, toOpenApiPath } from './build-openapi-document.ts';
 
 const Inner = z.object({ n: z.number().default(1) }).meta({ id: 'BuilderTestInner' });

@@ -1,7 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import type { AnySchema, ApiOperationDoc, ApiResponseDoc, ObjectSchema } from './api-doc.ts';
-import { csrfErrorSchema, internalErrorSchema } from './common-errors.ts';
+import type {
+  AnySchema,
+  ApiOperationDoc,
+  ApiResponseDoc,
+  ObjectSchema,
+} from '../platform/api-doc/api-doc.ts';
+import { csrfErrorSchema, internalErrorSchema } from '../platform/api-doc/common-errors.ts';
 
 type JsonObject = Record<string, unknown>;
 type Io = 'input' | 'output';

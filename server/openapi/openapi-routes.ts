@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from '../deps.ts';
 import type { AppEnv } from '../platform/http/types.ts';
 import { buildApiDocument, OPENAPI_PATH } from './api-docs.ts';
-import { unexpectedQueryError } from './common-errors.ts';
+import { unexpectedQueryError } from '../platform/api-doc/common-errors.ts';
 
 /** Serves the OpenAPI 3.1 document, built on first request from the domains' endpoint docs. */
 export function openApiRoutes(deps: AppDeps): Hono<AppEnv> {

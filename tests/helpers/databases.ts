@@ -30,7 +30,7 @@ export interface TestDatabaseTarget {
  * migration file makes a new template, and `open` still runs `migrate` over the copy, which finds
  * nothing pending: a test database is exactly what migrating a fresh one gives.
  */
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const migrationsDir = path.join(repoRoot, 'server', 'platform', 'db', 'migrations');
 const templateCacheDir = path.join(repoRoot, 'node_modules', '.cache', 'orgsmith-test-databases');
 

@@ -6,7 +6,7 @@ import {
   openBillingPortalRequestSchema,
   type OpenBillingPortalResponse,
 } from '#shared/contracts/billing-portal.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import { MAX_PORTAL_LINKS } from './build-portal-links.ts';
 import {
   errorBodySchema,
@@ -15,8 +15,8 @@ import {
   rateLimitHeadersDoc,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
-} from '#server/openapi/common-errors.ts';
-import type { SameType } from '#server/openapi/same-type.ts';
+} from '#server/platform/api-doc/common-errors.ts';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
 
 const openBillingPortalResponseSchema = z
   .object({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { checkoutRequestSchema, type CheckoutResponse } from '#shared/contracts/checkout.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import {
   errorBodySchema,
   payloadTooLargeErrorSchema,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
-} from '#server/openapi/common-errors.ts';
-import type { SameType } from '#server/openapi/same-type.ts';
+} from '#server/platform/api-doc/common-errors.ts';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
 
 const checkoutResponseSchema = z
   .object({

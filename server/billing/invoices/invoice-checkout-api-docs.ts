@@ -12,7 +12,7 @@ import {
   INVOICE_ORDER_LINK_HOURS,
   INVOICE_ORDERS_PER_DOMAIN,
 } from '#shared/contracts/invoice-order-messages.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import {
   errorBodySchema,
   invalidRequestErrorSchema,
@@ -20,8 +20,8 @@ import {
   rateLimitHeadersDoc,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
-} from '#server/openapi/common-errors.ts';
-import type { SameType } from '#server/openapi/same-type.ts';
+} from '#server/platform/api-doc/common-errors.ts';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
 
 const invoiceOrderPlacedSchema = z
   .object({

@@ -12,7 +12,7 @@ import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { invalidRequest, readJsonBody } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { noQueryParameters } from '#server/openapi/common-errors.ts';
+import { noQueryParameters } from '#server/platform/api-doc/common-errors.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { syncDepsOf } from '../payments/sync-subscription.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';

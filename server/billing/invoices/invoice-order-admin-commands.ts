@@ -1,5 +1,10 @@
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, positiveInteger, printTable, secretKeyOf } from '#server/admin/command-io.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import {
+  formatTime,
+  positiveInteger,
+  printTable,
+  secretKeyOf,
+} from '#server/platform/commands/command-io.ts';
 import { planName } from '#shared/pricing/index.ts';
 import { adminSyncDeps } from '../payments/admin-sync-deps.ts';
 import { invoiceCheckoutRequestSchema } from '#shared/contracts/invoice-checkout.ts';

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
-import { errorBodySchema, payloadTooLargeErrorSchema } from '#server/openapi/common-errors.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
+import {
+  errorBodySchema,
+  payloadTooLargeErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
 
 export const paymentWebhookApiDocs = defineApiDocs([
   {

@@ -1,7 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { formatCents, isCurrency } from '#shared/pricing/index.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, positiveInteger, printTable, sinceDay } from '#server/admin/command-io.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import {
+  formatTime,
+  positiveInteger,
+  printTable,
+  sinceDay,
+} from '#server/platform/commands/command-io.ts';
 import { quoteDocumentSchema } from './quote-document.ts';
 import { parseQuoteNumber } from './quote-number.ts';
 import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { quoteRequestSchema, type QuoteResponse } from '#shared/contracts/quotes.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import {
   invalidRequestErrorSchema,
   payloadTooLargeErrorSchema,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
-} from '#server/openapi/common-errors.ts';
-import type { SameType } from '#server/openapi/same-type.ts';
+} from '#server/platform/api-doc/common-errors.ts';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
 import { QUOTES_PATH } from './quote-routes.ts';
 
 const quoteResponseSchema = z

@@ -1,6 +1,6 @@
 import { createContactMessageRepository } from '#server/features/contact/contact-repository.ts';
-import { EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, positiveInteger, sinceDay } from '#server/admin/command-io.ts';
+import { EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import { formatTime, positiveInteger, sinceDay } from '#server/platform/commands/command-io.ts';
 
 const list: AdminCommand = {
   name: 'contact-messages list',

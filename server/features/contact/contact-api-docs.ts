@@ -1,11 +1,11 @@
 import { contactMessageSchema } from '#shared/contracts/contact.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import {
   invalidRequestErrorSchema,
   payloadTooLargeErrorSchema,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
-} from '#server/openapi/common-errors.ts';
+} from '#server/platform/api-doc/common-errors.ts';
 
 export const contactApiDocs = defineApiDocs([
   {

@@ -2,8 +2,8 @@ import {
   canonicalReferralCode,
   createReferralCodeRepository,
 } from '#server/features/trials/referral-code-repository.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, printTable } from '#server/admin/command-io.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import { formatTime, printTable } from '#server/platform/commands/command-io.ts';
 
 const CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,63}$/;
 

@@ -1,6 +1,9 @@
 import { trialRequestQuerySchema } from '#shared/contracts/trial.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
-import { errorBodySchema, tooManyRequestsErrorSchema } from '#server/openapi/common-errors.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
+import {
+  errorBodySchema,
+  tooManyRequestsErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
 
 export const trialApiDocs = defineApiDocs([
   {

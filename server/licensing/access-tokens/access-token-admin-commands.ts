@@ -5,8 +5,13 @@ import {
   MAX_ACTIVE_TOKENS_PER_LICENCE,
 } from '#server/licensing/access-tokens/create-access-token.ts';
 import { revokeAccessToken } from '#server/licensing/access-tokens/revoke-access-token.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, isUuid, printTable, secretKeyOf } from '#server/admin/command-io.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import {
+  formatTime,
+  isUuid,
+  printTable,
+  secretKeyOf,
+} from '#server/platform/commands/command-io.ts';
 import { findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
 
 const licenceArgument = {

@@ -5,8 +5,8 @@ import {
   rateLimitHeadersDoc,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
-} from '#server/openapi/common-errors.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+} from '#server/platform/api-doc/common-errors.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import {
   accessTokenInfoSchema,
   accessTokenListSchema,

@@ -7,7 +7,7 @@ import type { AppEnv } from '#server/platform/http/types.ts';
 import { checkLicence } from '../licence-validation/check-licence.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
-import { noQueryParameters } from '#server/openapi/common-errors.ts';
+import { noQueryParameters } from '#server/platform/api-doc/common-errors.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';

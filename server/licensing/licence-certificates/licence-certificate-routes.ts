@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '#server/deps.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { unexpectedQueryError } from '#server/openapi/common-errors.ts';
+import { unexpectedQueryError } from '#server/platform/api-doc/common-errors.ts';
 import { createKeySetReader } from './key-set.ts';
 
 export const LICENCE_KEY_SET_PATH = '/account/v1/.well-known/jwks.json';

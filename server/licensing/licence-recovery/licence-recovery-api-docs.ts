@@ -5,7 +5,7 @@ import {
   REPLACE_KEY_PATH,
   replaceKeyRequestSchema,
 } from '#shared/contracts/licence-recovery.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import {
   errorBodySchema,
   invalidRequestErrorSchema,
@@ -13,7 +13,7 @@ import {
   rateLimitHeadersDoc,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
-} from '#server/openapi/common-errors.ts';
+} from '#server/platform/api-doc/common-errors.ts';
 
 export const licenceRecoveryApiDocs = defineApiDocs([
   {

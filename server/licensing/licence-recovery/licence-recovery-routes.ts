@@ -10,7 +10,7 @@ import type { AppDeps } from '#server/deps.ts';
 import { readJsonBody } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
-import { noQueryParameters } from '#server/openapi/common-errors.ts';
+import { noQueryParameters } from '#server/platform/api-doc/common-errors.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import {
   invalidRequestErrorSchema,
   payloadTooLargeErrorSchema,
   rateLimitHeadersDoc,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
-} from '#server/openapi/common-errors.ts';
+} from '#server/platform/api-doc/common-errors.ts';
 import { validationAnswerSchema, validationRequestSchema } from './licence-validation-contract.ts';
 import { VALIDATE_PATH } from './licence-validation-routes.ts';
 import { validateExamples } from '#server/openapi/cli-flow-examples.ts';

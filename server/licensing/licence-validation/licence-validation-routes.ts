@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppDeps } from '#server/deps.ts';
 import { readJsonBody } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { unexpectedQueryError } from '#server/openapi/common-errors.ts';
+import { unexpectedQueryError } from '#server/platform/api-doc/common-errors.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { tooManyRequests } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { createLicenceValidator, licenceValidatorDepsOf } from './licence-validator.ts';

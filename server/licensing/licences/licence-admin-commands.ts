@@ -11,14 +11,14 @@ import {
   EXIT_OK,
   type AdminCommand,
   type AdminContext,
-} from '#server/admin/command.ts';
+} from '#server/platform/commands/command.ts';
 import {
   MAX_REVOCATION_REASON_LENGTH,
   reinstateLicence,
   revokeLicence,
 } from '#server/licensing/licences/revoke-licence.ts';
 import { extendTrial } from './licence-operations.ts';
-import { formatTime, positiveInteger, secretKeyOf } from '#server/admin/command-io.ts';
+import { formatTime, positiveInteger, secretKeyOf } from '#server/platform/commands/command-io.ts';
 import { findLicences, findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
 
 const licenceArgument = {

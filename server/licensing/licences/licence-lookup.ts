@@ -1,6 +1,6 @@
 import type { Database } from '#server/platform/db/database.ts';
-import { AdminError, type AdminContext } from '#server/admin/command.ts';
-import { isUuid, secretKeyOf } from '#server/admin/command-io.ts';
+import { AdminError, type AdminContext } from '#server/platform/commands/command.ts';
+import { isUuid, secretKeyOf } from '#server/platform/commands/command-io.ts';
 import { hashLicenceKey, parseLicenceKey } from './licence-key.ts';
 import { createLicenceRepository, type Licence } from './licence-repository.ts';
 import { normalizeEmailAddress } from './normalize-email-address.ts';

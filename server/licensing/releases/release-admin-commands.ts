@@ -1,6 +1,6 @@
-import { printTable } from '#server/admin/command-io.ts';
+import { printTable } from '#server/platform/commands/command-io.ts';
 import { readFile, stat } from 'node:fs/promises';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import { pickLatestRelease } from '#shared/downloads/versions.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import { listReleases, releaseReading, type ReleaseReading } from './list-releases.ts';

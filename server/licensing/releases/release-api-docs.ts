@@ -18,9 +18,12 @@ import {
   detectedOperatingSystems,
   type DetectedPlatform,
 } from '#shared/downloads/platform.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
-import { errorBodySchema, invalidRequestErrorSchema } from '#server/openapi/common-errors.ts';
-import type { SameType } from '#server/openapi/same-type.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
+import {
+  errorBodySchema,
+  invalidRequestErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
 
 const selection = {
   operatingSystem: z.enum(operatingSystems),

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from './database.ts';
 import { schemaMigrations } from './schema.ts';
 
-const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));
 /** Any constant: serialises migrations when several instances start at once on one server. */
 const MIGRATION_LOCK_ID = 724_011;
 

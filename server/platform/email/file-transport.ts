@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import { PRIVATE_FILE_MODE } from '#server/backup/write-private-file.ts';
+import { PRIVATE_FILE_MODE } from '#server/platform/data-dir/write-private-file.ts';
 import { PRIVATE_DIR_MODE } from '../data-dir/make-data-dir-private.ts';
 import type { Logger } from '../logger.ts';
 import { maskEmailAddress } from './mask-address.ts';

@@ -1,7 +1,7 @@
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { outboxStatuses, type OutboxStatus } from '#server/platform/db/schema.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, positiveInteger, printTable } from '#server/admin/command-io.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import { formatTime, positiveInteger, printTable } from '#server/platform/commands/command-io.ts';
 
 function isOutboxStatus(value: string): value is OutboxStatus {
   return outboxStatuses.some((status) => status === value);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CSRF_TOKEN_PATH } from '#shared/contracts/csrf.ts';
-import { defineApiDocs } from '#server/openapi/api-doc.ts';
+import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 
 export const csrfApiDocs = defineApiDocs([
   {

@@ -1,5 +1,5 @@
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { formatTime, printTable, secretKeyOf } from '#server/admin/command-io.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import { formatTime, printTable, secretKeyOf } from '#server/platform/commands/command-io.ts';
 import type { Env } from '#server/env.ts';
 import { sweepInvoiceReminders } from '#server/billing/invoices/sweep-invoice-reminders.ts';
 import { adminSyncDeps } from '../admin-sync-deps.ts';

@@ -1,5 +1,5 @@
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/admin/command.ts';
-import { printTable } from '#server/admin/command-io.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import { printTable } from '#server/platform/commands/command-io.ts';
 import { createStripeClient } from './stripe-client.ts';
 import { syncStripeCatalog, type SyncOutcome } from './sync-stripe-catalog.ts';
 

@@ -1,5 +1,5 @@
-import type { Database } from '../platform/db/database.ts';
-import type { Env } from '../env.ts';
+import type { Database } from '../db/database.ts';
+import type { Env } from '#server/env.ts';
 
 /** Where a command writes: the terminal in production, buffers in tests. */
 export interface AdminIo {
