@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emailOutbox, licences, trialClaims } from '#server/platform/db/schema.ts';
 import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
 import { hashLicenceKey, parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
-import { hashEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { hashEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { createReferralCodeRepository } from '#server/features/trials/referral-code-repository.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';

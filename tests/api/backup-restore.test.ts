@@ -21,7 +21,7 @@ import {
 import {
   hashEmailAddress,
   normalizeEmailAddress,
-} from '#server/licensing/licences/normalize-email-address.ts';
+} from '#server/platform/email/normalize-email-address.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createLicence, runAdminOn } from '../helpers/licensing.ts';

@@ -7,7 +7,7 @@ import {
   paymentEvents,
   subscriptions,
 } from '#server/platform/db/schema.ts';
-import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
 import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';

@@ -11,7 +11,7 @@ import { sweepLicenceLifecycle } from '#server/licensing/licences/sweep-licence-
 import {
   hashEmailAddress,
   normalizeEmailAddress,
-} from '#server/licensing/licences/normalize-email-address.ts';
+} from '#server/platform/email/normalize-email-address.ts';
 import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
 import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, licences, trialClaims } from '#server/platform/db/schema.ts';
-import { hashEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { hashEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';

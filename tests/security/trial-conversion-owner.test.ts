@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licences, trialClaims } from '#server/platform/db/schema.ts';
 import { createInvoiceCheckout } from '#server/billing/invoices/create-invoice-checkout.ts';
-import { hashEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { hashEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
 import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';

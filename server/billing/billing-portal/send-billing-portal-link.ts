@@ -14,7 +14,7 @@ import {
   createLicenceRepository,
   type Licence,
 } from '#server/licensing/licences/licence-repository.ts';
-import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
 import { buildPortalLinks, manageableSubscription } from './build-portal-links.ts';
 

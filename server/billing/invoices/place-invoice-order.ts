@@ -9,7 +9,7 @@ import {
   invoiceOrderMessages,
 } from '#shared/contracts/invoice-order-messages.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
-import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type { SyncDeps } from '../payments/sync-subscription.ts';
 import { findQuoteByToken } from '../quotes/read-quote.ts';
 import { quoteStatusOf } from '../quotes/quote-status.ts';

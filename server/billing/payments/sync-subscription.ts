@@ -27,7 +27,7 @@ import {
   standingAt,
   type SubscriptionTerms,
 } from '#server/licensing/licences/lifecycle-rules.ts';
-import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type { Logger } from '#server/platform/logger.ts';
 import { isPaymentError } from './payment-errors.ts';
 import type { PaymentProvider } from './payment-provider.ts';

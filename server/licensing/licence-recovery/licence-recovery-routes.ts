@@ -9,7 +9,7 @@ import {
 import type { AppDeps } from '#server/deps.ts';
 import { readJsonBody } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { noQueryParameters } from '#server/platform/api-doc/common-errors.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';

@@ -2,7 +2,7 @@ import { REPLACE_KEY_PAGE } from '#shared/contracts/licence-recovery.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
-import { normalizeEmailAddress } from '../licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { createKeyReplacementToken } from './key-replacement-token.ts';
 import { lostKeyEmail } from './emails/lost-key-email.ts';
 

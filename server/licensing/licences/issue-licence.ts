@@ -3,7 +3,10 @@ import type { Executor } from '#server/platform/db/database.ts';
 import type { Edition, LicenceType } from '#server/platform/db/schema.ts';
 import { generateLicenceKey, hashLicenceKey, licenceKeyHint } from './licence-key.ts';
 import { createLicenceRepository, type Licence } from './licence-repository.ts';
-import { hashEmailAddress, normalizeEmailAddress } from './normalize-email-address.ts';
+import {
+  hashEmailAddress,
+  normalizeEmailAddress,
+} from '#server/platform/email/normalize-email-address.ts';
 
 export interface IssueLicenceInput {
   type: LicenceType;

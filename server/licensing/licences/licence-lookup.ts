@@ -3,7 +3,7 @@ import { AdminError, type AdminContext } from '#server/platform/commands/command
 import { isUuid, secretKeyOf } from '#server/platform/commands/command-io.ts';
 import { hashLicenceKey, parseLicenceKey } from './licence-key.ts';
 import { createLicenceRepository, type Licence } from './licence-repository.ts';
-import { normalizeEmailAddress } from './normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 
 /**
  * Licences named by what an operator has at hand: a licence id, a licence key (any spelling the

@@ -10,7 +10,7 @@ import {
   verifyKeyReplacementToken,
 } from '#server/licensing/licence-recovery/key-replacement-token.ts';
 import { hashLicenceKey } from '#server/licensing/licences/licence-key.ts';
-import { hashEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { hashEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { hashQuoteToken } from '#server/billing/quotes/quote-token.ts';
 
 /**

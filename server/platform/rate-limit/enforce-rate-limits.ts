@@ -3,7 +3,7 @@ import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { rateLimitMessage } from '#shared/contracts/messages.ts';
 import type { RequestInput } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
-import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { rateLimitClient } from './client-ip.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitRule } from './rate-limiter.ts';
 

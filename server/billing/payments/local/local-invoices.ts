@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Executor } from '#server/platform/db/database.ts';
-import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type {
   CreateInvoiceSubscriptionInput,
   InvoiceBuyer,

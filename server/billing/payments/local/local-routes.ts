@@ -10,7 +10,7 @@ import { priceConfig } from '#shared/pricing/index.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/platform/http/csrf.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { normalizeEmailAddress } from '#server/licensing/licences/normalize-email-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { createFreeLicenceRepository } from '#server/licensing/licences/free-licence-repository.ts';
 import { syncDepsOf, handlePaymentEvent } from '../sync-subscription.ts';
 import type { PaymentEvent } from '../payment-types.ts';
