@@ -1,14 +1,12 @@
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { emailOutbox, licences } from '#server/platform/db/schema.ts';
 import { FREE_LICENCES_PER_ADDRESS_PER_DAY as limit } from '#server/licensing/licences/free-licence-repository.ts';
-import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
-import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { createCheckout, licencesOf, payLocally, pro10YearlyEur } from '../api/checkout-support.ts';
 import { databaseTargets } from '../helpers/databases.ts';
-import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
+import type { StripeFake } from '../helpers/stripe-fake.ts';
+import { startStripeTestApp, type StripeTestApp } from '../helpers/stripe-test-app.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -79,61 +77,31 @@ describe.each(databaseTargets)('free licence e-mails per recipient on $name', (t
   });
 
   describe('Stripe webhooks', () => {
-    const secretKey = 'sk_test_free_licence_mails';
-    const webhookSecret = 'whsec_free_licence_mails_secret';
-    let fake: StripeFake;
+    let stripe: StripeTestApp;
     let t: TestApp;
-    let signer: Stripe;
-    let eventCounter = 0;
+    let fake: StripeFake;
 
     beforeAll(async () => {
-      fake = await startStripeFake();
-      fake.setNow(Math.floor(start.getTime() / 1000));
-      t = await createTestApp(target, {
-        now: start,
-        env: {
-          STRIPE_SECRET_KEY: secretKey,
-          STRIPE_WEBHOOK_SECRET: webhookSecret,
-          STRIPE_API_BASE_URL: fake.url,
-        },
-      });
-      await syncStripeCatalog(createStripeClient({ secretKey, apiBaseUrl: fake.url }));
-      signer = new Stripe(secretKey);
+      stripe = await startStripeTestApp(target, { now: start, name: 'free_licence_mails' });
+      ({ t, fake } = stripe);
     });
-    afterAll(async () => {
-      await t.close();
-      await fake.close();
-    });
+    afterAll(() => stripe.close());
 
     async function buyFree(email: string) {
       const { sessionId } = await createCheckout(t, starter);
       const subscription = fake.completeCheckoutSession(sessionId, { email });
-      const objects = [
-        [
-          'checkout.session.completed',
-          { object: 'checkout.session', id: sessionId, subscription: subscription.id },
-        ],
-        ['customer.subscription.created', { object: 'subscription', id: subscription.id }],
-      ] as const;
       // Stripe sends a checkout's events at about the same moment.
-      const deliveries = objects.map(async ([type, object]) => {
-        eventCounter++;
-        const payload = JSON.stringify({
-          id: `evt_free_licence_${eventCounter}`,
-          object: 'event',
-          type,
-          created: Math.floor(start.getTime() / 1000),
-          data: { object },
-        });
-        const header = signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
-        const response = await t.app.request('/account/v1/webhooks/stripe', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header },
-          body: payload,
-        });
-        expect(response.status).toBe(200);
-      });
-      await Promise.all(deliveries);
+      await Promise.all([
+        stripe.deliver('checkout.session.completed', {
+          object: 'checkout.session',
+          id: sessionId,
+          subscription: subscription.id,
+        }),
+        stripe.deliver('customer.subscription.created', {
+          object: 'subscription',
+          id: subscription.id,
+        }),
+      ]);
       return subscription.id;
     }
 

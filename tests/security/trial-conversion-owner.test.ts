@@ -1,12 +1,9 @@
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licences, trialClaims } from '#server/platform/db/schema.ts';
 import { createInvoiceCheckout } from '#server/billing/invoices/create-invoice-checkout.ts';
 import { hashEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
-import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
-import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import {
   handlePaymentEvent,
   syncDepsOf,
@@ -27,7 +24,8 @@ import {
 } from '../api/checkout-support.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { postJson } from '../helpers/licensing.ts';
-import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
+import type { StripeFake } from '../helpers/stripe-fake.ts';
+import { startStripeTestApp, type StripeTestApp } from '../helpers/stripe-test-app.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -149,58 +147,25 @@ describe.each(databaseTargets)('an invoice order and someone else’s trial on $
   });
 
   describe('Stripe', () => {
-    const secretKey = 'sk_test_trial_owner';
-    const webhookSecret = 'whsec_trial_owner_secret';
-    let fake: StripeFake;
+    let stripe: StripeTestApp;
     let t: TestApp;
-    let signer: Stripe;
-    let eventCounter = 0;
+    let fake: StripeFake;
 
     beforeAll(async () => {
-      fake = await startStripeFake();
-      fake.setNow(Math.floor(start.getTime() / 1000));
-      t = await createTestApp(target, {
-        now: start,
-        env: {
-          STRIPE_SECRET_KEY: secretKey,
-          STRIPE_WEBHOOK_SECRET: webhookSecret,
-          STRIPE_API_BASE_URL: fake.url,
-        },
-      });
-      await syncStripeCatalog(createStripeClient({ secretKey, apiBaseUrl: fake.url }));
-      signer = new Stripe(secretKey);
+      stripe = await startStripeTestApp(target, { now: start, name: 'trial_owner' });
+      ({ t, fake } = stripe);
     });
-    afterAll(async () => {
-      await t.close();
-      await fake.close();
-    });
+    afterAll(() => stripe.close());
 
-    async function deliverInvoicePaid(invoiceId: string, subscriptionId: string): Promise<void> {
-      eventCounter++;
-      const payload = JSON.stringify({
-        id: `evt_trial_owner_${eventCounter}`,
-        object: 'event',
-        type: 'invoice.paid',
-        created: Math.floor(t.deps.clock().getTime() / 1000),
-        data: {
-          object: {
-            object: 'invoice',
-            id: invoiceId,
-            parent: {
-              type: 'subscription_details',
-              subscription_details: { subscription: subscriptionId },
-            },
-          },
+    const deliverInvoicePaid = (invoiceId: string, subscriptionId: string) =>
+      stripe.deliver('invoice.paid', {
+        object: 'invoice',
+        id: invoiceId,
+        parent: {
+          type: 'subscription_details',
+          subscription_details: { subscription: subscriptionId },
         },
       });
-      const header = signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
-      const response = await t.app.request('/account/v1/webhooks/stripe', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header },
-        body: payload,
-      });
-      expect(response.status).toBe(200);
-    }
 
     it('an unpaid invoice order with the victim’s address leaves the trial as it was, also once paid', async () => {
       const trial = await issueTrial(t, 'victim@acme.test');
