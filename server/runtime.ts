@@ -15,7 +15,7 @@ import type { Logger } from './platform/logger.ts';
 import { securityTxtExpiryProblem } from './features/security-contact/security-txt.ts';
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
-import { startLifecycleWorker } from './licensing/licences/lifecycle-worker.ts';
+import { startBillingJobs } from './billing/subscriptions/billing-jobs.ts';
 import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
 import {
   createRateLimiter,
@@ -118,7 +118,7 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       stoppers.push(() => worker.stop());
       stoppers.push(startRateLimitFlusher(deps.rateLimiter, logger));
       stoppers.push(startRateLimitSweeper(database.db, deps.clock, logger));
-      stoppers.push(startLifecycleWorker(deps));
+      stoppers.push(startBillingJobs(deps));
       stoppers.push(
         startSigningKeyUseRecorder(database.db, deps.licenceSigningKey, deps.clock, logger),
       );

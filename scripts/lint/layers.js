@@ -24,15 +24,8 @@ export const allowedUpwardTargets = [
   'server/openapi/cli-flow-examples.ts',
   'server/metrics/service-metrics.ts',
 ];
-/** …and single upward imports, `importer -> target` (the subscription knot). */
-export const allowedUpwardImports = [
-  'server/licensing/licences/lifecycle-rules.ts -> server/billing/payments/payment-types.ts',
-  'server/licensing/licences/lifecycle-rules.ts -> server/billing/invoices/invoice-rules.ts',
-  'server/licensing/licences/lifecycle-worker.ts -> server/billing/payments/local/local-billing-worker.ts',
-  'server/licensing/licences/lifecycle-worker.ts -> server/billing/payments/sync-subscription.ts',
-  'server/licensing/licences/lifecycle-worker.ts -> server/billing/invoices/sweep-invoice-reminders.ts',
-  'server/licensing/licences/sweep-licence-lifecycle.ts -> server/billing/payments/sync-subscription.ts',
-];
+/** …and single upward imports, `importer -> target`. */
+export const allowedUpwardImports = [];
 
 /** The layer of a repository-relative path under server/, or null outside server/. */
 export function layerOf(file) {

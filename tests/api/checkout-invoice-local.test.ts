@@ -7,9 +7,9 @@ import {
   localInvoices,
   subscriptions,
 } from '#server/platform/db/schema.ts';
-import { sweepInvoiceReminders } from '#server/billing/invoices/sweep-invoice-reminders.ts';
+import { sweepInvoiceReminders } from '#server/billing/subscriptions/sweep-invoice-reminders.ts';
 import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
-import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import type { InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
 import {
   cancelOrder,

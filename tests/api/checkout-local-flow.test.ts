@@ -10,7 +10,7 @@ import {
   subscriptions,
 } from '#server/platform/db/schema.ts';
 import { hashLicenceKey } from '#server/licensing/licences/licence-key.ts';
-import { syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
+import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { failureMessages } from '#shared/contracts/messages.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

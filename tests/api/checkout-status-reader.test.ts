@@ -5,7 +5,7 @@ import {
   type CheckoutStatusReader,
 } from '#server/billing/checkout/read-checkout-status.ts';
 import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
-import { syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
+import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -4,7 +4,7 @@ import { paymentEvents } from '#server/platform/db/schema.ts';
 import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import { readCheckoutStatus } from '#server/billing/checkout/read-checkout-status.ts';
-import { syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
+import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

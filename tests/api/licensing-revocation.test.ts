@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
-import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';

@@ -7,13 +7,13 @@ import {
   subscriptions,
   trialClaims,
 } from '#server/platform/db/schema.ts';
-import { sweepLicenceLifecycle } from '#server/licensing/licences/sweep-licence-lifecycle.ts';
+import { sweepLicenceLifecycle } from '#server/billing/subscriptions/sweep-licence-lifecycle.ts';
 import {
   hashEmailAddress,
   normalizeEmailAddress,
 } from '#server/platform/email/normalize-email-address.ts';
 import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
-import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../helpers/databases.ts';

@@ -4,7 +4,7 @@ import { emailOutbox, invoiceOrders, licences, subscriptions } from '#server/pla
 import { cancelInvoiceOrderAsOperator } from '#server/billing/invoices/cancel-invoice-order.ts';
 import { readInvoiceOrderLink } from '#server/billing/invoices/read-invoice-order-link.ts';
 import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
-import { handlePaymentEvent, syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { runAdminOn } from '../helpers/licensing.ts';
 import {

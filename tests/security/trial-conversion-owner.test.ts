@@ -8,7 +8,7 @@ import {
   handlePaymentEvent,
   syncDepsOf,
   syncSubscription,
-} from '#server/billing/payments/sync-subscription.ts';
+} from '#server/billing/subscriptions/sync-subscription.ts';
 import {
   invoiceCheckoutRequestSchema,
   type InvoiceCheckoutRequestInput,

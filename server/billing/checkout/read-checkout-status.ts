@@ -4,7 +4,7 @@ import { createLicenceRepository } from '#server/licensing/licences/licence-repo
 import { isCheckoutSessionId } from '../payments/checkout-session-id.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
-import { syncDepsOf, syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
+import { syncDepsOf, syncSubscription, type SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { decideRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import type { RateLimiter } from '#server/platform/rate-limit/rate-limiter.ts';

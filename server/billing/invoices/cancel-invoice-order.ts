@@ -1,4 +1,4 @@
-import { syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
+import { syncSubscription, type SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { findInvoiceOrderByToken } from './confirm-invoice-order.ts';
 import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
 

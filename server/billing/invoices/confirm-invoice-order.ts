@@ -3,7 +3,7 @@ import {
   type InvoiceCheckoutResponse,
 } from '#shared/contracts/invoice-checkout.ts';
 import { INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/invoice-order-messages.ts';
-import type { SyncDeps } from '../payments/sync-subscription.ts';
+import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { createQuoteRepository } from '../quotes/quote-repository.ts';
 import { createInvoiceCheckout } from './create-invoice-checkout.ts';
 import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';

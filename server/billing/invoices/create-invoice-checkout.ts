@@ -4,7 +4,7 @@ import type {
   InvoiceCheckoutResponse,
 } from '#shared/contracts/invoice-checkout.ts';
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
-import { syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
+import { syncSubscription, type SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { INVOICE_NET_DAYS, mayPayByInvoice } from './invoice-rules.ts';
 
 /** An invoice order's details as stored: the validated request without the quote's token. */

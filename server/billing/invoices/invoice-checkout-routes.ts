@@ -14,7 +14,7 @@ import { invalidRequest, readJsonBody } from '#server/platform/http/request-inpu
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { noQueryParameters } from '#server/platform/api-doc/common-errors.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
-import { syncDepsOf } from '../payments/sync-subscription.ts';
+import { syncDepsOf } from '../subscriptions/sync-subscription.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import {
   enforceRateLimits,

@@ -10,7 +10,7 @@ import {
 } from '#shared/contracts/invoice-order-messages.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
-import type { SyncDeps } from '../payments/sync-subscription.ts';
+import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { findQuoteByToken } from '../quotes/read-quote.ts';
 import { quoteStatusOf } from '../quotes/quote-status.ts';
 import type { InvoiceOrderDetails } from './create-invoice-checkout.ts';

@@ -5,7 +5,7 @@ import {
 } from '#shared/contracts/invoice-checkout.ts';
 import { planName } from '#shared/pricing/index.ts';
 import { formatEmailDate } from '#server/platform/email/render-email.ts';
-import type { SyncDeps } from '../payments/sync-subscription.ts';
+import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { findInvoiceOrderByToken } from './confirm-invoice-order.ts';
 
 /**

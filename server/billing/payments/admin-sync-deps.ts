@@ -2,7 +2,7 @@ import type { Database } from '#server/platform/db/database.ts';
 import type { Env } from '#server/env.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import { createPaymentProvider } from './create-payment-provider.ts';
-import type { SyncDeps } from './sync-subscription.ts';
+import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 
 /** The sync as the server runs it, for what an operator command asks of the provider. */
 export async function adminSyncDeps(

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import { paymentEvents, subscriptions } from '#server/platform/db/schema.ts';
-import type { SubscriptionTerms } from '#server/licensing/licences/lifecycle-rules.ts';
+import type { SubscriptionTerms } from '#server/billing/subscriptions/lifecycle-rules.ts';
 import { isSubscriptionStatus } from './payment-types.ts';
 import type { PaymentEvent, PaymentProviderName, SubscriptionSnapshot } from './payment-types.ts';
 

@@ -3,7 +3,7 @@ import { errorCodes } from '#shared/contracts/error-codes.ts';
 import type { AppDeps } from '#server/deps.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { isPaymentError } from './payment-errors.ts';
-import { handlePaymentEvent, syncDepsOf } from './sync-subscription.ts';
+import { handlePaymentEvent, syncDepsOf } from '../subscriptions/sync-subscription.ts';
 
 /**
  * Stripe does not publish a maximum event size; its events embed at most a page of each list,

@@ -1,5 +1,5 @@
 import type { AppDeps } from '#server/deps.ts';
-import { handlePaymentEvent, syncDepsOf } from '../sync-subscription.ts';
+import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { advanceLocalSubscriptions } from './advance-local-subscriptions.ts';
 
 /** How often the local billing engine looks for renewals and retries that are due. */

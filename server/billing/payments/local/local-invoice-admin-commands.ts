@@ -1,9 +1,9 @@
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import { formatTime, printTable, secretKeyOf } from '#server/platform/commands/command-io.ts';
 import type { Env } from '#server/env.ts';
-import { sweepInvoiceReminders } from '#server/billing/invoices/sweep-invoice-reminders.ts';
+import { sweepInvoiceReminders } from '#server/billing/subscriptions/sweep-invoice-reminders.ts';
 import { adminSyncDeps } from '../admin-sync-deps.ts';
-import { handlePaymentEvent } from '../sync-subscription.ts';
+import { handlePaymentEvent } from '#server/billing/subscriptions/sync-subscription.ts';
 import { formatMinorAmount } from './local-billing.ts';
 import { markLocalInvoicePaid } from './local-invoices.ts';
 import { createLocalPaymentRepository } from './local-payment-repository.ts';

@@ -1,7 +1,7 @@
 import type { Edition } from '#shared/pricing/index.ts';
 import type { SubscriptionStatus } from '#server/billing/payments/payment-types.ts';
 import { invoiceSuspends } from '#server/billing/invoices/invoice-rules.ts';
-import { addMonths } from './licence-expiry.ts';
+import { addMonths } from '#server/licensing/licences/licence-expiry.ts';
 
 /**
  * The licence lifecycle of docs/product-rules.md#behaviour as pure functions of (licence, subscription, clock): no I/O,

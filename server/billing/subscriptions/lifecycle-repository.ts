@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import { licences } from '#server/platform/db/schema.ts';
-import type { Licence } from './licence-repository.ts';
+import type { Licence } from '#server/licensing/licences/licence-repository.ts';
 import type { LicenceLifecycle, LicenceStatus } from './lifecycle-rules.ts';
 
 const statuses: readonly LicenceStatus[] = ['Active', 'Deactivated', 'Cancelled'];

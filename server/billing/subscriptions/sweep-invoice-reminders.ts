@@ -2,9 +2,9 @@ import { invoiceReminders } from '#server/platform/db/schema.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
 import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
-import { syncSubscription, type SyncDeps } from '../payments/sync-subscription.ts';
-import { invoiceReminderEmail } from './emails/invoice-reminder-email.ts';
-import { invoiceSuspends, remindersDue, suspensionDate } from './invoice-rules.ts';
+import { syncSubscription, type SyncDeps } from './sync-subscription.ts';
+import { invoiceReminderEmail } from '../invoices/emails/invoice-reminder-email.ts';
+import { invoiceSuspends, remindersDue, suspensionDate } from '../invoices/invoice-rules.ts';
 
 export interface InvoiceSweepReport {
   reminded: number;

@@ -1,5 +1,8 @@
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
-import { syncSubscription, type SyncDeps } from '#server/billing/payments/sync-subscription.ts';
+import {
+  syncSubscription,
+  type SyncDeps,
+} from '#server/billing/subscriptions/sync-subscription.ts';
 import { lifecycleEmail } from './emails/lifecycle-emails.ts';
 import { createLifecycleRepository, lifecycleOf } from './lifecycle-repository.ts';
 import { RESYNC_AFTER_MS, sweepStep } from './lifecycle-rules.ts';

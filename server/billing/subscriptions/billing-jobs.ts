@@ -4,8 +4,8 @@ import {
   LOCAL_BILLING_INTERVAL_MS,
   runLocalBilling,
 } from '#server/billing/payments/local/local-billing-worker.ts';
-import { syncDepsOf } from '#server/billing/payments/sync-subscription.ts';
-import { sweepInvoiceReminders } from '#server/billing/invoices/sweep-invoice-reminders.ts';
+import { syncDepsOf } from './sync-subscription.ts';
+import { sweepInvoiceReminders } from './sweep-invoice-reminders.ts';
 import { sweepLicenceLifecycle } from './sweep-licence-lifecycle.ts';
 
 export const LIFECYCLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -45,7 +45,7 @@ function every(
  * The licence lifecycle job (hourly) and, with the local payment provider, its billing engine
  * (every minute). Both are safe with several instances: they claim rows with SKIP LOCKED.
  */
-export function startLifecycleWorker(deps: AppDeps): () => Promise<void> {
+export function startBillingJobs(deps: AppDeps): () => Promise<void> {
   const logger = deps.logger.child({ worker: 'licence-lifecycle' });
   const stoppers = [
     every(
