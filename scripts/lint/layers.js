@@ -19,10 +19,8 @@ export const layerOrder = ['platform', 'licensing', 'billing', 'features', 'comp
 export const allowedUpwardTargets = [
   // the composition types: route factories should take narrow ports instead
   'server/deps.ts',
-  'server/env.ts',
   // helpers that belong in a lower layer, apart from what they sit beside
   'server/openapi/cli-flow-examples.ts',
-  'server/metrics/service-metrics.ts',
 ];
 /** …and single upward imports, `importer -> target`. */
 export const allowedUpwardImports = [];

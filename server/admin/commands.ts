@@ -1,3 +1,4 @@
+import type { Env } from '../env.ts';
 import type { AdminCommand } from '../platform/commands/command.ts';
 import { backupAdminCommands } from '../backup/backup-admin-commands.ts';
 import { releaseAdminCommands } from '../licensing/releases/release-admin-commands.ts';
@@ -12,7 +13,7 @@ import { localInvoiceAdminCommands } from '../billing/payments/local/local-invoi
 import { invoiceOrderAdminCommands } from '../billing/invoices/invoice-order-admin-commands.ts';
 
 /** Every operator command; add yours from your domain folder (one import, one spread). */
-export const adminCommands: readonly AdminCommand[] = [
+export const adminCommands: readonly AdminCommand<Env>[] = [
   ...releaseAdminCommands,
   ...licenceAdminCommands,
   ...accessTokenAdminCommands,

@@ -24,7 +24,7 @@ export interface RunAdminOptions {
   cwd?: string;
   /** Tests pass an already open database; the default opens it as the server does. */
   openDatabase?: (env: Env) => Promise<DatabaseHandle>;
-  commands?: readonly AdminCommand[];
+  commands?: readonly AdminCommand<Env>[];
   now?: () => Date;
 }
 
@@ -42,13 +42,13 @@ function pad(text: string, width: number): string {
   return text.padEnd(width, ' ');
 }
 
-function commandSynopsis(command: AdminCommand): string {
+function commandSynopsis(command: AdminCommand<Env>): string {
   const args = (command.arguments ?? []).map((arg) => ` <${arg.name}>`).join('');
   const options = Object.keys(command.options ?? {}).length > 0 ? ' [options]' : '';
   return `${command.name}${args}${options}`;
 }
 
-function overview(commands: readonly AdminCommand[], group?: string): string[] {
+function overview(commands: readonly AdminCommand<Env>[], group?: string): string[] {
   const shown = group ? commands.filter((c) => c.name.split(' ')[0] === group) : commands;
   const width = Math.max(...shown.map((c) => commandSynopsis(c).length)) + 2;
   return [
@@ -65,7 +65,7 @@ function overview(commands: readonly AdminCommand[], group?: string): string[] {
   ];
 }
 
-function commandHelp(command: AdminCommand): string[] {
+function commandHelp(command: AdminCommand<Env>): string[] {
   const lines = [`Usage: ${ADMIN_INVOCATION} ${commandSynopsis(command)}`, '', command.summary];
   if (command.details) lines.push('', command.details);
   const args = command.arguments ?? [];
@@ -91,10 +91,10 @@ function commandHelp(command: AdminCommand): string[] {
 
 /** Finds the command whose name is the longest prefix of the words given. */
 function matchCommand(
-  commands: readonly AdminCommand[],
+  commands: readonly AdminCommand<Env>[],
   words: string[],
-): { command: AdminCommand; rest: string[] } | undefined {
-  let best: { command: AdminCommand; rest: string[] } | undefined;
+): { command: AdminCommand<Env>; rest: string[] } | undefined {
+  let best: { command: AdminCommand<Env>; rest: string[] } | undefined;
   for (const command of commands) {
     const parts = command.name.split(' ');
     const matches = parts.every((part, index) => words[index] === part);
@@ -179,7 +179,7 @@ export async function runAdmin(argv: string[], options: RunAdminOptions = {}): P
   const cwd = options.cwd ?? process.env.INIT_CWD ?? process.cwd();
   const open = options.openDatabase ?? defaultOpenDatabase;
   let handle: DatabaseHandle | undefined;
-  const context: AdminContext = {
+  const context: AdminContext<Env> = {
     env,
     io,
     async database() {

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { AdminError, EXIT_OK, type AdminCommand } from '../platform/commands/command.ts';
+import type { Env } from '../env.ts';
 import { BackupError, databaseDataRowCount, restoreBackup } from './backup-file.ts';
 import { BackupRefused } from './check-backup-path.ts';
 import { requestServerBackup } from './request-server-backup.ts';
@@ -9,7 +10,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-const backup: AdminCommand = {
+const backup: AdminCommand<Env> = {
   name: 'backup',
   summary: 'Write the whole database to a file (gzip JSON lines)',
   details: [
@@ -56,7 +57,7 @@ const backup: AdminCommand = {
   },
 };
 
-const restore: AdminCommand = {
+const restore: AdminCommand<Env> = {
   name: 'restore',
   summary: 'Replace the whole database with a backup',
   details: [
@@ -103,4 +104,4 @@ const restore: AdminCommand = {
   },
 };
 
-export const backupAdminCommands: readonly AdminCommand[] = [backup, restore];
+export const backupAdminCommands: readonly AdminCommand<Env>[] = [backup, restore];

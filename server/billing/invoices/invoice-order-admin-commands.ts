@@ -6,7 +6,7 @@ import {
   secretKeyOf,
 } from '#server/platform/commands/command-io.ts';
 import { planName } from '#shared/pricing/index.ts';
-import { adminSyncDeps } from '../payments/admin-sync-deps.ts';
+import { adminSyncDeps, type AdminSyncSettings } from '../payments/admin-sync-deps.ts';
 import { invoiceCheckoutRequestSchema } from '#shared/contracts/invoice-checkout.ts';
 import { cancelInvoiceOrderAsOperator } from './cancel-invoice-order.ts';
 import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
@@ -30,7 +30,7 @@ function companyOf(order: InvoiceOrder): string {
   return details.success ? details.data.companyName : '–';
 }
 
-const list: AdminCommand = {
+const list: AdminCommand<AdminSyncSettings> = {
   name: 'invoice-orders list',
   summary: 'List invoice orders: waiting for confirmation, confirmed (paid or not), cancelled',
   details: [
@@ -87,7 +87,7 @@ const list: AdminCommand = {
   },
 };
 
-const cancel: AdminCommand = {
+const cancel: AdminCommand<AdminSyncSettings> = {
   name: 'invoice-orders cancel',
   summary: 'Cancel a suspicious invoice order; a confirmed one ends its subscription and licence',
   details: [
@@ -121,4 +121,4 @@ const cancel: AdminCommand = {
 };
 
 /** Invoice-order commands (registered in server/admin/commands.ts). */
-export const invoiceOrderAdminCommands: readonly AdminCommand[] = [list, cancel];
+export const invoiceOrderAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [list, cancel];

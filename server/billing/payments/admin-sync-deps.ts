@@ -1,13 +1,18 @@
 import type { Database } from '#server/platform/db/database.ts';
-import type { Env } from '#server/env.ts';
+import type { CommandSettings } from '#server/platform/commands/command.ts';
 import { createLogger } from '#server/platform/logger.ts';
-import { createPaymentProvider } from './create-payment-provider.ts';
+import { createPaymentProvider, type PaymentSettings } from './create-payment-provider.ts';
 import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
+
+/** What an operator command that raises payment events reads of the environment. */
+export interface AdminSyncSettings extends PaymentSettings, CommandSettings {
+  ACCOUNT_API_URL?: string;
+}
 
 /** The sync as the server runs it, for what an operator command asks of the provider. */
 export async function adminSyncDeps(
   db: Database,
-  env: Env,
+  env: AdminSyncSettings,
   now: () => Date,
   secretKey: string,
 ): Promise<SyncDeps> {

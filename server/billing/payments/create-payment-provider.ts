@@ -1,22 +1,24 @@
 import type { Database } from '#server/platform/db/database.ts';
-import type { Env } from '#server/env.ts';
 import type { Logger } from '#server/platform/logger.ts';
 import { createLocalPaymentProvider } from './local/local-payment-provider.ts';
 import type { PaymentProvider } from './payment-provider.ts';
+import type { PaymentChoice } from './choose-payment-provider.ts';
+
+/** The settings that pick and configure the card payment provider. */
+export interface PaymentSettings {
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE_URL?: string;
+  PUBLIC_BASE_URL: string;
+  payments: PaymentChoice;
+}
 
 /**
  * The provider the environment chose (`env.payments`, decision 126). The Stripe SDK (about 35 MB
  * once loaded) is imported only when Stripe is the provider (decision 135).
  */
 export async function createPaymentProvider(options: {
-  env: Pick<
-    Env,
-    | 'STRIPE_SECRET_KEY'
-    | 'STRIPE_WEBHOOK_SECRET'
-    | 'STRIPE_API_BASE_URL'
-    | 'PUBLIC_BASE_URL'
-    | 'payments'
-  >;
+  env: PaymentSettings;
   db: Database;
   clock: () => Date;
   logger: Logger;

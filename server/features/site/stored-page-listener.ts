@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BlockList } from 'node:net';
 import type { Logger } from '#server/platform/logger.ts';
-import type { ServiceMetrics } from '#server/metrics/service-metrics.ts';
 import { requestIdFrom } from '#server/platform/http/request-id.ts';
 import { announcesBody } from '#server/platform/http/body-limit.ts';
 import { fromTrustedProxy } from '#server/platform/http/proxy-headers.ts';
@@ -21,11 +20,16 @@ const plainTarget = /^\/(?:[\w~-][\w~.-]*(?:\/[\w~-][\w~.-]*)*\/?)?(?:\?[\w.~=&+
 const single = (value: string | string[] | undefined) =>
   Array.isArray(value) ? value.join(', ') : value;
 
+/** The one metric a stored page counts (the service's metrics implement it). */
+export interface ServedPageCounter {
+  requestServed(method: string, route: string, status: number, seconds: number): void;
+}
+
 export interface StoredPageListenerOptions {
   cache: PageCache;
   logger: Logger;
   /** Counts the request as the metrics middleware would; undefined when metrics are off. */
-  metrics?: ServiceMetrics | undefined;
+  metrics?: ServedPageCounter | undefined;
   /** `TRUST_PROXY`: whose `X-Forwarded-Proto` and `X-Request-Id` count (decision 160). */
   trustedProxies: BlockList;
 }

@@ -10,6 +10,7 @@ import {
   AdminError,
   EXIT_OK,
   type AdminCommand,
+  type CommandSettings,
   type AdminContext,
 } from '#server/platform/commands/command.ts';
 import {
@@ -20,6 +21,13 @@ import {
 import { extendTrial } from './licence-operations.ts';
 import { formatTime, positiveInteger, secretKeyOf } from '#server/platform/commands/command-io.ts';
 import { findLicences, findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
+
+/** What the licence commands read of the environment. */
+interface LicenceCommandSettings extends CommandSettings {
+  LICENSE_VALIDATION_CACHE_SECONDS: number;
+  PUBLIC_BASE_URL: string;
+  ACCOUNT_API_URL?: string;
+}
 
 const licenceArgument = {
   name: 'licence',
@@ -87,7 +95,7 @@ async function describeLicence(context: AdminContext, licence: Licence): Promise
   for (const [label, value] of lines) context.io.out(`${label.padEnd(width)}${value}`);
 }
 
-const find: AdminCommand = {
+const find: AdminCommand<LicenceCommandSettings> = {
   name: 'licences find',
   summary: 'Show the licences of an e-mail address, a licence key or a licence id',
   details:
@@ -122,7 +130,7 @@ function revocationReason(value: string | boolean | undefined): string | null {
   return reason;
 }
 
-const revoke: AdminCommand = {
+const revoke: AdminCommand<LicenceCommandSettings> = {
   name: 'licences revoke',
   summary: 'Revoke a licence now (validations answer DEACTIVATED until it is reinstated)',
   details: [
@@ -166,7 +174,7 @@ const revoke: AdminCommand = {
   },
 };
 
-const reinstate: AdminCommand = {
+const reinstate: AdminCommand<LicenceCommandSettings> = {
   name: 'licences reinstate',
   summary: 'Lift a revocation (validations answer as the subscription and dates say)',
   details:
@@ -186,7 +194,7 @@ const reinstate: AdminCommand = {
   },
 };
 
-const extend: AdminCommand = {
+const extend: AdminCommand<LicenceCommandSettings> = {
   name: 'licences extend-trial',
   summary: 'Extend a trial licence by a number of days',
   details:
@@ -216,7 +224,7 @@ const extend: AdminCommand = {
   },
 };
 
-const resend: AdminCommand = {
+const resend: AdminCommand<LicenceCommandSettings> = {
   name: 'licences resend',
   summary: 'Send the licence e-mail again (a link to get a new key, or --new-key)',
   details: [
@@ -259,7 +267,7 @@ const resend: AdminCommand = {
 };
 
 /** Licence support commands (registered in server/admin/commands.ts). */
-export const licenceAdminCommands: readonly AdminCommand[] = [
+export const licenceAdminCommands: readonly AdminCommand<LicenceCommandSettings>[] = [
   find,
   revoke,
   reinstate,

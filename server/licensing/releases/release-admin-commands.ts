@@ -1,6 +1,12 @@
 import { printTable } from '#server/platform/commands/command-io.ts';
 import { readFile, stat } from 'node:fs/promises';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type AdminContext,
+  type CommandSettings,
+} from '#server/platform/commands/command.ts';
 import { pickLatestRelease } from '#shared/downloads/versions.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import { listReleases, releaseReading, type ReleaseReading } from './list-releases.ts';
@@ -9,6 +15,13 @@ import { publishRelease, releaseDifferences, sbomDifference } from './publish-re
 import { createReleaseRepository, type ReleaseSbom } from './release-repository.ts';
 import { loadReleaseSigningKey, type ReleaseSigningKey } from './release-signing-key.ts';
 import { MAX_SBOM_BYTES, validateSbom } from './validate-sbom.ts';
+
+/** What the release commands read of the environment. */
+interface ReleaseCommandSettings extends CommandSettings {
+  DOWNLOAD_BASE_URL: string;
+  PUBLIC_BASE_URL: string;
+  RELEASE_SIGNING_KEY?: string;
+}
 
 const MAX_MANIFEST_BYTES = 1_000_000;
 
@@ -35,7 +48,7 @@ async function readManifest(file: string): Promise<string> {
 
 /** How the admin commands read the catalog: like the server, signing any unsigned release. */
 function adminReading(
-  context: Parameters<AdminCommand['run']>[0],
+  context: AdminContext<ReleaseCommandSettings>,
   db: Database,
   signingKey: ReleaseSigningKey,
 ): ReleaseReading {
@@ -48,7 +61,7 @@ function adminReading(
   });
 }
 
-const publish: AdminCommand = {
+const publish: AdminCommand<ReleaseCommandSettings> = {
   name: 'releases publish',
   summary: 'Publish a release from a manifest file',
   details: [
@@ -165,7 +178,7 @@ function refusal(version: string, differences: string[]): AdminError {
   );
 }
 
-const list: AdminCommand = {
+const list: AdminCommand<ReleaseCommandSettings> = {
   name: 'releases list',
   summary: 'List published releases, newest first',
   options: { json: { type: 'boolean', description: 'Print JSON, as GET /api/releases answers' } },
@@ -203,4 +216,7 @@ const list: AdminCommand = {
 };
 
 /** The operator commands of the release catalog (registered in server/admin/commands.ts). */
-export const releaseAdminCommands: readonly AdminCommand[] = [publish, list];
+export const releaseAdminCommands: readonly AdminCommand<ReleaseCommandSettings>[] = [
+  publish,
+  list,
+];

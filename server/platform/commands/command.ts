@@ -1,5 +1,4 @@
 import type { Database } from '../db/database.ts';
-import type { Env } from '#server/env.ts';
 
 /** Where a command writes: the terminal in production, buffers in tests. */
 export interface AdminIo {
@@ -7,8 +6,17 @@ export interface AdminIo {
   err(line: string): void;
 }
 
-export interface AdminContext {
-  env: Env;
+/**
+ * The settings every command may read. A domain's commands declare the settings they read on top
+ * (`AdminCommand<ReleaseCommandSettings>`); the admin CLI passes the whole environment, and its
+ * command list's type checks that the environment has what each command reads.
+ */
+export interface CommandSettings {
+  SECRET_KEY?: string;
+}
+
+export interface AdminContext<TSettings extends CommandSettings = CommandSettings> {
+  env: TSettings;
   io: AdminIo;
   /** Opens the database as the server does (migrations applied) on first call; closed after the command. */
   database(): Promise<Database>;
@@ -44,7 +52,7 @@ export interface AdminInput {
  * One operator command, e.g. `releases publish <manifest.json>`. Add a command by exporting one
  * from your domain folder and listing it in `server/admin/commands.ts`.
  */
-export interface AdminCommand {
+export interface AdminCommand<TSettings extends CommandSettings = CommandSettings> {
   /** Space-separated words that select it: `releases publish`. The first word is its group. */
   name: string;
   summary: string;
@@ -53,7 +61,7 @@ export interface AdminCommand {
   arguments?: readonly AdminArgument[];
   options?: Readonly<Record<string, AdminOption>>;
   /** Returns the exit code (0 = success); throw AdminError for a failure with a clear message. */
-  run(context: AdminContext, input: AdminInput): Promise<number>;
+  run: (context: AdminContext<TSettings>, input: AdminInput) => Promise<number>;
 }
 
 /** A failure the operator can act on: printed as is, exit code 1 (2 for usage mistakes). */

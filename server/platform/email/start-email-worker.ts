@@ -1,5 +1,4 @@
 import type { Database } from '../db/database.ts';
-import type { Env } from '#server/env.ts';
 import type { Logger } from '../logger.ts';
 import {
   createOutboxDelivery,
@@ -18,7 +17,7 @@ export function startEmailWorker(options: {
    * lease found at start is a dead process's and is released at once (decision 111).
    */
   exclusive: boolean;
-  env: Pick<Env, 'SMTP_URL' | 'DATA_DIR' | 'MAIL_FROM'>;
+  env: { SMTP_URL?: string; DATA_DIR: string; MAIL_FROM: string };
   clock: () => Date;
   logger: Logger;
   /** Told the outcome of every delivery attempt (`/metrics`). */

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import type { Env } from '#server/env.ts';
 
 /** Loopback in both families: `localhost` resolves to either, `::1` first on most systems. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const;
@@ -7,12 +6,18 @@ export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const;
 /** Errors of an address this machine does not have (e.g. `::1` with IPv6 turned off). */
 const ADDRESS_MISSING = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
 
+/** What decides where the server listens: `HOST`, and whether payments are test payments for want of keys. */
+export interface ListenSettings {
+  HOST?: string;
+  payments: { loopbackOnly: boolean };
+}
+
 /**
  * Where the server listens (decision 156): `HOST` when set (`localhost` = both loopback
  * addresses); else loopback only while payments are test payments for want of keys; else every
  * interface (`undefined`: node's default, `::` with IPv4 mapped, or 0.0.0.0 without IPv6).
  */
-export function listenHostsOf(env: Pick<Env, 'HOST' | 'payments'>): Array<string | undefined> {
+export function listenHostsOf(env: ListenSettings): Array<string | undefined> {
   if (env.HOST === 'localhost') return [...LOOPBACK_HOSTS];
   if (env.HOST !== undefined) return [env.HOST];
   return env.payments.loopbackOnly ? [...LOOPBACK_HOSTS] : [undefined];
@@ -82,10 +87,7 @@ export async function listenOn(
 }
 
 /** The start line's message: where it listens, and why only there when that is loopback alone. */
-export function listeningMessage(
-  listening: Listening,
-  env: Pick<Env, 'HOST' | 'payments'>,
-): string {
+export function listeningMessage(listening: Listening, env: ListenSettings): string {
   const where = listening.addresses.join(' and ');
   if (env.HOST === undefined && env.payments.loopbackOnly) {
     return (

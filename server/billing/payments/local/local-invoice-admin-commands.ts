@@ -1,14 +1,13 @@
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import { formatTime, printTable, secretKeyOf } from '#server/platform/commands/command-io.ts';
-import type { Env } from '#server/env.ts';
 import { sweepInvoiceReminders } from '#server/billing/subscriptions/sweep-invoice-reminders.ts';
-import { adminSyncDeps } from '../admin-sync-deps.ts';
+import { adminSyncDeps, type AdminSyncSettings } from '../admin-sync-deps.ts';
 import { handlePaymentEvent } from '#server/billing/subscriptions/sync-subscription.ts';
 import { formatMinorAmount } from './local-billing.ts';
 import { markLocalInvoicePaid } from './local-invoices.ts';
 import { createLocalPaymentRepository } from './local-payment-repository.ts';
 
-function requireLocalProvider(env: Env): void {
+function requireLocalProvider(env: { STRIPE_SECRET_KEY?: string }): void {
   if (env.STRIPE_SECRET_KEY) {
     throw new AdminError(
       'STRIPE_SECRET_KEY is set: invoices live at Stripe (its Dashboard marks them paid).',
@@ -19,7 +18,7 @@ function requireLocalProvider(env: Env): void {
 /** The sync as the server runs it, for the events a command raises (decision 145). */
 const syncDeps = adminSyncDeps;
 
-const list: AdminCommand = {
+const list: AdminCommand<AdminSyncSettings> = {
   name: 'invoices list',
   summary: "List the local payment provider's invoices sent for payment (pay by invoice)",
   details:
@@ -45,7 +44,7 @@ const list: AdminCommand = {
   },
 };
 
-const markPaid: AdminCommand = {
+const markPaid: AdminCommand<AdminSyncSettings> = {
   name: 'invoices mark-paid',
   summary: 'Record the payment of an open local invoice; a suspended licence works again',
   details: [
@@ -68,7 +67,7 @@ const markPaid: AdminCommand = {
   },
 };
 
-const remind: AdminCommand = {
+const remind: AdminCommand<AdminSyncSettings> = {
   name: 'invoices remind',
   summary: 'Send the reminders of overdue invoices and suspend licences past the grace time now',
   details: [
@@ -88,4 +87,8 @@ const remind: AdminCommand = {
 };
 
 /** Invoices sent for payment (decisions 144, 145): list, mark paid (local), remind now. */
-export const localInvoiceAdminCommands: readonly AdminCommand[] = [list, markPaid, remind];
+export const localInvoiceAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [
+  list,
+  markPaid,
+  remind,
+];

@@ -1,7 +1,18 @@
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type CommandSettings,
+} from '#server/platform/commands/command.ts';
 import { printTable } from '#server/platform/commands/command-io.ts';
 import { createStripeClient } from './stripe-client.ts';
 import { syncStripeCatalog, type SyncOutcome } from './sync-stripe-catalog.ts';
+
+/** What the Stripe commands read of the environment. */
+interface StripeCommandSettings extends CommandSettings {
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_API_BASE_URL?: string;
+}
 
 const dryRunWords: Record<SyncOutcome, string> = {
   created: 'would create',
@@ -9,7 +20,7 @@ const dryRunWords: Record<SyncOutcome, string> = {
   unchanged: 'unchanged',
 };
 
-const sync: AdminCommand = {
+const sync: AdminCommand<StripeCommandSettings> = {
   name: 'stripe sync',
   summary: "Create or update Stripe's products and prices from the pricing engine",
   details: [
@@ -70,4 +81,4 @@ const sync: AdminCommand = {
 };
 
 /** The Stripe account's catalogue, kept in step with the pricing engine. */
-export const stripeAdminCommands: readonly AdminCommand[] = [sync];
+export const stripeAdminCommands: readonly AdminCommand<StripeCommandSettings>[] = [sync];
