@@ -19,8 +19,6 @@ export const layerOrder = ['platform', 'licensing', 'billing', 'features', 'comp
 export const allowedUpwardTargets = [
   // the composition types: route factories should take narrow ports instead
   'server/deps.ts',
-  // helpers that belong in a lower layer, apart from what they sit beside
-  'server/openapi/cli-flow-examples.ts',
 ];
 /** …and single upward imports, `importer -> target`. */
 export const allowedUpwardImports = [];

@@ -16,7 +16,7 @@ import {
   revokeAccessTokenRequestSchema,
 } from './access-token-contract.ts';
 import { ACCESS_TOKENS_PATH } from './access-token-routes.ts';
-import { accessTokenExamples } from '#server/openapi/cli-flow-examples.ts';
+import { accessTokenExamples } from '#server/licensing/cli-flow-examples.ts';
 
 const commonErrors = {
   400: { description: 'Malformed JSON or fields.', schema: invalidRequestErrorSchema },

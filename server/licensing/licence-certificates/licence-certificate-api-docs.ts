@@ -2,7 +2,7 @@ import { defineApiDocs } from '#server/platform/api-doc/api-doc.ts';
 import { invalidRequestErrorSchema } from '#server/platform/api-doc/common-errors.ts';
 import { licenceKeySetSchema } from './licence-certificate-contract.ts';
 import { LICENCE_KEY_SET_PATH } from './licence-certificate-routes.ts';
-import { keySetExample } from '#server/openapi/cli-flow-examples.ts';
+import { keySetExample } from '#server/licensing/cli-flow-examples.ts';
 
 export const licenceCertificateApiDocs = defineApiDocs([
   {

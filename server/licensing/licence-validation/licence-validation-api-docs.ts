@@ -9,7 +9,7 @@ import {
 } from '#server/platform/api-doc/common-errors.ts';
 import { validationAnswerSchema, validationRequestSchema } from './licence-validation-contract.ts';
 import { VALIDATE_PATH } from './licence-validation-routes.ts';
-import { validateExamples } from '#server/openapi/cli-flow-examples.ts';
+import { validateExamples } from '#server/licensing/cli-flow-examples.ts';
 
 export const licenceValidationApiDocs = defineApiDocs([
   {

@@ -3,9 +3,9 @@ import type {
   accessTokenInfoSchema,
   accessTokenListSchema,
   createdAccessTokenSchema,
-} from '../licensing/access-tokens/access-token-contract.ts';
-import type { licenceKeySetSchema } from '../licensing/licence-certificates/licence-certificate-contract.ts';
-import type { validationAnswerSchema } from '../licensing/licence-validation/licence-validation-contract.ts';
+} from './access-tokens/access-token-contract.ts';
+import type { licenceKeySetSchema } from './licence-certificates/licence-certificate-contract.ts';
+import type { validationAnswerSchema } from './licence-validation/licence-validation-contract.ts';
 
 /**
  * Sample values of the CLI's flows for the API reference: validate a licence, verify its
