@@ -13,3 +13,4 @@ export * from './schema/payments.ts';
 export * from './schema/licensing.ts';
 export * from './schema/quotes.ts';
 export * from './schema/invoice-orders.ts';
+export * from './schema/jobs.ts';
