@@ -2,21 +2,11 @@
  * The Orgsmith command reference (docs/product-rules.md#product): the seventeen named commands, the options they share
  * and the toolbox commands with the editions that include them (decision 031).
  */
-
-/** Which editions include a command: every edition (trials too), Pro and Enterprise, or Enterprise only. */
-export type Edition = 'all' | 'pro' | 'enterprise';
-
-export interface CommandInfo {
-  name: string;
-  summary: string;
-}
-
-export interface CommandGroup {
-  id: string;
-  title: string;
-  intro: string;
-  commands: readonly CommandInfo[];
-}
+import type {
+  CommandGroup,
+  OptionInfo,
+  ToolboxCommand,
+} from '#app/components/content/CommandReference.tsx';
 
 export const commandGroups: readonly CommandGroup[] = [
   {
@@ -130,12 +120,6 @@ export const commandGroups: readonly CommandGroup[] = [
   },
 ];
 
-export interface OptionInfo {
-  name: string;
-  summary: string;
-  usedWith: readonly string[];
-}
-
 export const commandOptions: readonly OptionInfo[] = [
   {
     name: 'checkOnly',
@@ -169,14 +153,6 @@ export const commandOptions: readonly OptionInfo[] = [
     usedWith: ['env:create'],
   },
 ];
-
-export interface ToolboxCommand {
-  name: string;
-  /** The full command after the CLI name. */
-  command: string;
-  edition: Edition;
-  summary: string;
-}
 
 export const toolboxCommands: readonly ToolboxCommand[] = [
   {

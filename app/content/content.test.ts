@@ -8,7 +8,7 @@ import { githubActionsWorkflow } from './ci-examples.ts';
 import { homeContent } from './home.ts';
 import { imprint } from './legal/imprint.ts';
 import { eula, eulaPdfPath } from './legal/eula.ts';
-import type { LegalDocument } from './legal/legal-document.ts';
+import type { LegalDocument } from '#app/components/content/legal-document.ts';
 import { privacyPolicy } from './legal/privacy.ts';
 import { homeStructuredData, rating } from './structured-data.ts';
 

@@ -3,7 +3,7 @@ import { ModalLink } from '../components/dialogs/ModalLink.tsx';
 import type { FaqItem } from '../components/ui/Faq.tsx';
 import { CodeBlock } from '../components/ui/CodeBlock.tsx';
 import { siteConfig } from '#shared/site-config.ts';
-import { EULA_ACCEPT_VARIABLE } from './download-snippets.ts';
+import { EULA_ACCEPT_VARIABLE } from '../components/download/download-snippets.ts';
 
 export interface DownloadFaqFacts {
   /** File names of the latest release, to make the checksum commands copy-ready. */

@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
 import type { OperatingSystem } from '#shared/downloads/catalog.ts';
+import type { PlatformNote } from '../components/download/PlatformPanels.tsx';
 
 /** The notes above each operating system's downloads (docs/product-rules.md#pages). */
-export const platformNotes: Record<OperatingSystem, { title: string; body: ReactNode }> = {
+export const platformNotes: Record<OperatingSystem, PlatformNote> = {
   Windows: {
     title: 'Unsigned installers: what to do when SmartScreen warns',
     body: (

@@ -1,10 +1,11 @@
 import { siteConfig } from '#shared/site-config.ts';
 import { pages } from '../pages.ts';
 import type { PageInfo } from '../pages.ts';
+import type { FeatureIconName } from '../components/content/FeatureIcon.tsx';
 
 export interface FeatureCard {
   page: PageInfo;
-  icon: 'flows' | 'metadata' | 'git' | 'pipeline' | 'shield' | 'toolbox';
+  icon: FeatureIconName;
   text: string;
 }
 

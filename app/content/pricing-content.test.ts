@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { formatPrice, priceInfo, unitPrices } from '#shared/pricing/index.ts';
 import { pages } from '../pages.ts';
 import { pricingFaqItems } from './pricing-faq.tsx';
-import { planRangeLabel } from './pricing-plans.ts';
 
 describe('pricing page content', () => {
   it('keeps the meta description in line with the engine', () => {
@@ -35,13 +34,5 @@ describe('pricing page content', () => {
     const titles = pricingFaqItems.map((item) => item.title);
     expect(new Set(titles).size).toBe(titles.length);
     for (const item of pricingFaqItems) expect(item.answerText.length).toBeGreaterThan(40);
-  });
-
-  it('labels plan ranges with singular and plural nouns', () => {
-    expect(planRangeLabel('Starter', 'orgs')).toBe('3 orgs');
-    expect(planRangeLabel('Starter', 'stacks')).toBe('1 stack');
-    expect(planRangeLabel('Pro', 'orgs')).toBe('4 to 24 orgs');
-    expect(planRangeLabel('Pro', 'stacks')).toBe('1 to 5 stacks');
-    expect(planRangeLabel('Enterprise', 'orgs')).toBe('Unlimited orgs');
   });
 });

@@ -19,6 +19,7 @@ import {
 import { pickLatestRelease } from '#shared/downloads/versions.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { downloadFaq } from '../content/download-faq.tsx';
+import { platformNotes } from '../content/download-notes.tsx';
 import { ChangeLog } from '../components/download/ChangeLog.tsx';
 import { useVisitorPlatform } from '../components/download/client-platform.ts';
 import { DownloadHero, OTHER_OPTIONS_ANCHOR } from '../components/download/DownloadHero.tsx';
@@ -129,6 +130,7 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
       panel: (
         <OsPanel
           os={os}
+          notes={platformNotes[os]}
           release={release}
           suggested={os === suggestedOs ? selection : undefined}
           publicBaseUrl={publicBaseUrl}

@@ -8,6 +8,7 @@ import { PlanSelector } from '../components/pricing/PlanSelector.tsx';
 import { usePriceSelection } from '../components/pricing/use-price-selection.ts';
 import { Faq, faqJsonLd } from '../components/ui/Faq.tsx';
 import { pricingFaqItems } from '../content/pricing-faq.tsx';
+import { planFeatures, planTaglines } from '../content/pricing-plans.ts';
 import { pages } from '../pages.ts';
 import { metaFor } from '../root-data.ts';
 import styles from './pricing.module.css';
@@ -45,14 +46,14 @@ export default function PricingPage() {
           <h2 id="plans-title" className={styles.centered}>
             Choose your plan
           </h2>
-          <PlanSelector />
+          <PlanSelector taglines={planTaglines} features={planFeatures} />
         </div>
       </section>
 
       <section className={`${styles.muted} section`} aria-labelledby="compare-title">
         <div className="container">
           <h2 id="compare-title">Compare plans</h2>
-          <PlanComparison selection={selection} />
+          <PlanComparison selection={selection} features={planFeatures} />
         </div>
       </section>
 

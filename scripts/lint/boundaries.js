@@ -2,6 +2,8 @@
  * The architecture, as lint rules (docs/decisions/114-layers-enforced-by-lint.md):
  *
  * - `shared/` imports nothing from `app/` or `server/`; `app/` imports nothing from `server/`.
+ * - In `app/`, routes > content > components: `app/components/` imports nothing from `app/content/`
+ *   or `app/routes/`, not even a type; components get their copy through props (decision 173).
  * - `drizzle-orm` only in `server/platform/db/` and `*-repository.ts`; `stripe` only in
  *   `server/billing/payments/stripe/`; `nodemailer` only in the mail transports of `server/platform/email/`.
  * - Other folders are reached by subpath imports (`#app/…`, `#server/…`, `#shared/…`), never by
@@ -23,6 +25,13 @@ const serverFromOutside = {
 const appFromShared = {
   regex: '^(?:#app/|(?:\\.\\./)+app/)',
   message: 'shared/ is used by both sides and imports nothing from app/.',
+};
+// From app/components/<folder>/, `../x/` is another component folder: only a deeper climb (which
+// `climbing` refuses anyway) or a subpath import reaches app/content/ or app/routes/.
+const contentFromComponents = {
+  regex: '^(?:#app/|(?:\\.\\./){2,})(?:content|routes)/',
+  message:
+    'Components import nothing from app/content/ or app/routes/: take the copy as props, and keep the props types beside the component.',
 };
 const drizzle = {
   group: ['drizzle-orm', 'drizzle-orm/*'],
@@ -66,6 +75,13 @@ export const boundaryRules = [
     files: ['app/**/*.{ts,tsx}'],
     rules: restrict({
       patterns: [serverFromOutside, ...vendors.drizzle],
+      paths: [...vendors.stripe, ...vendors.nodemailer],
+    }),
+  },
+  {
+    files: ['app/components/**/*.{ts,tsx}'],
+    rules: restrict({
+      patterns: [serverFromOutside, contentFromComponents, ...vendors.drizzle],
       paths: [...vendors.stripe, ...vendors.nodemailer],
     }),
   },

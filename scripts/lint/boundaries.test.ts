@@ -27,6 +27,53 @@ describe('the layers, as lint enforces them (decision 114)', () => {
     ).toEqual([]);
   });
 
+  it('keeps the site components away from the content and the routes (decision 173)', async () => {
+    const refused = [expect.stringContaining('take the copy as props')];
+    expect(
+      await violations(
+        'app/components/pricing/x.tsx',
+        "import { planFeatures } from '#app/content/pricing-plans.ts';",
+      ),
+    ).toEqual(refused);
+    expect(
+      await violations(
+        'app/components/content/x.tsx',
+        "import type { LegalDocument } from '#app/content/legal/eula.ts';",
+      ),
+    ).toEqual(refused);
+    expect(
+      await violations(
+        'app/components/ui/x.tsx',
+        "import { meta } from '#app/routes/pricing.tsx';",
+      ),
+    ).toEqual(refused);
+    expect(
+      await violations('app/components/download/x.tsx', "import { x } from '../../content/x.ts';"),
+    ).toContainEqual(expect.stringContaining('take the copy as props'));
+    expect(
+      await violations('app/components/x/x.tsx', "import type { AppDeps } from '#server/deps.ts';"),
+    ).toEqual([expect.stringContaining('never import the server')]);
+    // Other component folders, the app's page list and shared/ stay open; so do content, routes
+    // and the components' own tests.
+    for (const code of [
+      "import { EditionBadge } from '../content/EditionBadge.tsx';",
+      "import { FeatureIcon } from '#app/components/content/FeatureIcon.tsx';",
+      "import { pages } from '#app/pages.ts';",
+      "import { priceInfo } from '#shared/pricing/index.ts';",
+    ]) {
+      expect(await violations('app/components/pricing/x.tsx', code)).toEqual([]);
+    }
+    const content = "import { planFeatures } from '#app/content/pricing-plans.ts';";
+    expect(await violations('app/components/pricing/x.test.ts', content)).toEqual([]);
+    expect(await violations('app/routes/x.tsx', content)).toEqual([]);
+    expect(
+      await violations(
+        'app/content/x.tsx',
+        "import type { PlanFeature } from '#app/components/pricing/plan-labels.ts';",
+      ),
+    ).toEqual([]);
+  });
+
   it('allows drizzle-orm only in repositories and server/platform/db/', async () => {
     const code = "import { eq } from 'drizzle-orm';";
     expect(await violations('server/licensing/licences/revoke-licence.ts', code)).toEqual([

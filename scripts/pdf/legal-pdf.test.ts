@@ -12,7 +12,7 @@ import {
   versionLine,
   type LegalBlock,
   type LegalDocument,
-} from '#app/content/legal/legal-document.ts';
+} from '#app/components/content/legal-document.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { renderLegalPdf } from './legal-pdf.ts';
 

@@ -3,7 +3,7 @@ import {
   versionLine,
   type LegalBlock,
   type LegalDocument,
-} from '#app/content/legal/legal-document.ts';
+} from '#app/components/content/legal-document.ts';
 import { assertPrintable } from '#server/platform/pdf/missing-glyphs.ts';
 import { pdfFontAscent } from '#server/platform/pdf/pdf-fonts.ts';
 import {

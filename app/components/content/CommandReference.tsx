@@ -1,21 +1,46 @@
 import { siteConfig } from '#shared/site-config.ts';
-import {
-  commandGroups,
-  commandOptions,
-  toolboxCommands,
-  type ToolboxCommand,
-} from '#app/content/commands.ts';
-import { EditionBadge } from './EditionBadge.tsx';
+import { EditionBadge, type Edition } from './EditionBadge.tsx';
 import styles from './CommandReference.module.css';
 
 const cli = siteConfig.cliName;
 
+export interface CommandInfo {
+  name: string;
+  summary: string;
+}
+
+export interface CommandGroup {
+  id: string;
+  title: string;
+  intro: string;
+  commands: readonly CommandInfo[];
+}
+
+export interface OptionInfo {
+  name: string;
+  summary: string;
+  usedWith: readonly string[];
+}
+
+export interface ToolboxCommand {
+  name: string;
+  /** The full command after the CLI name. */
+  command: string;
+  edition: Edition;
+  summary: string;
+}
+
+interface CommandReferenceProps {
+  groups: readonly CommandGroup[];
+  options: readonly OptionInfo[];
+}
+
 /** The seventeen named commands in groups, with the options they share. */
-export function CommandReference() {
+export function CommandReference({ groups, options }: CommandReferenceProps) {
   return (
     <div className={styles.reference}>
       <div className={styles.groups}>
-        {commandGroups.map((group) => (
+        {groups.map((group) => (
           <section key={group.id} id={group.id} aria-labelledby={`${group.id}-heading`}>
             <h3 id={`${group.id}-heading`}>{group.title}</h3>
             <p className={styles.intro}>{group.intro}</p>
@@ -44,7 +69,7 @@ export function CommandReference() {
               </tr>
             </thead>
             <tbody>
-              {commandOptions.map((option) => (
+              {options.map((option) => (
                 <tr key={option.name}>
                   <th scope="row">
                     <code>--{option.name}</code>
@@ -69,11 +94,7 @@ export function CommandReference() {
 }
 
 /** Every toolbox command with what it does and the editions that include it. */
-export function ToolboxTable({
-  commands = toolboxCommands,
-}: {
-  commands?: readonly ToolboxCommand[];
-}) {
+export function ToolboxTable({ commands }: { commands: readonly ToolboxCommand[] }) {
   return (
     <div className={styles.tableWrap} tabIndex={0} role="region" aria-label="Toolbox commands">
       <table className={styles.table}>

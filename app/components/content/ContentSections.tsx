@@ -1,6 +1,19 @@
+import type { ReactNode } from 'react';
 import { CodeBlock } from '../ui/CodeBlock.tsx';
-import type { ContentSection, SectionExample } from '#app/content/types.ts';
 import styles from './ContentSections.module.css';
+
+/** The example beside a section's text: a copyable command or config, or a figure (diagram). */
+export type SectionExample =
+  | { kind: 'code'; label: string; language: string; code: string; caption?: ReactNode }
+  | { kind: 'figure'; figure: ReactNode; caption: ReactNode };
+
+export interface ContentSection {
+  /** Anchor of the section (`#id`), stable once published. */
+  id: string;
+  heading: string;
+  body: ReactNode;
+  example?: SectionExample;
+}
 
 /** Page sections that alternate text and an example (command, config or diagram) on wide screens. */
 export function ContentSections({ sections }: { sections: readonly ContentSection[] }) {

@@ -1,9 +1,13 @@
 import { useId, type ReactNode } from 'react';
 import styles from './CtaBand.module.css';
 
-interface CtaBandProps {
+/** The heading and text of a call-to-action band. */
+export interface CallToAction {
   heading: string;
   text: ReactNode;
+}
+
+interface CtaBandProps extends CallToAction {
   /** The buttons: ModalLinks or Links with the global button classes. */
   children: ReactNode;
 }

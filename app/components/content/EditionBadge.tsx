@@ -1,5 +1,7 @@
-import type { Edition } from '#app/content/commands.ts';
 import styles from './EditionBadge.module.css';
+
+/** Which editions include a command: every edition (trials too), Pro and Enterprise, or Enterprise only. */
+export type Edition = 'all' | 'pro' | 'enterprise';
 
 const labels: Record<Edition, string> = {
   all: 'All editions',

@@ -1,6 +1,7 @@
-import type { FeatureCard } from '#app/content/home.ts';
+/** The icons a feature card can show. */
+export type FeatureIconName = 'flows' | 'metadata' | 'git' | 'pipeline' | 'shield' | 'toolbox';
 
-const paths: Record<FeatureCard['icon'], string> = {
+const paths: Record<FeatureIconName, string> = {
   flows: 'M4 7h12m0 0-3-3m3 3-3 3M20 17H8m0 0 3-3m-3 3 3 3',
   metadata: 'M4 5h16l-6 7v6l-4 2v-8L4 5z',
   git: 'M6 3v12m0 0a3 3 0 1 0 0 6 3 3 0 0 0 0-6zm12-6a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm0 0c0 5-6 4-12 9',
@@ -10,7 +11,7 @@ const paths: Record<FeatureCard['icon'], string> = {
 };
 
 /** A 24 px line icon for a feature card; decorative, the card title names the feature. */
-export function FeatureIcon({ name }: { name: FeatureCard['icon'] }) {
+export function FeatureIcon({ name }: { name: FeatureIconName }) {
   return (
     <svg
       aria-hidden="true"

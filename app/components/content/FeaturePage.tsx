@@ -2,11 +2,20 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
 import { featurePages, pages, type PageInfo } from '#app/pages.ts';
-import type { FeaturePageContent } from '#app/content/types.ts';
-import { ContentSections } from './ContentSections.tsx';
-import { CtaBand } from './CtaBand.tsx';
+import { ContentSections, type ContentSection } from './ContentSections.tsx';
+import { CtaBand, type CallToAction } from './CtaBand.tsx';
 import { PageHero } from './PageHero.tsx';
 import styles from './FeaturePage.module.css';
+
+/** The text of a feature page (in `app/content/features/`). */
+export interface FeaturePageContent {
+  eyebrow: string;
+  summary: ReactNode;
+  /** Three short facts shown under the summary. */
+  highlights: readonly string[];
+  sections: readonly ContentSection[];
+  tryNow: CallToAction;
+}
 
 interface FeaturePageProps {
   page: PageInfo;

@@ -1,9 +1,5 @@
 import type { ReactNode } from 'react';
-import {
-  numberedHeading,
-  type LegalBlock,
-  type LegalDocument,
-} from '#app/content/legal/legal-document.ts';
+import { numberedHeading, type LegalBlock, type LegalDocument } from './legal-document.ts';
 import styles from './LegalArticle.module.css';
 
 const emailPattern = /([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/;

@@ -1,12 +1,33 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ModalLink } from '../dialogs/ModalLink.tsx';
-import { Faq } from '../ui/Faq.tsx';
+import { Faq, type FaqItem } from '../ui/Faq.tsx';
 import { pages, type PageInfo } from '#app/pages.ts';
-import type { ServicePageContent } from '#app/content/types.ts';
-import { CtaBand } from './CtaBand.tsx';
+import { CtaBand, type CallToAction } from './CtaBand.tsx';
 import { PageHero } from './PageHero.tsx';
 import contentHero from './ContentHero.module.css';
 import styles from './ServicePage.module.css';
+
+/** The text of a service page (in `app/content/services/`). */
+export interface ServicePageContent {
+  eyebrow: string;
+  summary: ReactNode;
+  deliverables: {
+    intro: ReactNode;
+    items: readonly { title: string; text: ReactNode }[];
+  };
+  phases: {
+    intro: ReactNode;
+    items: readonly { title: string; duration: string; text: ReactNode }[];
+  };
+  audience: {
+    intro: ReactNode;
+    fits: readonly string[];
+    alternative: ReactNode;
+  };
+  faq: readonly FaqItem[];
+  getInTouch: CallToAction;
+}
 
 /** Service page pattern (DESIGN.md): what you get, phases, who it is for, Get in Touch band. */
 export function ServicePage({ page, content }: { page: PageInfo; content: ServicePageContent }) {

@@ -1,7 +1,7 @@
+import type { ReactNode } from 'react';
 import type { DownloadSelection, OperatingSystem, Release } from '#shared/downloads/catalog.ts';
 import { latestDownloadPath } from '#shared/downloads/paths.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { platformNotes } from '#app/content/download-notes.tsx';
 import {
   dockerPullCommands,
   dockerRunCommand,
@@ -10,21 +10,27 @@ import {
   LICENSE_KEY_VARIABLE,
   latestDownloadCommand,
   linuxInstallCommands,
-} from '#app/content/download-snippets.ts';
+} from './download-snippets.ts';
 import { CodeBlock } from '../ui/CodeBlock.tsx';
 import { ArtifactList } from './ArtifactList.tsx';
 import styles from './PlatformPanels.module.css';
 
+/** The notes above an operating system's downloads (`app/content/download-notes.tsx`). */
+export interface PlatformNote {
+  title: string;
+  body: ReactNode;
+}
+
 interface OsPanelProps {
   os: OperatingSystem;
+  notes: PlatformNote;
   release: Release | undefined;
   suggested: DownloadSelection | undefined;
   publicBaseUrl: string;
 }
 
 /** A Windows, macOS or Linux tab: its notes, then every file of the current release. */
-export function OsPanel({ os, release, suggested, publicBaseUrl }: OsPanelProps) {
-  const notes = platformNotes[os];
+export function OsPanel({ os, notes, release, suggested, publicBaseUrl }: OsPanelProps) {
   const artifacts = release?.artifacts.filter((a) => a.operatingSystem === os) ?? [];
   const linuxZip = artifacts.find((a) => a.architecture === 'x64') ?? artifacts[0];
   return (

@@ -6,13 +6,15 @@ import {
   type Edition,
   type PriceSelection,
 } from '#shared/pricing/index.ts';
-import { planRangeLabel, planTaglines } from '#app/content/pricing-plans.ts';
 import { periodLabel } from './period-label.ts';
+import { planRangeLabel } from './plan-labels.ts';
 import { planParam } from './price-selection.ts';
 import styles from './PlanCard.module.css';
 
 interface PlanCardProps {
   edition: Edition;
+  /** The plan's one-line pitch. */
+  tagline: string;
   selection: PriceSelection;
   isSelected: boolean;
   onSelect: (edition: Edition) => void;
@@ -20,7 +22,14 @@ interface PlanCardProps {
 }
 
 /** One plan side by side with the others; choosing it sets the size to the plan's default. */
-export function PlanCard({ edition, selection, isSelected, onSelect, action }: PlanCardProps) {
+export function PlanCard({
+  edition,
+  tagline,
+  selection,
+  isSelected,
+  onSelect,
+  action,
+}: PlanCardProps) {
   const entry = calculatePrice({ ...selection, size: defaultSizeForEdition(edition) });
   const price = entry.isFree ? 'Free' : formatPrice(entry.selected.total, selection.currency);
   return (
@@ -50,7 +59,7 @@ export function PlanCard({ edition, selection, isSelected, onSelect, action }: P
           <span className={styles.per}> {periodLabel(selection.billingPeriod)}</span>
         )}
       </p>
-      <p className={styles.tagline}>{planTaglines[edition]}</p>
+      <p className={styles.tagline}>{tagline}</p>
       <ul className={styles.facts}>
         <li>{planRangeLabel(edition, 'orgs')}</li>
         <li>{planRangeLabel(edition, 'stacks')}</li>

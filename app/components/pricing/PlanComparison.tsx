@@ -7,14 +7,21 @@ import {
   priceInfo,
   type PriceSelection,
 } from '#shared/pricing/index.ts';
-import { planFeatures, planIncludes, planRange } from '#app/content/pricing-plans.ts';
 import { FeatureMark } from './FeatureMark.tsx';
+import { planIncludes, planRange, type PlanFeature } from './plan-labels.ts';
 import styles from './PlanComparison.module.css';
 
 const plans = editions.map((edition) => priceInfo(defaultSizeForEdition(edition)));
 
 /** Features × Starter / Pro / Enterprise, priced in the selected currency and period. */
-export function PlanComparison({ selection }: { selection: PriceSelection }) {
+export function PlanComparison({
+  selection,
+  features,
+}: {
+  selection: PriceSelection;
+  /** The feature rows, in order. */
+  features: readonly PlanFeature[];
+}) {
   const captionId = useId();
   const selectedEdition = priceInfo(selection.size).edition;
   const priceLabel = selection.billingPeriod === 'monthly' ? 'Price per month' : 'Price per year';
@@ -63,7 +70,7 @@ export function PlanComparison({ selection }: { selection: PriceSelection }) {
               <td key={plan.edition}>{planRange(plan.edition, 'stacks')}</td>
             ))}
           </tr>
-          {planFeatures.map((feature) => (
+          {features.map((feature) => (
             <tr key={feature.label}>
               <th scope="row">{feature.label}</th>
               {plans.map((plan) => (

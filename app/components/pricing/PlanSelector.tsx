@@ -10,6 +10,7 @@ import {
 } from '#shared/pricing/index.ts';
 import { PlanCard } from './PlanCard.tsx';
 import { PlanCallToAction, type PlanCallToActionProps } from './PlanCallToAction.tsx';
+import type { PlanFeature } from './plan-labels.ts';
 import { quantityForEdition } from './plan-quantity.ts';
 import { PriceSummary, priceAnnouncement } from './PriceSummary.tsx';
 import { SegmentedToggle, type ToggleOption } from './SegmentedToggle.tsx';
@@ -38,6 +39,10 @@ const currencyOptions: ReadonlyArray<ToggleOption<Currency>> = currencies.map((c
 }));
 
 interface PlanSelectorProps {
+  /** The one-line pitch of each plan card. */
+  taglines: Readonly<Record<Edition, string>>;
+  /** What a plan can include, in the order the price summary lists it. */
+  features: readonly PlanFeature[];
   /** The actions of each plan card; defaults to `PlanCallToAction`. */
   renderAction?: (props: PlanCallToActionProps) => ReactNode;
 }
@@ -47,7 +52,11 @@ interface PlanSelectorProps {
  * and what it includes. Its state is the URL (`usePriceSelection`); as a GET form it also works
  * without JavaScript.
  */
-export function PlanSelector({ renderAction = PlanCallToAction }: PlanSelectorProps) {
+export function PlanSelector({
+  taglines,
+  features,
+  renderAction = PlanCallToAction,
+}: PlanSelectorProps) {
   const { selection, calculation, update } = usePriceSelection();
   const selectedEdition = calculation.info.edition;
   const selectEdition = (edition: Edition) => update({ size: defaultSizeForEdition(edition) });
@@ -96,6 +105,7 @@ export function PlanSelector({ renderAction = PlanCallToAction }: PlanSelectorPr
           <li key={edition}>
             <PlanCard
               edition={edition}
+              tagline={taglines[edition]}
               selection={selection}
               isSelected={edition === selectedEdition}
               onSelect={selectEdition}
@@ -127,7 +137,7 @@ export function PlanSelector({ renderAction = PlanCallToAction }: PlanSelectorPr
           )}
         </div>
         <div className={styles.result}>
-          <PriceSummary calculation={calculation} />
+          <PriceSummary calculation={calculation} features={features} />
         </div>
       </div>
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">

@@ -4,9 +4,9 @@ import {
   unitPrices,
   type PriceCalculation,
 } from '#shared/pricing/index.ts';
-import { orgsLabel, planFeatures, planIncludes, stacksLabel } from '#app/content/pricing-plans.ts';
 import { FeatureMark } from './FeatureMark.tsx';
 import { periodLabel } from './period-label.ts';
+import { orgsLabel, planIncludes, stacksLabel, type PlanFeature } from './plan-labels.ts';
 import styles from './PriceSummary.module.css';
 
 /** The sentence the live region reads out whenever the selection changes. */
@@ -40,7 +40,14 @@ function Breakdown({ calculation }: { calculation: PriceCalculation }) {
 }
 
 /** The price of the selection, large, and what the plan includes. */
-export function PriceSummary({ calculation }: { calculation: PriceCalculation }) {
+export function PriceSummary({
+  calculation,
+  features,
+}: {
+  calculation: PriceCalculation;
+  /** What a plan can include, in order. */
+  features: readonly PlanFeature[];
+}) {
   const { info, currency, billingPeriod } = calculation;
   const saved = formatPrice(calculation.savedYearly, currency);
   return (
@@ -81,7 +88,7 @@ export function PriceSummary({ calculation }: { calculation: PriceCalculation })
           <FeatureMark included announce={false} />
           {stacksLabel(info)}
         </li>
-        {planFeatures.map((feature) => {
+        {features.map((feature) => {
           const included = planIncludes(info, feature);
           return (
             <li key={feature.label} className={included ? undefined : styles.missing}>

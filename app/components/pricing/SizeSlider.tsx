@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { priceConfig, sliderRange, type PriceInfo } from '#shared/pricing/index.ts';
-import { orgsLabel, stacksLabel } from '#app/content/pricing-plans.ts';
+import { orgsLabel, stacksLabel } from './plan-labels.ts';
 import styles from './SizeSlider.module.css';
 
 interface SizeSliderProps {

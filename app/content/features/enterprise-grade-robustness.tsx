@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { siteConfig } from '#shared/site-config.ts';
 import { pages } from '#app/pages.ts';
 import { requirements } from '../product-facts.ts';
-import type { FeaturePageContent } from '../types.ts';
+import type { FeaturePageContent } from '#app/components/content/FeaturePage.tsx';
 
 const cli = siteConfig.cliName;
 

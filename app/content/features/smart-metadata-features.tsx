@@ -1,6 +1,6 @@
 import { siteConfig } from '#shared/site-config.ts';
 import { includeFilterPath } from '../product-facts.ts';
-import type { FeaturePageContent } from '../types.ts';
+import type { FeaturePageContent } from '#app/components/content/FeaturePage.tsx';
 
 const cli = siteConfig.cliName;
 

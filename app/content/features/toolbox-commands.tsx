@@ -4,7 +4,7 @@ import { pages } from '#app/pages.ts';
 import { ToolboxTable } from '#app/components/content/CommandReference.tsx';
 import { EditionBadge } from '#app/components/content/EditionBadge.tsx';
 import { toolboxCommands } from '../commands.ts';
-import type { FeaturePageContent } from '../types.ts';
+import type { FeaturePageContent } from '#app/components/content/FeaturePage.tsx';
 
 const cli = siteConfig.cliName;
 
@@ -28,7 +28,7 @@ export const toolboxContent: FeaturePageContent = {
             and Enterprise, together with metadata rollback and Apex test automation — they are
             marked <EditionBadge edition="pro" />. The free trial includes all of them.
           </p>
-          <ToolboxTable />
+          <ToolboxTable commands={toolboxCommands} />
         </>
       ),
     },

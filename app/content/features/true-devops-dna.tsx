@@ -1,7 +1,7 @@
 import { siteConfig } from '#shared/site-config.ts';
 import { EditionBadge } from '#app/components/content/EditionBadge.tsx';
 import { PromotionDiagram } from '../diagrams/PromotionDiagram.tsx';
-import type { FeaturePageContent } from '../types.ts';
+import type { FeaturePageContent } from '#app/components/content/FeaturePage.tsx';
 
 const cli = siteConfig.cliName;
 

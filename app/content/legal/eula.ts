@@ -1,6 +1,6 @@
 import { priceConfig } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { list, paragraph, type LegalDocument } from './legal-document.ts';
+import { list, paragraph, type LegalDocument } from '#app/components/content/legal-document.ts';
 
 const { company, productName, cliName, supportEmail } = siteConfig;
 const address = `${company.street}, ${company.postalCode} ${company.city}, ${company.country}`;

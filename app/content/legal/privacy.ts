@@ -1,5 +1,5 @@
 import { siteConfig } from '#shared/site-config.ts';
-import { list, paragraph, type LegalDocument } from './legal-document.ts';
+import { list, paragraph, type LegalDocument } from '#app/components/content/legal-document.ts';
 
 const { company, productName, supportEmail } = siteConfig;
 const address = `${company.street}, ${company.postalCode} ${company.city}, ${company.country}`;

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { siteConfig } from '#shared/site-config.ts';
 import { pages } from '#app/pages.ts';
-import type { ServicePageContent } from '../types.ts';
+import type { ServicePageContent } from '#app/components/content/ServicePage.tsx';
 
 const product = siteConfig.productName;
 

@@ -1,6 +1,6 @@
 import { CommandReference } from '#app/components/content/CommandReference.tsx';
 import { FeaturePage } from '#app/components/content/FeaturePage.tsx';
-import { commandReferenceIntro } from '#app/content/commands.ts';
+import { commandGroups, commandOptions, commandReferenceIntro } from '#app/content/commands.ts';
 import { toolboxContent } from '#app/content/features/toolbox-commands.tsx';
 import { pages } from '#app/pages.ts';
 import { metaFor } from '#app/root-data.ts';
@@ -17,7 +17,7 @@ export default function FeatureToolboxPage() {
       >
         <h2 id="command-reference-heading">{commandReferenceIntro.heading}</h2>
         <p className="lead">{commandReferenceIntro.text}</p>
-        <CommandReference />
+        <CommandReference groups={commandGroups} options={commandOptions} />
       </section>
     </FeaturePage>
   );
