@@ -9,19 +9,16 @@ import { startSigningKeyUseRecorder } from './licensing/licence-certificates/key
 import { loadLicenceSigningKey } from './licensing/licence-certificates/signing-key.ts';
 import { loadReleaseSigningKey } from './licensing/releases/release-signing-key.ts';
 import { signPublishedReleases } from './licensing/releases/sign-release.ts';
-import type { OutboxWorker } from './platform/email/deliver-outbox.ts';
-import { startEmailWorker } from './platform/email/start-email-worker.ts';
+import { OUTBOX_JOB } from './platform/email/deliver-outbox.ts';
+import { emailOutboxJob } from './platform/email/start-email-worker.ts';
+import { startJobs, type JobRunner } from './platform/jobs/start-jobs.ts';
 import type { Logger } from './platform/logger.ts';
 import { securityTxtExpiryProblem } from './features/security-contact/security-txt.ts';
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
-import { startBillingJobs } from './billing/subscriptions/billing-jobs.ts';
+import { billingJobs } from './billing/subscriptions/billing-jobs.ts';
 import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
-import {
-  createRateLimiter,
-  startRateLimitFlusher,
-  startRateLimitSweeper,
-} from './platform/rate-limit/rate-limiter.ts';
+import { createRateLimiter, rateLimitJobs } from './platform/rate-limit/rate-limiter.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
 export interface Runtime {
@@ -91,14 +88,14 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
   if (staleSecurityTxt) {
     logger.warn({ expires: env.SECURITY_TXT_EXPIRES.toISOString() }, staleSecurityTxt);
   }
-  let outboxWorker: OutboxWorker | undefined;
+  let jobs: JobRunner | undefined;
   const deps = await assembleDeps({
     env,
     database,
     logger,
     clock: () => new Date(),
     secretKey: await loadOrCreateSecret(database.db, 'secret_key', env.SECRET_KEY),
-    wakeOutbox: () => outboxWorker?.nudge(),
+    wakeOutbox: () => jobs?.wake(OUTBOX_JOB),
   });
   // Releases published before signing existed get their signature now (decision 140).
   await signPublishedReleases(database.db, deps.releaseSigningKey, deps.clock());
@@ -106,19 +103,31 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     deps,
     startWorkers() {
       const stoppers: Array<() => Promise<void>> = [];
-      const worker = startEmailWorker({
-        db: database.db,
-        exclusive: database.kind === 'pglite',
-        env,
-        clock: deps.clock,
-        logger,
-        onOutcome: deps.metrics.outboxDelivered,
-      });
-      outboxWorker = worker;
-      stoppers.push(() => worker.stop());
-      stoppers.push(startRateLimitFlusher(deps.rateLimiter, logger));
-      stoppers.push(startRateLimitSweeper(database.db, deps.clock, logger));
-      stoppers.push(startBillingJobs(deps));
+      // One runner for the background jobs (decision 174); each says whether it runs on every
+      // instance or once per period across them.
+      const runner = startJobs(
+        [
+          emailOutboxJob({
+            db: database.db,
+            exclusive: database.kind === 'pglite',
+            env,
+            clock: deps.clock,
+            logger,
+            onOutcome: deps.metrics.outboxDelivered,
+          }),
+          ...rateLimitJobs({ limiter: deps.rateLimiter, db: database.db, clock: deps.clock }),
+          ...billingJobs(deps),
+        ],
+        {
+          db: database.db,
+          logger: logger.child({ worker: 'jobs' }),
+          clock: deps.clock,
+          exclusive: database.kind === 'pglite',
+        },
+      );
+      jobs = runner;
+      deps.metrics.watchJobs(runner.lastRuns);
+      stoppers.push(() => runner.stop());
       stoppers.push(
         startSigningKeyUseRecorder(database.db, deps.licenceSigningKey, deps.clock, logger),
       );

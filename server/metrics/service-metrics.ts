@@ -2,6 +2,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { DatabaseHandle } from '../platform/db/client.ts';
 import type { DeliveryOutcome, DeliveryReport } from '../platform/email/deliver-outbox.ts';
 import { createOutboxRepository } from '../platform/email/outbox-repository.ts';
+import type { JobRunReport } from '../platform/jobs/job.ts';
+import { createJobRunRepository } from '../platform/jobs/job-run-repository.ts';
 import {
   validationCodes,
   type ValidationCode,
@@ -21,6 +23,8 @@ export interface ServiceMetrics {
   outboxDelivered(outcome: DeliveryOutcome): void;
   /** The page store whose counts each scrape reads. */
   watchPageStore(stats: () => PageCacheStats): void;
+  /** Reads this instance's last run of each job when scraped (cluster jobs come from `job_runs`). */
+  watchJobs(lastRuns: () => JobRunReport[]): void;
   /** The exposition in Prometheus text format, with the database gauges sampled now. */
   expose(): Promise<{ contentType: string; body: string }>;
 }
@@ -49,6 +53,7 @@ export const metricsOff: ServiceMetrics = {
   rateLimitRefused: () => undefined,
   outboxDelivered: () => undefined,
   watchPageStore: () => undefined,
+  watchJobs: () => undefined,
   expose: async () => ({ contentType: 'text/plain; charset=utf-8', body: '' }),
 };
 
@@ -176,7 +181,44 @@ export function createServiceMetrics(options: {
       }
     : undefined;
 
+  const jobLabels = ['job', 'scope'];
+  const jobFinished = new Gauge({
+    name: 'orgsmith_job_last_run_timestamp_seconds',
+    help: 'When each job last finished a run: cluster jobs on any instance, instance jobs on this one',
+    labelNames: jobLabels,
+    registers,
+  });
+  const jobDuration = new Gauge({
+    name: 'orgsmith_job_last_duration_seconds',
+    help: 'How long each job’s last run took',
+    labelNames: jobLabels,
+    registers,
+  });
+  const jobRows = new Gauge({
+    name: 'orgsmith_job_last_rows',
+    help: 'Rows (licences, e-mails, counters, invoices) each job’s last run touched',
+    labelNames: jobLabels,
+    registers,
+  });
+  const jobFailed = new Gauge({
+    name: 'orgsmith_job_last_failed',
+    help: 'Whether each job’s last run failed (1) or not (0)',
+    labelNames: jobLabels,
+    registers,
+  });
+  let instanceJobs: (() => JobRunReport[]) | undefined;
+  const setJob = (
+    labels: { job: string; scope: string },
+    run: { finishedAt: Date; durationMs: number; rows: number; failed: boolean },
+  ) => {
+    jobFinished.set(labels, run.finishedAt.getTime() / 1000);
+    jobDuration.set(labels, run.durationMs / 1000);
+    jobRows.set(labels, run.rows);
+    jobFailed.set(labels, run.failed ? 1 : 0);
+  };
+
   const outbox = createOutboxRepository(database.db);
+  const jobRuns = createJobRunRepository(database.db);
   async function sampleDatabase(): Promise<void> {
     if (pool) {
       const stats = pool.stats();
@@ -186,8 +228,30 @@ export function createServiceMetrics(options: {
       pool.max.set(stats.max);
     }
     const now = clock();
+    for (const run of instanceJobs?.() ?? []) {
+      if (run.scope !== 'instance') continue;
+      setJob(
+        { job: run.name, scope: run.scope },
+        { ...run, finishedAt: new Date(run.startedAt.getTime() + run.durationMs) },
+      );
+    }
     try {
-      const backlog = await within(outbox.backlog(now), DATABASE_SAMPLE_TIMEOUT_MS);
+      const [backlog, clusterRuns] = await within(
+        Promise.all([outbox.backlog(now), jobRuns.list()]),
+        DATABASE_SAMPLE_TIMEOUT_MS,
+      );
+      for (const run of clusterRuns) {
+        if (!run.lastFinishedAt) continue;
+        setJob(
+          { job: run.name, scope: 'cluster' },
+          {
+            finishedAt: run.lastFinishedAt,
+            durationMs: run.lastDurationMs ?? 0,
+            rows: run.lastRows ?? 0,
+            failed: run.lastError !== null,
+          },
+        );
+      }
       reachable.set(1);
       pending.set(backlog.pending);
       const ageMs = backlog.oldestDue ? now.getTime() - backlog.oldestDue.getTime() : 0;
@@ -221,6 +285,9 @@ export function createServiceMetrics(options: {
     },
     watchPageStore(stats) {
       pageStore = stats;
+    },
+    watchJobs(lastRuns) {
+      instanceJobs = lastRuns;
     },
     async expose() {
       await sample();

@@ -10,6 +10,7 @@ import { buildApp } from '#server/app.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import * as schema from '#server/platform/db/schema.ts';
+import { createJobRunRepository } from '#server/platform/jobs/job-run-repository.ts';
 import { createOutboxDelivery } from '#server/platform/email/deliver-outbox.ts';
 import { createFileTransport } from '#server/platform/email/file-transport.ts';
 import { generateLicenceKey } from '#server/licensing/licences/licence-key.ts';
@@ -215,6 +216,49 @@ describe.each(databaseTargets)('GET /metrics on $name', (target) => {
     expect(after.value('process_resident_memory_bytes')).toBeGreaterThan(10_000_000);
     expect(after.value('nodejs_heap_size_used_bytes')).toBeGreaterThan(1_000_000);
     expect(after.value('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reports each job’s last run: cluster jobs from the database, instance jobs of this process', async () => {
+    const claims = createJobRunRepository(t.deps.database.db);
+    const startedAt = new Date(Date.now() - 5000);
+    await claims.register('licence-lifecycle', startedAt);
+    expect(
+      await claims.claim(
+        'licence-lifecycle',
+        'other-instance',
+        startedAt,
+        new Date(Date.now() + 60_000),
+      ),
+    ).toBe(true);
+    await claims.finish('licence-lifecycle', 'other-instance', {
+      finishedAt: new Date(startedAt.getTime() + 1500),
+      durationMs: 1500,
+      rows: 42,
+      error: null,
+      nextRunAt: new Date(startedAt.getTime() + 3_600_000),
+    });
+    t.deps.metrics.watchJobs(() => [
+      {
+        name: 'email-outbox',
+        scope: 'instance',
+        startedAt,
+        durationMs: 250,
+        rows: 3,
+        failed: true,
+      },
+    ]);
+    const exposition = await scrape(t.app);
+    const lifecycle = { job: 'licence-lifecycle', scope: 'cluster' };
+    expect(exposition.value('orgsmith_job_last_rows', lifecycle)).toBe(42);
+    expect(exposition.value('orgsmith_job_last_duration_seconds', lifecycle)).toBe(1.5);
+    expect(exposition.value('orgsmith_job_last_failed', lifecycle)).toBe(0);
+    expect(exposition.value('orgsmith_job_last_run_timestamp_seconds', lifecycle)).toBe(
+      (startedAt.getTime() + 1500) / 1000,
+    );
+    const outbox = { job: 'email-outbox', scope: 'instance' };
+    expect(exposition.value('orgsmith_job_last_rows', outbox)).toBe(3);
+    expect(exposition.value('orgsmith_job_last_failed', outbox)).toBe(1);
+    expect(exposition.value('orgsmith_job_last_duration_seconds', outbox)).toBe(0.25);
   });
 
   it('gives junk URLs no label values of their own', async () => {

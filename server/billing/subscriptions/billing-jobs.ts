@@ -1,5 +1,5 @@
 import type { AppDeps } from '#server/deps.ts';
-import type { Logger } from '#server/platform/logger.ts';
+import type { Job } from '#server/platform/jobs/job.ts';
 import {
   LOCAL_BILLING_INTERVAL_MS,
   runLocalBilling,
@@ -10,70 +10,44 @@ import { sweepLicenceLifecycle } from './sweep-licence-lifecycle.ts';
 
 export const LIFECYCLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Runs `task` now and then every `intervalMs`, one run at a time; the stopper awaits a running one. */
-function every(
-  intervalMs: number,
-  task: () => Promise<unknown>,
-  logger: Logger,
-): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = task()
-      .then(
-        () => undefined,
-        (error: unknown) => logger.error({ err: error }, 'job failed'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const first = setTimeout(run, 1000);
-  const timer = setInterval(run, intervalMs);
-  first.unref();
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
-  };
-}
-
 /**
- * The licence lifecycle job (hourly) and, with the local payment provider, its billing engine
- * (every minute). Both are safe with several instances: they claim rows with SKIP LOCKED.
+ * Billing's jobs, each once per period across the instances (decision 174): the hourly licence
+ * lifecycle sweep and invoice reminders and, with the local payment provider, its billing engine
+ * every minute. Their rows are also claimed with SKIP LOCKED, so an overlap changes nothing twice.
  */
-export function startBillingJobs(deps: AppDeps): () => Promise<void> {
-  const logger = deps.logger.child({ worker: 'licence-lifecycle' });
-  const stoppers = [
-    every(
-      LIFECYCLE_SWEEP_INTERVAL_MS,
-      async () => {
+export function billingJobs(deps: AppDeps): Job[] {
+  const logger = deps.logger.child({ worker: 'billing' });
+  const jobs: Job[] = [
+    {
+      name: 'licence-lifecycle',
+      scope: 'cluster',
+      everyMs: LIFECYCLE_SWEEP_INTERVAL_MS,
+      async run() {
         const report = await sweepLicenceLifecycle(syncDepsOf(deps));
-        if (report.scheduledForDeletion + report.deleted + report.resynced + report.failed > 0) {
-          logger.info(report, 'licence lifecycle sweep');
-        }
-        const invoices = await sweepInvoiceReminders(syncDepsOf(deps));
-        if (invoices.reminded + invoices.suspended + invoices.failed > 0) {
-          logger.info(invoices, 'invoice reminder sweep');
-        }
+        const rows = report.scheduledForDeletion + report.deleted + report.resynced + report.failed;
+        if (rows > 0) logger.info(report, 'licence lifecycle sweep');
+        return rows;
       },
-      logger,
-    ),
+    },
+    {
+      name: 'invoice-reminders',
+      scope: 'cluster',
+      everyMs: LIFECYCLE_SWEEP_INTERVAL_MS,
+      async run() {
+        const report = await sweepInvoiceReminders(syncDepsOf(deps));
+        const rows = report.reminded + report.suspended + report.failed;
+        if (rows > 0) logger.info(report, 'invoice reminder sweep');
+        return rows;
+      },
+    },
   ];
   if (deps.payments.name === 'local') {
-    stoppers.push(
-      every(
-        LOCAL_BILLING_INTERVAL_MS,
-        () => runLocalBilling(deps),
-        logger.child({ job: 'local-billing' }),
-      ),
-    );
+    jobs.push({
+      name: 'local-billing',
+      scope: 'cluster',
+      everyMs: LOCAL_BILLING_INTERVAL_MS,
+      run: () => runLocalBilling(deps),
+    });
   }
-  logger.info({ provider: deps.payments.name }, 'licence lifecycle worker started');
-  return async () => {
-    await Promise.all(stoppers.map((stop) => stop()));
-  };
+  return jobs;
 }

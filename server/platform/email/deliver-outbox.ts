@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import type { Job } from '../jobs/job.ts';
 import { maskAddressesIn } from './mask-address.ts';
 import type { MailTransport } from './outgoing-email.ts';
 import { createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
@@ -210,68 +211,29 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
 
 export type OutboxDelivery = ReturnType<typeof createOutboxDelivery>;
 
-export interface OutboxWorker {
-  /** Runs a delivery round soon (after an e-mail was queued) instead of at the next poll. */
-  nudge(): void;
-  /** Stops polling; finishes the messages being sent and releases the rest of their batch. */
-  stop(): Promise<void>;
-}
-
-/** Polls the outbox every `intervalMs` and whenever nudged; one round at a time per process. */
-export function startOutboxWorker(
+/**
+ * The outbox poller as a job on every instance (decision 174): a delivery round every `everyMs`
+ * and whenever woken after an e-mail was queued, once `ready` settles (leases released). When the
+ * runner stops, the messages being sent are finished, the rest of their batch is released, and
+ * what was sent during an outage gets one last try at being recorded.
+ */
+export function outboxDeliveryJob(
   delivery: OutboxDelivery,
   logger: Logger,
-  intervalMs = 1000,
-  /** Settles when the worker may start (leases released); the first round follows at once. */
-  ready: Promise<unknown> = Promise.resolve(),
-): OutboxWorker {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-
-  const schedule = () => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, intervalMs);
-    timer.unref();
-  };
-
-  function run(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await delivery.deliverDue(() => stopped);
-      } while (again && !stopped);
-    })()
-      .catch((error: unknown) => logger.error({ err: error }, 'outbox round failed'))
-      .finally(() => {
-        running = undefined;
-        schedule();
-      });
-  }
-
-  let started = false;
-  void ready
-    .catch(() => undefined)
-    .then(() => {
-      started = true;
-      run();
-    });
+  options: { everyMs?: number; ready?: Promise<unknown>; onStop?: () => void } = {},
+): Job {
+  const ready = (options.ready ?? Promise.resolve()).catch(() => undefined);
   return {
-    nudge: () => {
-      if (started) setImmediate(run);
+    name: OUTBOX_JOB,
+    scope: 'instance',
+    everyMs: options.everyMs ?? 1000,
+    firstAfterMs: 0,
+    async run(signal) {
+      await ready;
+      const report = await delivery.deliverDue(() => signal.aborted);
+      return report.sent + report.retrying + report.failed;
     },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      // Sent during an outage and still unrecorded: one last try before the process goes.
+    async onStop() {
       await delivery
         .flush()
         .catch((error: unknown) =>
@@ -280,6 +242,10 @@ export function startOutboxWorker(
             'could not record the e-mails sent while the database was away',
           ),
         );
+      options.onStop?.();
     },
   };
 }
+
+/** The outbox job's name: wake it after queueing an e-mail. */
+export const OUTBOX_JOB = 'email-outbox';

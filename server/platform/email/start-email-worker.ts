@@ -1,16 +1,12 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import {
-  createOutboxDelivery,
-  startOutboxWorker,
-  type DeliveryOutcome,
-  type OutboxWorker,
-} from './deliver-outbox.ts';
+import type { Job } from '../jobs/job.ts';
+import { createOutboxDelivery, outboxDeliveryJob, type DeliveryOutcome } from './deliver-outbox.ts';
 import { createMailTransport } from './mail-transport.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 
-/** The process's outbox worker: SMTP or `.eml` files per the environment, polling every second. */
-export function startEmailWorker(options: {
+/** The process's outbox job: SMTP or `.eml` files per the environment, polling every second. */
+export function emailOutboxJob(options: {
   db: Database;
   /**
    * No other process can use this database (the embedded one, behind its data-dir lock): any
@@ -22,7 +18,7 @@ export function startEmailWorker(options: {
   logger: Logger;
   /** Told the outcome of every delivery attempt (`/metrics`). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
-}): OutboxWorker {
+}): Job {
   const { db, env, clock, exclusive, onOutcome } = options;
   const logger = options.logger.child({ worker: 'outbox' });
   const transport = createMailTransport({ smtpUrl: env.SMTP_URL, dataDir: env.DATA_DIR }, logger);
@@ -35,17 +31,10 @@ export function startEmailWorker(options: {
     onOutcome,
   });
   const released = exclusive ? createOutboxRepository(db).releaseAllLeases() : Promise.resolve(0);
-  const worker = startOutboxWorker(delivery, logger, 1000, released);
   void released.then(
     (count) =>
       logger.info({ transport: transport.name, released: count }, 'e-mail outbox worker started'),
     (error: unknown) => logger.error({ err: error }, 'could not release the outbox leases'),
   );
-  return {
-    nudge: worker.nudge,
-    async stop() {
-      await worker.stop();
-      transport.close();
-    },
-  };
+  return outboxDeliveryJob(delivery, logger, { ready: released, onStop: () => transport.close() });
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
 import { jobRuns } from '../db/schema.ts';
 
@@ -63,6 +63,16 @@ export function createJobRunRepository(db: Executor) {
           lastError: run.error,
         })
         .where(and(eq(jobRuns.name, name), eq(jobRuns.claimedBy, owner)));
+    },
+
+    /** Gives every lease back: on the embedded database, whoever held one was this process before a crash. */
+    async releaseAll(): Promise<number> {
+      const rows = await db
+        .update(jobRuns)
+        .set({ claimedBy: null, leasedUntil: null })
+        .where(isNotNull(jobRuns.leasedUntil))
+        .returning({ name: jobRuns.name });
+      return rows.length;
     },
 
     /** Every job's row, for `/metrics` and the admin CLI. */

@@ -15,8 +15,13 @@ export interface Job {
   everyMs: number;
   /** The first run after start-up on this instance (default 1 s); a cluster job still waits until it is due. */
   firstAfterMs?: number;
-  /** Does one run; returns the rows it touched (for `/metrics`), or nothing. */
-  run(): Promise<number | void>;
+  /**
+   * Does one run; returns the rows it touched (for `/metrics`), or nothing. `signal` aborts when
+   * the runner stops: a long run finishes what it holds and returns early.
+   */
+  run(signal: AbortSignal): Promise<number | void>;
+  /** Called once when the runner stops, after the run under way ended (e.g. a last flush). */
+  onStop?(): Promise<void>;
 }
 
 /** How a job's last run on this instance went (`/metrics`). */

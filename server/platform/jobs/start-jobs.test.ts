@@ -172,6 +172,56 @@ describe.each(databaseTargets)('the job runner on $name', (target) => {
     expect(row?.lastError).toBeNull();
   });
 
+  it('gives back a crashed run’s lease at once on a database it alone uses', async () => {
+    const claims = createJobRunRepository(handle.db);
+    await claims.register('after-crash', new Date());
+    const now = new Date();
+    expect(
+      await claims.claim('after-crash', 'crashed', now, new Date(now.getTime() + 3_600_000)),
+    ).toBe(true);
+    let runs = 0;
+    const runner = startJobs(
+      [
+        {
+          name: 'after-crash',
+          scope: 'cluster',
+          everyMs: 3_600_000,
+          firstAfterMs: 0,
+          run: async () => void runs++,
+        },
+      ],
+      { db: handle.db, logger, instanceId: 'restarted', exclusive: true, checkEveryMs: 20 },
+    );
+    runners.push(runner);
+    await vi.waitFor(() => expect(runs).toBe(1), { timeout: 3000 });
+  });
+
+  it('tells a run to finish early when the runner stops, and calls its stop hook after', async () => {
+    const events: string[] = [];
+    const runner = startJobs(
+      [
+        {
+          name: 'long-round',
+          scope: 'instance',
+          everyMs: 60_000,
+          firstAfterMs: 0,
+          async run(signal) {
+            events.push('started');
+            while (!signal.aborted) await sleep(5);
+            events.push('aborted');
+          },
+          async onStop() {
+            events.push('stopped');
+          },
+        },
+      ],
+      { db: handle.db, logger },
+    );
+    await vi.waitFor(() => expect(events).toEqual(['started']));
+    await runner.stop();
+    expect(events).toEqual(['started', 'aborted', 'stopped']);
+  });
+
   it('refuses two jobs of one name', () => {
     const job: Job = {
       name: 'twice',

@@ -28,6 +28,11 @@ export interface JobRunnerOptions {
   instanceId?: string;
   leaseMs?: number;
   checkEveryMs?: number;
+  /**
+   * No other process uses this database (the embedded one, behind its lock): leases found at
+   * start are a crashed run's of this data directory and are given back before the first claim.
+   */
+  exclusive?: boolean;
 }
 
 /**
@@ -43,8 +48,14 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
   const owner =
     options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const claims = createJobRunRepository(options.db);
+  const leasesReleased = options.exclusive
+    ? claims.releaseAll().catch((error: unknown) => {
+        options.logger.warn({ err: error }, 'could not release the jobs’ leases');
+      })
+    : Promise.resolve();
   const reports = new Map<string, JobRunReport>();
   let stopped = false;
+  const stopping = new AbortController();
 
   const names = new Set<string>();
   for (const job of jobs) {
@@ -80,7 +91,7 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
     const runOnInstance = async (): Promise<number> => {
       const startedAt = clock();
       try {
-        const rows = (await job.run()) ?? 0;
+        const rows = (await job.run(stopping.signal)) ?? 0;
         record(job, startedAt, rows, false);
       } catch (error) {
         record(job, startedAt, 0, true);
@@ -94,6 +105,7 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
       const startedAt = clock();
       let won: boolean;
       try {
+        await leasesReleased;
         await claims.register(job.name, startedAt);
         won = await claims.claim(
           job.name,
@@ -121,7 +133,7 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
       let rows = 0;
       let failure: unknown;
       try {
-        rows = (await job.run()) ?? 0;
+        rows = (await job.run(stopping.signal)) ?? 0;
       } catch (error) {
         failure = error;
         logger.error({ err: error }, 'job failed');
@@ -176,6 +188,9 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
       stop: async () => {
         clearTimeout(timer);
         await running;
+        await job
+          .onStop?.()
+          .catch((error: unknown) => logger.error({ err: error }, 'job stop failed'));
       },
     };
   });
@@ -189,6 +204,7 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
     lastRuns: () => [...reports.values()],
     async stop() {
       stopped = true;
+      stopping.abort();
       await Promise.all(slots.map((slot) => slot.stop()));
     },
   };

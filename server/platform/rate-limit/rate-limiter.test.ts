@@ -5,11 +5,12 @@ import { rateLimitCounters } from '../db/schema.ts';
 import { createLogger } from '../logger.ts';
 import {
   createRateLimiter,
-  startRateLimitFlusher,
+  rateLimitJobs,
   unconfirmedAllowance,
   type RateLimiter,
   type RateLimitRule,
 } from './rate-limiter.ts';
+import { startJobs } from '../jobs/start-jobs.ts';
 
 const secretKey = 'rate-limiter-test-secret-0123456789abcdef';
 const perMinute = (limit: number): RateLimitRule => ({
@@ -211,7 +212,19 @@ describe.each(databaseTargets)('batched rate limiter on $name', (target) => {
     const rule = perMinute(1000);
     const logger = createLogger('silent');
     const instance = limiter();
-    const stopQuick = startRateLimitFlusher(instance, logger, 20);
+    const flushing = (flushEveryMs: number) => {
+      const runner = startJobs(
+        rateLimitJobs({
+          limiter: instance,
+          db: handle.db,
+          clock: () => new Date(),
+          flushEveryMs,
+        }).filter((job) => job.scope === 'instance'),
+        { db: handle.db, logger },
+      );
+      return () => runner.stop();
+    };
+    const stopQuick = flushing(20);
     for (let n = 0; n < 10; n++) await instance.hit(rule, 'interval');
     const deadline = Date.now() + 5000;
     while ((await stored())['2026-03-02T09:00:00.000Z'] !== 10 && Date.now() < deadline) {
@@ -220,7 +233,7 @@ describe.each(databaseTargets)('batched rate limiter on $name', (target) => {
     expect(await stored()).toEqual({ '2026-03-02T09:00:00.000Z': 10 });
     await stopQuick();
 
-    const stop = startRateLimitFlusher(instance, logger, 60_000);
+    const stop = flushing(60_000);
     for (let n = 0; n < 25; n++) await instance.hit(rule, 'interval');
     expect(await stored()).toEqual({ '2026-03-02T09:00:00.000Z': 10 });
     await stop();

@@ -1,6 +1,6 @@
 import { keyedHash } from '#server/platform/crypto/keyed-hash.ts';
 import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import type { Job } from '../jobs/job.ts';
 import {
   counterKey,
   deleteExpiredCounters,
@@ -240,51 +240,37 @@ export function createRateLimiter(options: {
 }
 
 /**
- * Flushes the limiter's counted hits every `intervalMs`; the stopper flushes once more, so a
- * graceful shutdown loses none.
+ * The rate limiter's jobs (decision 174): every instance flushes its counted hits every
+ * `flushEveryMs` and once more when it stops, so a graceful shutdown loses none; one instance per
+ * period deletes the counters of windows that have ended.
  */
-export function startRateLimitFlusher(
-  limiter: RateLimiter,
-  logger: Logger,
-  intervalMs = RATE_LIMIT_FLUSH_INTERVAL_MS,
-): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    if (running) return running;
-    running = limiter
-      .flush()
-      .catch((error: unknown) => logger.error({ err: error }, 'rate-limit flush failed'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  const timer = setInterval(() => void run(), intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-    await run();
-  };
+export function rateLimitJobs(options: {
+  limiter: RateLimiter;
+  db: Database;
+  clock: () => Date;
+  flushEveryMs?: number;
+  sweepEveryMs?: number;
+}): Job[] {
+  const { limiter, db, clock } = options;
+  return [
+    {
+      name: 'rate-limit-flush',
+      scope: 'instance',
+      everyMs: options.flushEveryMs ?? RATE_LIMIT_FLUSH_INTERVAL_MS,
+      firstAfterMs: options.flushEveryMs ?? RATE_LIMIT_FLUSH_INTERVAL_MS,
+      run: () => limiter.flush(),
+      onStop: () => limiter.flush(),
+    },
+    {
+      name: 'rate-limit-sweep',
+      scope: 'cluster',
+      everyMs: options.sweepEveryMs ?? 10 * 60_000,
+      run: () => sweepRateLimitCounters(db, clock()),
+    },
+  ];
 }
 
 /** Deletes counters of windows that have ended. */
 export function sweepRateLimitCounters(db: Database, now: Date): Promise<number> {
   return deleteExpiredCounters(db, now);
-}
-
-/** Sweeps expired counters every ten minutes; returns a stopper. */
-export function startRateLimitSweeper(
-  db: Database,
-  clock: () => Date,
-  logger: Logger,
-  intervalMs = 10 * 60_000,
-): () => Promise<void> {
-  const timer = setInterval(() => {
-    sweepRateLimitCounters(db, clock()).catch((error: unknown) =>
-      logger.error({ err: error }, 'rate-limit sweep failed'),
-    );
-  }, intervalMs);
-  timer.unref();
-  return async () => clearInterval(timer);
 }
