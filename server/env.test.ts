@@ -8,6 +8,13 @@ describe('parseEnv', () => {
     expect(env.PUBLIC_BASE_URL).toBe('http://localhost:3000');
     expect(env.DATA_DIR).toBe('./var');
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.DATABASE_POOL_MAX).toBe(10);
+  });
+
+  it('takes the pool size per instance within 1..1000', () => {
+    expect(parseEnv({ DATABASE_POOL_MAX: '4' }).DATABASE_POOL_MAX).toBe(4);
+    expect(() => parseEnv({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
+    expect(() => parseEnv({ DATABASE_POOL_MAX: 'many' })).toThrow(/DATABASE_POOL_MAX/);
   });
 
   it('derives PUBLIC_BASE_URL from PORT and strips trailing slashes', () => {

@@ -43,6 +43,8 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
+    /** PostgreSQL connections per instance (plus one for LISTEN); size max_connections for all instances. */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')

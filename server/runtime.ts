@@ -77,6 +77,7 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
   const database: DatabaseHandle = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
+    poolMax: env.DATABASE_POOL_MAX,
     onLockLost: (error) => {
       // Another process may open the embedded database now: writing on would corrupt it.
       logger.fatal({ err: error }, 'lost the lock on the embedded database: stopping at once');

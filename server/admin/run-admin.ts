@@ -35,7 +35,11 @@ const consoleIo: AdminIo = {
 
 async function defaultOpenDatabase(env: Env): Promise<DatabaseHandle> {
   if (!env.DATABASE_URL) await assertEmbeddedDatabaseFree(env);
-  return openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  return openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    poolMax: env.DATABASE_POOL_MAX,
+  });
 }
 
 function pad(text: string, width: number): string {

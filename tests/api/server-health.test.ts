@@ -129,3 +129,54 @@ describe('when the database cannot be reached', () => {
     expect((await app.request('/healthz')).status).toBe(200);
   });
 });
+
+describe.runIf(databaseTargets.some((target) => target.name === 'postgres'))(
+  'when PostgreSQL has no connection left (53300, issue 28)',
+  () => {
+    let t: TestApp;
+    let pool: pg.Pool;
+    const role = `orgsmith_full_${process.pid}`;
+    const admin = () =>
+      new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+    beforeAll(async () => {
+      t = await createTestApp(databaseTargets[0]!);
+      // A role allowed no connection at all: every connect fails with too_many_connections, as
+      // when instances × (pool + 1) exceed max_connections.
+      const client = admin();
+      await client.connect();
+      await client.query(`drop role if exists ${role}`);
+      await client.query(`create role ${role} login connection limit 0`);
+      await client.end();
+      pool = new pg.Pool({
+        connectionString: `postgres://${role}@127.0.0.1:5432/postgres`,
+        max: 1,
+      });
+      pool.on('error', () => undefined);
+    });
+    afterAll(async () => {
+      await pool.end();
+      await t.close();
+      const client = admin();
+      await client.connect();
+      await client.query(`drop role if exists ${role}`);
+      await client.end();
+    });
+
+    it('answers 503 with Retry-After, not 500', async () => {
+      const db = drizzle(pool, { schema }) as unknown as Database;
+      const app = buildApp({ ...t.deps, database: { ...t.deps.database, kind: 'postgres', db } });
+      const connect = await pool.connect().then(
+        () => 'connected',
+        (error: { code?: string }) => error.code,
+      );
+      expect(connect).toBe('53300');
+      const res = await postJson({ ...t, app }, '/api/submitContactForm', {
+        name: 'Jane Doe',
+        emailAddress: 'jane@example.com',
+        message: 'Hello',
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+    });
+  },
+);

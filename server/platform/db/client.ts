@@ -71,6 +71,8 @@ export interface OpenDatabaseOptions {
    * it must stop at once. By default the process prints why and exits.
    */
   onLockLost?: (error: Error) => void;
+  /** PostgreSQL: connections the pool may open (DATABASE_POOL_MAX, default 10). */
+  poolMax?: number;
 }
 
 /** One round trip to the database (readiness checks). */
@@ -85,7 +87,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // (decision 112), never a hang.
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
+      max: options.poolMax ?? 10,
       connectionTimeoutMillis: 3_000,
     });
     // An idle client whose server connection dies (restart, dropped test database) must not crash

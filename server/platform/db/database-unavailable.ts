@@ -1,6 +1,6 @@
 /**
  * Whether an error means the database cannot be reached right now (server restarting, connection
- * refused or dropped, pool timed out), as opposed to a fault in a query. Such requests answer 503
+ * refused or dropped, no connection left, pool timed out), as opposed to a fault in a query. Such requests answer 503
  * with `Retry-After`, not 500 (decision 112). Drizzle wraps driver errors, so causes are followed.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -15,14 +15,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** Socket errors, and PostgreSQL's connection exceptions (08…) and operator interventions (57P…). */
+/**
+ * Socket errors, and PostgreSQL's connection exceptions (08…), operator interventions (57P…) and
+ * too_many_connections (53300: instances × (pool + 1) beyond `max_connections`, or a pooler full).
+ */
 function unavailableCode(code: string): boolean {
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH'].includes(
       code,
     ) ||
     code.startsWith('08') ||
-    code.startsWith('57P')
+    code.startsWith('57P') ||
+    code === '53300'
   );
 }
 
