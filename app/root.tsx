@@ -20,6 +20,7 @@ import { SiteFooter } from './components/shell/SiteFooter.tsx';
 import { ModalHost } from './components/dialogs/ModalHost.tsx';
 import { NotFoundContent } from './components/shell/NotFoundContent.tsx';
 import { TestModeNotice } from './components/shell/TestModeNotice.tsx';
+import { navy } from '#shared/design-tokens.ts';
 import './styles/global.css';
 
 export function loader({ context }: Route.LoaderArgs): RootData {
@@ -53,7 +54,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0b1b33" />
+        <meta name="theme-color" content={navy} />
         <Meta />
         <Links />
       </head>

@@ -6,7 +6,7 @@ import {
   DEFAULT_BACKUP_KEEP,
   parseBackupInterval,
 } from './backup/backup-interval.ts';
-import { isEd25519PrivateKeyPem } from './licensing/licence-certificates/signing-key.ts';
+import { isEd25519PrivateKeyPem } from './platform/crypto/signing-keys.ts';
 import { parseSecurityTxtExpires } from './features/security-contact/security-txt.ts';
 import {
   DEFAULT_METRICS_HOST,

@@ -4,6 +4,7 @@ import {
   type LegalBlock,
   type LegalDocument,
 } from '#app/components/content/legal-document.ts';
+import { color } from '#shared/design-tokens.ts';
 import { assertPrintable } from '#server/platform/pdf/missing-glyphs.ts';
 import { pdfFontAscent } from '#server/platform/pdf/pdf-fonts.ts';
 import {
@@ -35,8 +36,9 @@ function allText(document: LegalDocument, owner: string): string {
 
 type LegalStyle = TextStyle & { leading: number };
 
-const navy = '#0b1b33';
-const muted = '#475469';
+/** The site's design tokens (shared/design-tokens.ts, decision 172). */
+const navy = color.navy;
+const muted = color.textMuted;
 
 const styles = {
   title: { font: 'bold', size: 20, leading: 26, color: navy },

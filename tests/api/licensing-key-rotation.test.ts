@@ -4,7 +4,7 @@ import {
   licenceCertificateSchema,
   licenceKeySetSchema,
 } from '#server/licensing/licence-certificates/licence-certificate-contract.ts';
-import { generateEd25519PrivateKeyPem } from '#server/licensing/licence-certificates/signing-key.ts';
+import { generateEd25519PrivateKeyPem } from '#server/platform/crypto/signing-keys.ts';
 import { verifyLicenceCertificate } from '#server/licensing/licence-certificates/verify-licence-certificate.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets, type TestDatabaseTarget } from '../helpers/databases.ts';

@@ -2,17 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { color } from '#shared/design-tokens.ts';
 import { HowItWorksDiagram } from './HowItWorksDiagram.tsx';
 import { PromotionDiagram } from './PromotionDiagram.tsx';
 
 const directory = path.dirname(new URL(import.meta.url).pathname);
-const tokenColours = new Set(
-  [
-    ...readFileSync(path.join(directory, '../../styles/global.css'), 'utf8').matchAll(
-      /--color-[\w-]+:\s*(#[0-9a-f]{3,8})\b/gi,
-    ),
-  ].map((match) => match[1]?.toLowerCase()),
-);
+const tokenColours = new Set(Object.values(color).map((value) => value.toLowerCase()));
 
 const diagrams = [
   { name: 'how it works', element: <HowItWorksDiagram />, file: 'how-it-works.svg' },

@@ -10,19 +10,21 @@ import {
   type PdfKitDocument,
   type TextStyle,
 } from '#server/platform/pdf/tagged-pdf.ts';
+import { color } from '#shared/design-tokens.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import type { QuoteDocument } from './quote-document.ts';
 
-/** The site's design tokens (app/styles, ../shared/DESIGN.md) in print. */
+/** The site's design tokens (shared/design-tokens.ts, decision 172) in print. */
 const colors = {
-  navy: '#0b1b33',
-  muted: '#475569',
-  accent: '#0f766e',
-  accentBright: '#2dd4bf',
-  tint: '#e6f6f4',
-  border: '#d8dee8',
-  surfaceMuted: '#f4f6f9',
+  navy: color.navy,
+  muted: color.textMuted,
+  accent: color.accent,
+  accentBright: color.accentBright,
+  tint: color.accentTint,
+  border: color.border,
+  surfaceMuted: color.surfaceMuted,
+  onDark: color.onDark,
 };
 
 const styles = {
@@ -72,7 +74,7 @@ function logo(doc: PdfKitDocument, x: number, y: number): void {
       .lineTo(15, 16)
       .lineTo(9, 21.5)
       .stroke(colors.accentBright);
-    doc.moveTo(17.5, 21.5).lineTo(23.5, 21.5).stroke('#ffffff');
+    doc.moveTo(17.5, 21.5).lineTo(23.5, 21.5).stroke(colors.onDark);
     doc.restore();
   });
 }

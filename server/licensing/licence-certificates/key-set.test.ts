@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { databaseTargets } from '#tests/helpers/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
-import { licenceSigningKeys } from '#server/platform/db/schema.ts';
+import { signingKeys } from '#server/platform/db/schema.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import {
   publishedKeySet,
@@ -14,8 +14,8 @@ import type { LicenceSigningKey } from './licence-signing-key.ts';
 import {
   generateEd25519PrivateKeyPem,
   parseEd25519PrivateKey,
-  signingKeyFrom,
-} from './signing-key.ts';
+} from '#server/platform/crypto/signing-keys.ts';
+import { signingKeyFrom } from './signing-key.ts';
 
 const newKey = (): LicenceSigningKey =>
   signingKeyFrom(parseEd25519PrivateKey(generateEd25519PrivateKeyPem()));
@@ -29,16 +29,11 @@ describe.each(databaseTargets)('published licence key set on $name', (target) =>
   });
   afterAll(() => handle.close());
   beforeEach(async () => {
-    await handle.db.delete(licenceSigningKeys);
+    await handle.db.delete(signingKeys);
   });
 
   const lastUse = async (key: LicenceSigningKey) =>
-    (
-      await handle.db
-        .select()
-        .from(licenceSigningKeys)
-        .where(eq(licenceSigningKeys.keyId, key.keyId))
-    )[0];
+    (await handle.db.select().from(signingKeys).where(eq(signingKeys.keyId, key.keyId)))[0];
 
   it('records the first and the latest use of a key, never moving the latest back', async () => {
     const key = newKey();
@@ -47,7 +42,8 @@ describe.each(databaseTargets)('published licence key set on $name', (target) =>
     await recordSigningKeyUse(handle.db, key, plus(2000));
     expect(await lastUse(key)).toEqual({
       keyId: key.keyId,
-      publicX: key.publicJwk.x,
+      purpose: 'licence-certificate',
+      publicKeyPem: key.publicKeyPem,
       firstUsedAt: plus(1000),
       lastUsedAt: plus(5000),
     });

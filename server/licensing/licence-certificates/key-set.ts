@@ -1,8 +1,13 @@
+import { createPublicKey } from 'node:crypto';
 import type { Database } from '#server/platform/db/database.ts';
-import { createSigningKeyRepository } from './signing-key-repository.ts';
+import {
+  recordSigningKeyUse as recordUse,
+  signingKeysUsedSince,
+} from '#server/platform/crypto/signing-keys.ts';
 import type { Logger } from '#server/platform/logger.ts';
 import { CERTIFICATE_LIFETIME_DAYS, type LicenceKeySet } from './licence-certificate-contract.ts';
-import type { LicenceSigningKey, LicencePublicJwk } from './licence-signing-key.ts';
+import type { LicenceSigningKey } from './licence-signing-key.ts';
+import { licencePublicJwk } from './signing-key.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often a running instance records that it still signs with its key. */
@@ -15,17 +20,13 @@ export const RETIRED_KEY_PUBLISHED_MS = (CERTIFICATE_LIFETIME_DAYS + 1) * DAY_MS
 /** Instances re-read the published keys this often, so a new key shows up on every instance. */
 const KEY_SET_REFRESH_MS = 60_000;
 
-function jwkOf(keyId: string, x: string): LicencePublicJwk {
-  return { kty: 'OKP', crv: 'Ed25519', x, kid: keyId, alg: 'EdDSA', use: 'sig' };
-}
-
 /** Records that this instance signs with `key` now (first use, or a later one). */
 export async function recordSigningKeyUse(
   db: Database,
   key: LicenceSigningKey,
   now: Date,
 ): Promise<void> {
-  await createSigningKeyRepository(db).recordUse(key.keyId, key.publicJwk.x, now);
+  await recordUse(db, key, now);
 }
 
 /**
@@ -37,12 +38,14 @@ export async function publishedKeySet(
   activeKey: LicenceSigningKey,
   now: Date,
 ): Promise<LicenceKeySet> {
-  const rows = await createSigningKeyRepository(db).usedSince(
+  const rows = await signingKeysUsedSince(
+    db,
+    'licence-certificate',
     new Date(now.getTime() - RETIRED_KEY_PUBLISHED_MS),
   );
   const others = rows
     .filter((row) => row.keyId !== activeKey.keyId)
-    .map((row) => jwkOf(row.keyId, row.publicX));
+    .map((row) => licencePublicJwk(row.keyId, createPublicKey(row.publicKeyPem)));
   return { keys: [activeKey.publicJwk, ...others] };
 }
 

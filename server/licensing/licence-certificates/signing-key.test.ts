@@ -1,12 +1,27 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '#tests/helpers/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import {
   generateEd25519PrivateKeyPem,
   isEd25519PrivateKeyPem,
-  loadLicenceSigningKey,
-} from './signing-key.ts';
+  parseEd25519PrivateKey,
+} from '#server/platform/crypto/signing-keys.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { loadLicenceSigningKey, signingKeyFrom } from './signing-key.ts';
+
+describe('licence signing key id', () => {
+  it('is the RFC 7638 thumbprint of the public JWK, as certificates name their key', () => {
+    const key = signingKeyFrom(parseEd25519PrivateKey(generateEd25519PrivateKeyPem()));
+    const { crv, kty, x } = key.publicJwk;
+    const thumbprint = createHash('sha256')
+      .update(canonicalJson({ crv, kty, x }))
+      .digest('base64url');
+    expect(key.keyId).toBe(thumbprint);
+    expect(key.publicJwk).toEqual({ kty, crv, x, kid: thumbprint, alg: 'EdDSA', use: 'sig' });
+    expect(key.purpose).toBe('licence-certificate');
+  });
+});
 
 describe.each(databaseTargets)('licence signing key on $name', (target) => {
   let handle: DatabaseHandle;

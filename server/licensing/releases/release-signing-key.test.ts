@@ -1,8 +1,10 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '#server/env.ts';
-import { generateEd25519PrivateKeyPem } from '../licence-certificates/signing-key.ts';
-import { parseEd25519PrivateKey } from '../licence-certificates/signing-key.ts';
+import {
+  generateEd25519PrivateKeyPem,
+  parseEd25519PrivateKey,
+} from '#server/platform/crypto/signing-keys.ts';
 import {
   isReleaseSigningKeyPem,
   releaseSigningKeyFrom,

@@ -1,44 +1,37 @@
-import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { SigningKeyDescription } from '#shared/downloads/verification.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import {
-  generateEd25519PrivateKeyPem,
+  findSigningKeyPem,
+  loadSigningKey,
   parseEd25519PrivateKey,
-} from '../licence-certificates/signing-key.ts';
-import { loadOrCreateSecret } from '#server/platform/secrets.ts';
-import { createReleaseSigningKeyRepository } from './release-signing-key-repository.ts';
+  publicKeyFingerprint,
+  signingKeyFrom,
+  signingKeyVariable,
+  type Ed25519SigningKey,
+} from '#server/platform/crypto/signing-keys.ts';
 
-/** The Ed25519 key that signs releases' SHA256SUMS: never the licence-signing key (decision 140). */
-export interface ReleaseSigningKey {
+/**
+ * The Ed25519 key that signs releases' SHA256SUMS (purpose `release`): never the licence-signing
+ * key (decisions 140 and 171).
+ */
+export interface ReleaseSigningKey extends Ed25519SigningKey {
   /** The first 16 hex digits of the fingerprint: names the key in URLs and in the catalog. */
   keyId: string;
   /** SHA-256 (hex) of the public key's DER (SubjectPublicKeyInfo), as `openssl pkey -outform DER | sha256sum` prints it. */
   fingerprint: string;
   /** The public key in PEM (SPKI), as published. */
   publicKeyPem: string;
-  privateKey: KeyObject;
 }
 
-/** Name of the row in `app_state` holding the generated key when none is configured. */
-const STORED_KEY_NAME = 'release_signing_key';
-export const RELEASE_SIGNING_KEY_VARIABLE = 'RELEASE_SIGNING_KEY';
+export const RELEASE_SIGNING_KEY_VARIABLE = signingKeyVariable('release');
 
-/** The fingerprint of a public key: SHA-256 of its DER encoding, in hex. */
-export function publicKeyFingerprint(publicKey: KeyObject): string {
-  return createHash('sha256')
-    .update(publicKey.export({ type: 'spki', format: 'der' }))
-    .digest('hex');
+function releaseSigningKeyOf(key: Ed25519SigningKey): ReleaseSigningKey {
+  return { ...key, fingerprint: publicKeyFingerprint(createPublicKey(key.privateKey)) };
 }
 
 export function releaseSigningKeyFrom(privateKey: KeyObject): ReleaseSigningKey {
-  const publicKey = createPublicKey(privateKey);
-  const fingerprint = publicKeyFingerprint(publicKey);
-  return {
-    keyId: fingerprint.slice(0, 16),
-    fingerprint,
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    privateKey,
-  };
+  return releaseSigningKeyOf(signingKeyFrom('release', privateKey));
 }
 
 /** True when the text is an Ed25519 private key in PEM (the environment check). */
@@ -87,15 +80,7 @@ export async function loadReleaseSigningKey(
   configuredPem: string | undefined,
   now: Date = new Date(),
 ): Promise<ReleaseSigningKey> {
-  const pem = await loadOrCreateSecret(
-    db,
-    STORED_KEY_NAME,
-    configuredPem,
-    generateEd25519PrivateKeyPem,
-  );
-  const key = releaseSigningKeyFrom(parseEd25519PrivateKey(pem, RELEASE_SIGNING_KEY_VARIABLE));
-  await createReleaseSigningKeyRepository(db).recordKey(key.keyId, key.publicKeyPem, now);
-  return key;
+  return releaseSigningKeyOf(await loadSigningKey(db, 'release', configuredPem, now));
 }
 
 /** Describes a key that signed releases (for the download page), or undefined when unknown. */
@@ -105,7 +90,7 @@ export async function describeReleaseSigningKey(
   keyId: string,
 ): Promise<SigningKeyDescription | undefined> {
   if (keyId === current.keyId) return { keyId, fingerprint: current.fingerprint, current: true };
-  const pem = await createReleaseSigningKeyRepository(db).findPublicKeyPem(keyId);
+  const pem = await findSigningKeyPem(db, 'release', keyId);
   if (!pem) return undefined;
   return { keyId, fingerprint: publicKeyFingerprint(createPublicKey(pem)), current: false };
 }

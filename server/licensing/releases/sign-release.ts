@@ -1,7 +1,7 @@
 import { buildSha256Sums } from '#shared/downloads/verification.ts';
 import type { Executor } from '#server/platform/db/database.ts';
 import { signText, type ReleaseSigningKey } from './release-signing-key.ts';
-import { createReleaseSigningKeyRepository } from './release-signing-key-repository.ts';
+import { recordSigningKeyUse } from '#server/platform/crypto/signing-keys.ts';
 import {
   createReleaseRepository,
   type NewRelease,
@@ -26,7 +26,7 @@ export async function signRelease(
   key: ReleaseSigningKey,
   now: Date,
 ): Promise<ReleaseSignature> {
-  await createReleaseSigningKeyRepository(db).recordKey(key.keyId, key.publicKeyPem, now);
+  await recordSigningKeyUse(db, key, now);
   return { keyId: key.keyId, value: signText(releaseSha256Sums(release), key), signedAt: now };
 }
 

@@ -8,6 +8,7 @@ export * from './schema/email.ts';
 export * from './schema/contact.ts';
 export * from './schema/rate-limit.ts';
 export * from './schema/billing-portal.ts';
+export * from './schema/signing-keys.ts';
 export * from './schema/releases.ts';
 export * from './schema/payments.ts';
 export * from './schema/licensing.ts';

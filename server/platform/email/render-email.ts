@@ -1,3 +1,4 @@
+import { color, font, radius } from '#shared/design-tokens.ts';
 import { siteConfig } from '#shared/site-config.ts';
 
 /** The pieces an e-mail is built from; each renders to both the plain-text and the HTML body. */
@@ -25,17 +26,19 @@ export interface RenderedEmail {
   html: string;
 }
 
+/** The site's design tokens (decision 172), by the names the e-mail uses them for. */
 const colors = {
-  navy: '#0b1b33',
-  text: '#0b1b33',
-  muted: '#475569',
-  accent: '#0f766e',
-  tint: '#e6f6f4',
-  border: '#d8dee8',
-  page: '#f4f6f9',
+  navy: color.navy,
+  text: color.text,
+  muted: color.textMuted,
+  accent: color.accent,
+  tint: color.accentTint,
+  border: color.border,
+  page: color.surfaceMuted,
+  card: color.surface,
+  onDark: color.onDark,
+  onDarkMuted: color.onDarkMuted,
 };
-const fontSans = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
-const fontMono = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
 export function escapeHtml(value: string): string {
   return value
@@ -87,9 +90,9 @@ function blockHtml(block: EmailBlock): string {
     case 'note':
       return `<p style="margin:0 0 16px;font-size:14px;line-height:1.5;color:${colors.muted}">${escapeHtml(block.text)}${linkHtml(block.link)}</p>`;
     case 'code':
-      return `<p style="margin:0 0 16px;padding:14px 16px;background:${colors.tint};border:1px solid ${colors.border};border-radius:8px;font-family:${fontMono};font-size:16px;font-weight:600;letter-spacing:0.02em;color:${colors.navy};word-break:break-all">${escapeHtml(block.text)}</p>`;
+      return `<p style="margin:0 0 16px;padding:14px 16px;background:${colors.tint};border:1px solid ${colors.border};border-radius:${radius.md};font-family:${font.mono};font-size:16px;font-weight:600;letter-spacing:0.02em;color:${colors.navy};word-break:break-all">${escapeHtml(block.text)}</p>`;
     case 'button':
-      return `<p style="margin:8px 0 24px"><a href="${escapeHtml(block.url)}" style="display:inline-block;padding:12px 22px;background:${colors.accent};border-radius:8px;color:#ffffff;font-weight:600;text-decoration:none">${escapeHtml(block.label)}</a></p>`;
+      return `<p style="margin:8px 0 24px"><a href="${escapeHtml(block.url)}" style="display:inline-block;padding:12px 22px;background:${colors.accent};border-radius:${radius.md};color:${colors.onDark};font-weight:600;text-decoration:none">${escapeHtml(block.label)}</a></p>`;
     case 'steps':
       return `<ol style="margin:0 0 16px;padding-left:22px;font-size:16px;line-height:1.6;color:${colors.text}">${block.items
         .map(
@@ -133,13 +136,13 @@ export function renderEmail(input: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(subject)}</title>
 </head>
-<body style="margin:0;padding:0;background:${colors.page};font-family:${fontSans}">
+<body style="margin:0;padding:0;background:${colors.page};font-family:${font.sans}">
 <table role="presentation" width="100%" style="border-collapse:collapse;background:${colors.page}">
 <tr><td align="center" style="padding:24px 12px">
-<table role="presentation" width="100%" style="max-width:600px;border-collapse:collapse;background:#ffffff;border:1px solid ${colors.border};border-radius:12px">
-<tr><td style="padding:20px 28px;background:${colors.navy};border-radius:12px 12px 0 0">
-<a href="${escapeHtml(publicBaseUrl)}" style="color:#ffffff;font-size:20px;font-weight:700;text-decoration:none">${escapeHtml(siteConfig.productName)}</a>
-<span style="color:#c3cfe0;font-size:14px">&nbsp;·&nbsp;${escapeHtml(siteConfig.tagline)}</span>
+<table role="presentation" width="100%" style="max-width:600px;border-collapse:collapse;background:${colors.card};border:1px solid ${colors.border};border-radius:${radius.lg}">
+<tr><td style="padding:20px 28px;background:${colors.navy};border-radius:${radius.lg} ${radius.lg} 0 0">
+<a href="${escapeHtml(publicBaseUrl)}" style="color:${colors.onDark};font-size:20px;font-weight:700;text-decoration:none">${escapeHtml(siteConfig.productName)}</a>
+<span style="color:${colors.onDarkMuted};font-size:14px">&nbsp;·&nbsp;${escapeHtml(siteConfig.tagline)}</span>
 </td></tr>
 <tr><td style="padding:28px">
 ${blocks.map(blockHtml).join('\n')}

@@ -39,15 +39,3 @@ export const accessTokens = pgTable(
   },
   (table) => [index('access_tokens_licence_id_idx').on(table.licenceId)],
 );
-
-/**
- * Public halves of the certificate signing keys (`x` of the Ed25519 JWK) and when an instance
- * last signed with each, so retired keys stay in the key set while their certificates can be
- * valid (decision 087).
- */
-export const licenceSigningKeys = pgTable('licence_signing_keys', {
-  keyId: text('key_id').primaryKey(),
-  publicX: text('public_x').notNull(),
-  firstUsedAt: timestamptz('first_used_at').notNull(),
-  lastUsedAt: timestamptz('last_used_at').notNull(),
-});

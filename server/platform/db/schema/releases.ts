@@ -13,19 +13,10 @@ import type {
   ArtifactFormat,
   OperatingSystem,
 } from '#shared/downloads/catalog.ts';
+import { signingKeys } from './signing-keys.ts';
 
 /**
- * The public halves of the keys that signed releases' SHA256SUMS (migration 0102, decision 140),
- * kept for good so every release stays verifiable with the key that signed it.
- */
-export const releaseSigningKeys = pgTable('release_signing_keys', {
-  keyId: text('key_id').primaryKey(),
-  publicKeyPem: text('public_key_pem').notNull(),
-  firstUsedAt: timestamp('first_used_at', { withTimezone: true }).notNull(),
-});
-
-/**
- * Published CLI versions (migrations 0100, 0101, 0102). Versions are immutable once published;
+ * Published CLI versions (migrations 0100, 0101, 0102, 0800). Versions are immutable once published;
  * the signature of their SHA256SUMS is written once (decision 140).
  */
 export const releases = pgTable('releases', {
@@ -37,7 +28,7 @@ export const releases = pgTable('releases', {
   publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
   /** Base64 of the raw 64-byte Ed25519 signature of the release's SHA256SUMS; null until signed. */
   sha256sumsSignature: text('sha256sums_signature'),
-  signingKeyId: text('signing_key_id').references(() => releaseSigningKeys.keyId),
+  signingKeyId: text('signing_key_id').references(() => signingKeys.keyId),
   signedAt: timestamp('signed_at', { withTimezone: true }),
 });
 
