@@ -1,11 +1,11 @@
-import { startBackupSchedule } from './backup/schedule-backups.ts';
+import { backupScheduleJob } from './backup/schedule-backups.ts';
 import { startBackupSocket } from './backup/serve-backup-socket.ts';
 import { createBackupTaker } from './backup/take-backup.ts';
 import { makeDataDirPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.ts';
 import type { AppDeps } from './deps.ts';
 import type { Env } from './env.ts';
-import { startSigningKeyUseRecorder } from './licensing/licence-certificates/key-set.ts';
+import { signingKeyUseJob } from './licensing/licence-certificates/key-set.ts';
 import { loadLicenceSigningKey } from './licensing/licence-certificates/signing-key.ts';
 import { loadReleaseSigningKey } from './licensing/releases/release-signing-key.ts';
 import { signPublishedReleases } from './licensing/releases/sign-release.ts';
@@ -104,6 +104,17 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     deps,
     startWorkers() {
       const stoppers: Array<() => Promise<void>> = [];
+      // One queue for every backup this process writes (decision 130).
+      const backups = createBackupTaker({
+        db: database.db,
+        kind: database.kind,
+        clock: deps.clock,
+        dataDir: env.DATA_DIR,
+      });
+      if (database.kind === 'pglite') {
+        const socket = startBackupSocket({ dataDir: env.DATA_DIR, taker: backups, logger });
+        stoppers.push(() => socket.stop());
+      }
       // One runner for the background jobs (decision 174); each says whether it runs on every
       // instance or once per period across them.
       const runner = startJobs(
@@ -118,6 +129,19 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
           }),
           ...rateLimitJobs({ limiter: deps.rateLimiter, db: database.db, clock: deps.clock }),
           ...billingJobs(deps),
+          signingKeyUseJob(database.db, deps.licenceSigningKey, deps.clock),
+          ...(env.BACKUP_DIR && env.BACKUP_EVERY
+            ? [
+                backupScheduleJob({
+                  taker: backups,
+                  dir: env.BACKUP_DIR,
+                  everyMs: env.BACKUP_EVERY,
+                  keep: env.BACKUP_KEEP,
+                  clock: deps.clock,
+                  logger,
+                }),
+              ]
+            : []),
         ],
         {
           db: database.db,
@@ -129,33 +153,6 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       jobs = runner;
       deps.metrics.watchJobs(runner.lastRuns);
       stoppers.push(() => runner.stop());
-      stoppers.push(
-        startSigningKeyUseRecorder(database.db, deps.licenceSigningKey, deps.clock, logger),
-      );
-      // One queue for every backup this process writes (decision 130).
-      const backups = createBackupTaker({
-        db: database.db,
-        kind: database.kind,
-        clock: deps.clock,
-        dataDir: env.DATA_DIR,
-      });
-      if (database.kind === 'pglite') {
-        const socket = startBackupSocket({ dataDir: env.DATA_DIR, taker: backups, logger });
-        stoppers.push(() => socket.stop());
-      }
-      if (env.BACKUP_DIR && env.BACKUP_EVERY) {
-        stoppers.push(
-          startBackupSchedule({
-            db: database.db,
-            taker: backups,
-            dir: env.BACKUP_DIR,
-            everyMs: env.BACKUP_EVERY,
-            keep: env.BACKUP_KEEP,
-            clock: deps.clock,
-            logger,
-          }),
-        );
-      }
       return async () => {
         await Promise.all(stoppers.map((stop) => stop()));
       };

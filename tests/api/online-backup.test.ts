@@ -20,8 +20,9 @@ import { z } from 'zod';
 import { runAdmin } from '#server/admin/run-admin.ts';
 import { databaseFingerprint } from '#server/backup/backup-file.ts';
 import { backupSocketPath } from '#server/backup/backup-socket-protocol.ts';
-import { createBackupStateRepository } from '#server/backup/backup-state-repository.ts';
-import { startBackupSchedule } from '#server/backup/schedule-backups.ts';
+import { backupScheduleJob } from '#server/backup/schedule-backups.ts';
+import { createJobRunRepository } from '#server/platform/jobs/job-run-repository.ts';
+import { startJobs } from '#server/platform/jobs/start-jobs.ts';
 import { startBackupSocket } from '#server/backup/serve-backup-socket.ts';
 import { createBackupTaker } from '#server/backup/take-backup.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
@@ -341,6 +342,18 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 
 const SCHEDULED = /^orgsmith-\d{8}T\d{6}Z\.jsonl\.gz$/;
 
+/** The scheduled-backup job on the job runner, as `startWorkers()` runs it; returns the stopper. */
+function startBackupSchedule(
+  options: Parameters<typeof backupScheduleJob>[0] & { db: Database },
+): () => Promise<void> {
+  const runner = startJobs([backupScheduleJob(options)], {
+    db: options.db,
+    logger: options.logger,
+    clock: options.clock,
+  });
+  return () => runner.stop();
+}
+
 describe.each(databaseTargets)('scheduled backups on $name', (target) => {
   let t: TestApp;
   let dir: string;
@@ -420,12 +433,13 @@ describe.each(databaseTargets)('scheduled backups on $name', (target) => {
     expect(body.backup.everySeconds).toBe(1);
   });
 
-  it('gives the claim back when the backup cannot be written, and says so', async () => {
+  it('records a failed backup and tries again within the minute, and says so', async () => {
     const blocker = path.join(dir, 'a-file');
     await writeFile(blocker, 'not a directory');
     const { logger, lines } = recordingLogger();
-    const state = createBackupStateRepository(t.deps.database.db);
-    const before = await state.scheduledAt();
+    const runs = createJobRunRepository(t.deps.database.db);
+    // The schedule's earlier runs in this file made it due an interval after them.
+    await runs.dueNow('scheduled-backup');
     const stop = startBackupSchedule({
       db: t.deps.database.db,
       taker: createBackupTaker({
@@ -435,9 +449,9 @@ describe.each(databaseTargets)('scheduled backups on $name', (target) => {
         dataDir: path.join(dir, 'data'),
       }),
       dir: path.join(blocker, 'backups'),
-      everyMs: 1_000,
+      everyMs: 3_600_000,
       keep: 2,
-      clock: () => new Date(Date.now() + 60_000),
+      clock: () => new Date(),
       logger,
     });
     try {
@@ -448,7 +462,11 @@ describe.each(databaseTargets)('scheduled backups on $name', (target) => {
     } finally {
       await stop();
     }
-    expect(await state.scheduledAt()).toEqual(before);
+    const [row] = (await runs.list()).filter((run) => run.name === 'scheduled-backup');
+    expect(row?.lastError).toMatch(/ENOTDIR|EEXIST|not a directory/);
+    expect(row?.leasedUntil).toBeNull();
+    // Due again within a minute, not an hour (the interval) later.
+    expect(row!.nextRunAt.getTime() - row!.lastFinishedAt!.getTime()).toBe(60_000);
   });
 });
 

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { databaseTargets } from '#tests/helpers/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import { signingKeys } from '#server/platform/db/schema.ts';
+import { startJobs } from '#server/platform/jobs/start-jobs.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import {
   publishedKeySet,
   recordSigningKeyUse,
   RETIRED_KEY_PUBLISHED_MS,
-  startSigningKeyUseRecorder,
+  signingKeyUseJob,
 } from './key-set.ts';
 import type { LicenceSigningKey } from './licence-signing-key.ts';
 import {
@@ -65,13 +66,16 @@ describe.each(databaseTargets)('published licence key set on $name', (target) =>
     const key = newKey();
     let now = t0;
     await recordSigningKeyUse(handle.db, key, now);
-    const stop = startSigningKeyUseRecorder(handle.db, key, () => now, createLogger('silent'), 20);
+    const runner = startJobs([signingKeyUseJob(handle.db, key, () => now, 20)], {
+      db: handle.db,
+      logger: createLogger('silent'),
+    });
     now = plus(3_600_000);
     const deadline = Date.now() + 5000;
     while ((await lastUse(key))?.lastUsedAt.getTime() !== now.getTime() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect((await lastUse(key))?.lastUsedAt).toEqual(now);
-    await stop();
+    await runner.stop();
   });
 });

@@ -4,7 +4,7 @@ import {
   recordSigningKeyUse as recordUse,
   signingKeysUsedSince,
 } from '#server/platform/crypto/signing-keys.ts';
-import type { Logger } from '#server/platform/logger.ts';
+import type { Job } from '#server/platform/jobs/job.ts';
 import { CERTIFICATE_LIFETIME_DAYS, type LicenceKeySet } from './licence-certificate-contract.ts';
 import type { LicenceSigningKey } from './licence-signing-key.ts';
 import { licencePublicJwk } from './signing-key.ts';
@@ -67,25 +67,21 @@ export function createKeySetReader(options: {
   };
 }
 
-/** Records the key's use every hour while the instance runs; returns a stopper. */
-export function startSigningKeyUseRecorder(
+/**
+ * The running key's record of use (decision 174): every instance writes its key's `last_used_at`
+ * every `everyMs`, so the key set keeps publishing a key an instance still signs with.
+ */
+export function signingKeyUseJob(
   db: Database,
   key: LicenceSigningKey,
   clock: () => Date,
-  logger: Logger,
-  intervalMs = KEY_USE_RECORD_INTERVAL_MS,
-): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= recordSigningKeyUse(db, key, clock())
-      .catch((error: unknown) => logger.error({ err: error }, 'recording the signing key failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
+  everyMs = KEY_USE_RECORD_INTERVAL_MS,
+): Job {
+  return {
+    name: 'signing-key-use',
+    scope: 'instance',
+    everyMs,
+    firstAfterMs: everyMs,
+    run: () => recordSigningKeyUse(db, key, clock()),
   };
 }
