@@ -78,19 +78,35 @@ export function createSubscriptionRepository(db: Executor) {
         .where(inArray(subscriptions.licenceId, [...licenceIds]));
     },
 
-    /** Subscriptions paid by invoice whose open invoice was due by `now` (decision 144). */
-    overdueInvoices(now: Date, limit: number): Promise<SubscriptionRow[]> {
+    /**
+     * Subscriptions paid by invoice whose open invoice was due by `now` (decision 144), oldest
+     * first, a page after `after` (keyset on due date, provider and id; decision 175).
+     */
+    overdueInvoices(
+      now: Date,
+      limit: number,
+      after?: { dueAt: Date; provider: string; subscriptionId: string },
+    ): Promise<SubscriptionRow[]> {
+      const page = after
+        ? sql`(${subscriptions.openInvoiceDueAt}, ${subscriptions.provider}, ${subscriptions.subscriptionId}) > (${after.dueAt.toISOString()}::timestamptz, ${after.provider}, ${after.subscriptionId})`
+        : undefined;
       return db
         .select()
         .from(subscriptions)
         .where(
           and(
             eq(subscriptions.collection, 'invoice'),
-            isNotNull(subscriptions.licenceId),
+            isNotNull(subscriptions.openInvoiceDueAt),
             lte(subscriptions.openInvoiceDueAt, now),
+            isNotNull(subscriptions.licenceId),
+            page,
           ),
         )
-        .orderBy(asc(subscriptions.openInvoiceDueAt))
+        .orderBy(
+          asc(subscriptions.openInvoiceDueAt),
+          asc(subscriptions.provider),
+          asc(subscriptions.subscriptionId),
+        )
         .limit(limit);
     },
 

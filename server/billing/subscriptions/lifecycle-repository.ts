@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import { licences } from '#server/platform/db/schema.ts';
 import type { Licence } from '#server/licensing/licences/licence-repository.ts';
@@ -55,35 +55,17 @@ export function createLifecycleRepository(db: Executor) {
     },
 
     /**
-     * Claims a batch of licences the lifecycle job may have work on, ordered by id after
-     * `afterId` (keyset paging); rows another instance holds are skipped, not waited for.
+     * Claims a batch of licences the lifecycle job may have work on at `now` — those whose
+     * `next_lifecycle_at` (kept by a trigger, decision 175) has come, found through its partial
+     * index — ordered by id after `afterId` (keyset paging); rows another instance holds are
+     * skipped, not waited for.
      */
-    claimSweepBatch(
-      afterId: string | null,
-      limit: number,
-      overdueBefore: Date,
-    ): Promise<Licence[]> {
-      const candidates = or(
-        isNotNull(licences.deletionScheduledAt),
-        eq(licences.status, 'Deactivated'),
-        eq(licences.status, 'Cancelled'),
-        // Expired trials, which are deleted once their retention time is over.
-        and(
-          eq(licences.type, 'Trial'),
-          isNull(licences.subscriptionId),
-          lt(licences.expiresAt, overdueBefore),
-        ),
-        // Active ones only when their paid-through date is long past (a missed renewal event).
-        and(
-          eq(licences.status, 'Active'),
-          isNotNull(licences.subscriptionId),
-          lt(licences.expiresAt, overdueBefore),
-        ),
-      );
+    claimSweepBatch(afterId: string | null, limit: number, now: Date): Promise<Licence[]> {
+      const due = lte(licences.nextLifecycleAt, now);
       return db
         .select()
         .from(licences)
-        .where(afterId ? and(candidates, gt(licences.id, afterId)) : candidates)
+        .where(afterId ? and(due, gt(licences.id, afterId)) : due)
         .orderBy(asc(licences.id))
         .limit(limit)
         .for('update', { skipLocked: true });

@@ -1,7 +1,10 @@
 import { invoiceReminders } from '#server/platform/db/schema.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
-import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
+import {
+  createSubscriptionRepository,
+  type SubscriptionRow,
+} from '../payments/subscription-repository.ts';
 import { syncSubscription, type SyncDeps } from './sync-subscription.ts';
 import { invoiceReminderEmail } from '../invoices/emails/invoice-reminder-email.ts';
 import { invoiceSuspends, remindersDue, suspensionDate } from '../invoices/invoice-rules.ts';
@@ -12,7 +15,8 @@ export interface InvoiceSweepReport {
   failed: number;
 }
 
-const BATCH_SIZE = 500;
+/** Overdue invoices read per page; every page is read each run (decision 175). */
+export const BATCH_SIZE = 500;
 
 /**
  * The overdue side of pay by invoice (decision 144), run with the hourly lifecycle sweep: for
@@ -23,10 +27,24 @@ const BATCH_SIZE = 500;
 export async function sweepInvoiceReminders(deps: SyncDeps): Promise<InvoiceSweepReport> {
   const report: InvoiceSweepReport = { reminded: 0, suspended: 0, failed: 0 };
   const now = deps.clock();
-  const overdue = await createSubscriptionRepository(deps.db).overdueInvoices(now, BATCH_SIZE);
-  for (const row of overdue) {
+  const repository = createSubscriptionRepository(deps.db);
+  let after: { dueAt: Date; provider: string; subscriptionId: string } | undefined;
+  for (;;) {
+    const page = await repository.overdueInvoices(now, BATCH_SIZE, after);
+    for (const row of page) await remindOrSuspend(row);
+    const last = page.at(-1);
+    if (page.length < BATCH_SIZE || !last?.openInvoiceDueAt) break;
+    after = {
+      dueAt: last.openInvoiceDueAt,
+      provider: last.provider,
+      subscriptionId: last.subscriptionId,
+    };
+  }
+  return report;
+
+  async function remindOrSuspend(row: SubscriptionRow): Promise<void> {
     const dueAt = row.openInvoiceDueAt;
-    if (!dueAt || !row.openInvoiceId || !row.licenceId) continue;
+    if (!dueAt || !row.openInvoiceId || !row.licenceId) return;
     const licenceId = row.licenceId;
     const invoiceId = row.openInvoiceId;
     const queued = await deps.db.transaction(async (tx) => {
@@ -85,5 +103,4 @@ export async function sweepInvoiceReminders(deps: SyncDeps): Promise<InvoiceSwee
       }
     }
   }
-  return report;
 }

@@ -5,7 +5,7 @@ import {
 } from '#server/billing/subscriptions/sync-subscription.ts';
 import { lifecycleEmail } from './emails/lifecycle-emails.ts';
 import { createLifecycleRepository, lifecycleOf } from './lifecycle-repository.ts';
-import { RESYNC_AFTER_MS, sweepStep } from './lifecycle-rules.ts';
+import { sweepStep } from './lifecycle-rules.ts';
 
 export interface SweepReport {
   scheduledForDeletion: number;
@@ -32,8 +32,7 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
     const batch = await deps.db.transaction(async (tx) => {
       const repository = createLifecycleRepository(tx);
       const outbox = createOutboxRepository(tx);
-      const overdueBefore = new Date(now.getTime() - RESYNC_AFTER_MS);
-      const claimed = await repository.claimSweepBatch(afterId, BATCH_SIZE, overdueBefore);
+      const claimed = await repository.claimSweepBatch(afterId, BATCH_SIZE, now);
       let queued = 0;
       for (const licence of claimed) {
         const step = sweepStep(lifecycleOf(licence), now);

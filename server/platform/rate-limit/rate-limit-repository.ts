@@ -1,4 +1,5 @@
-import { lt, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import { rateLimitCounters } from '../db/schema.ts';
 
@@ -46,11 +47,36 @@ export async function writeCounterIncrements(
   return totals;
 }
 
-/** Deletes counters of windows that have ended; returns how many. */
-export async function deleteExpiredCounters(db: Database, now: Date): Promise<number> {
-  const deleted = await db
-    .delete(rateLimitCounters)
-    .where(lt(rateLimitCounters.expiresAt, now))
-    .returning({ bucket: rateLimitCounters.bucket });
-  return deleted.length;
+/** Both drivers answer `execute` with `{ rows }`. */
+const deletedCount = z.object({ rows: z.array(z.object({ deleted: z.coerce.number() })) });
+
+/** Expired counters deleted per statement: short transactions, however many have piled up. */
+export const SWEEP_BATCH_SIZE = 5000;
+
+/**
+ * Deletes counters of windows that have ended, in batches through the `expires_at` index;
+ * returns how many (counted in the database, no key comes back; decision 175).
+ */
+export async function deleteExpiredCounters(
+  db: Database,
+  now: Date,
+  batchSize = SWEEP_BATCH_SIZE,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db.execute(sql`
+      with expired as (
+        select bucket, window_start from ${rateLimitCounters}
+        where ${rateLimitCounters.expiresAt} < ${now.toISOString()}::timestamptz
+        limit ${batchSize}
+      ), gone as (
+        delete from ${rateLimitCounters} c using expired
+        where c.bucket = expired.bucket and c.window_start = expired.window_start
+        returning 1
+      )
+      select count(*)::int as deleted from gone`);
+    const deleted = deletedCount.parse(result).rows[0]?.deleted ?? 0;
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const licenceTypes = ['Trial', 'Free', 'Paid'] as const;
@@ -32,6 +33,11 @@ export const licences = pgTable(
     subscriptionStatus: text('subscription_status'),
     deactivatedAt: timestamptz('deactivated_at'),
     deletionScheduledAt: timestamptz('deletion_scheduled_at'),
+    /**
+     * The earliest time the lifecycle sweep may have work on this licence; kept by a trigger
+     * (migration 0811, decision 175), never written by the code. Null = nothing to do.
+     */
+    nextLifecycleAt: timestamptz('next_lifecycle_at'),
     /** Set by an operator (decision 086); payment events never change it. */
     revokedAt: timestamptz('revoked_at'),
     revocationReason: text('revocation_reason'),
@@ -41,6 +47,9 @@ export const licences = pgTable(
   (table) => [
     index('licences_email_normalized_idx').on(table.emailNormalized),
     index('licences_customer_id_idx').on(table.customerId),
+    index('licences_next_lifecycle_idx')
+      .on(table.nextLifecycleAt)
+      .where(sql`${table.nextLifecycleAt} is not null`),
   ],
 );
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -63,6 +64,9 @@ export const subscriptions = pgTable(
     primaryKey({ columns: [table.provider, table.subscriptionId] }),
     index('subscriptions_licence_id_idx').on(table.licenceId),
     index('subscriptions_customer_id_idx').on(table.customerId),
+    index('subscriptions_open_invoice_due_idx')
+      .on(table.openInvoiceDueAt, table.provider, table.subscriptionId)
+      .where(sql`${table.collection} = 'invoice' and ${table.openInvoiceDueAt} is not null`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Fixed-window counters shared by all instances; `bucket` is a keyed hash of rule and client. */
 export const rateLimitCounters = pgTable(
@@ -9,5 +9,8 @@ export const rateLimitCounters = pgTable(
     hits: integer('hits').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.bucket, table.windowStart] })],
+  (table) => [
+    primaryKey({ columns: [table.bucket, table.windowStart] }),
+    index('rate_limit_counters_expires_idx').on(table.expiresAt),
+  ],
 );
