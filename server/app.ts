@@ -13,6 +13,7 @@ import { accessTokenRoutes } from './licensing/access-tokens/access-token-routes
 import { licenceCertificateRoutes } from './licensing/licence-certificates/licence-certificate-routes.ts';
 import { licenceRecoveryRoutes } from './licensing/licence-recovery/licence-recovery-routes.ts';
 import { licenceValidationRoutes } from './licensing/licence-validation/licence-validation-routes.ts';
+import { buildApiDocument } from './openapi/api-docs.ts';
 import { openApiRoutes } from './openapi/openapi-routes.ts';
 import { apiReferenceRoutes } from './openapi/api-reference-routes.ts';
 import { requestId } from './platform/http/request-id.ts';
@@ -111,29 +112,29 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
   // Pages rendered once, served from memory with all their headers (decision 100).
   if (site) app.use(site.cachedPages);
   // The CLI's hot path: JSON for a machine, so no CSP, cookies or compression (decision 077).
-  app.route('/', licenceValidationRoutes(deps));
+  app.route('/', licenceValidationRoutes.app(deps));
   app.use(securityHeaders(security));
   app.use(compression());
   app.use(csrf({ isExempt: isCsrfExempt, secureCookie }));
-  app.route('/', csrfTokenRoutes({ secureCookie }));
+  app.route('/', csrfTokenRoutes.app({ secureCookie }));
 
   app.route('/', healthRoutes(deps));
   app.route('/', securityContactRoutes(deps));
-  app.route('/', contactRoutes(deps));
-  app.route('/', trialRoutes(deps));
-  app.route('/', billingPortalRoutes(deps));
-  app.route('/', releaseRoutes(deps));
-  app.route('/', releaseFileRoutes(deps));
-  app.route('/', checkoutRoutes(deps));
-  app.route('/', quoteRoutes(deps));
-  app.route('/', invoiceCheckoutRoutes(deps));
-  app.route('/', paymentWebhookRoutes(deps));
+  app.route('/', contactRoutes.app(deps));
+  app.route('/', trialRoutes.app(deps));
+  app.route('/', billingPortalRoutes.app(deps));
+  app.route('/', releaseRoutes.app(deps));
+  app.route('/', releaseFileRoutes.app(deps));
+  app.route('/', checkoutRoutes.app(deps));
+  app.route('/', quoteRoutes.app(deps));
+  app.route('/', invoiceCheckoutRoutes.app(deps));
+  app.route('/', paymentWebhookRoutes.app(deps));
   app.route('/', localPaymentRoutes(deps));
-  app.route('/', licenceCertificateRoutes(deps));
-  app.route('/', accessTokenRoutes(deps));
-  app.route('/', licenceRecoveryRoutes(deps));
-  app.route('/', openApiRoutes(deps));
-  app.route('/', apiReferenceRoutes(security));
+  app.route('/', licenceCertificateRoutes.app(deps));
+  app.route('/', accessTokenRoutes.app(deps));
+  app.route('/', licenceRecoveryRoutes.app(deps));
+  app.route('/', openApiRoutes.app({ env, buildDocument: buildApiDocument }));
+  app.route('/', apiReferenceRoutes.app(security));
 
   if (assets) app.use(assets);
 
