@@ -1,35 +1,27 @@
-import { startBackupSchedule } from './backup/schedule-backups.ts';
-import { startBackupSocket } from './backup/serve-backup-socket.ts';
-import { createBackupTaker } from './backup/take-backup.ts';
 import { makeDataDirPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.ts';
 import type { AppDeps } from './deps.ts';
 import type { Env } from './env.ts';
-import { startSigningKeyUseRecorder } from './licensing/licence-certificates/key-set.ts';
 import { loadLicenceSigningKey } from './licensing/licence-certificates/signing-key.ts';
 import { loadReleaseSigningKey } from './licensing/releases/release-signing-key.ts';
 import { signPublishedReleases } from './licensing/releases/sign-release.ts';
 import type { OutboxWorker } from './platform/email/deliver-outbox.ts';
-import { startEmailWorker } from './platform/email/start-email-worker.ts';
 import type { Logger } from './platform/logger.ts';
 import { securityTxtExpiryProblem } from './features/security-contact/security-txt.ts';
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
-import { startLifecycleWorker } from './licensing/licences/lifecycle-worker.ts';
 import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
-import {
-  createRateLimiter,
-  startRateLimitFlusher,
-  startRateLimitSweeper,
-} from './platform/rate-limit/rate-limiter.ts';
+import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
+import { domains } from './domains.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
 export interface Runtime {
   deps: AppDeps;
   /**
-   * Starts the background workers (e-mail outbox, licence lifecycle, rate-limit flushing and
-   * sweeping, the signing key's record of use, scheduled backups and, on the embedded database,
-   * the backup socket); the stopper waits for them and writes the rate-limit hits still in memory.
+   * Starts every domain's background jobs (e-mail outbox, licence lifecycle, rate-limit flushing
+   * and sweeping, the signing key's record of use, scheduled backups and, on the embedded
+   * database, the backup socket); the stopper waits for them and writes the rate-limit hits
+   * still in memory.
    */
   startWorkers(): () => Promise<void>;
   close(): Promise<void>;
@@ -105,47 +97,17 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
   return {
     deps,
     startWorkers() {
-      const stoppers: Array<() => Promise<void>> = [];
-      const worker = startEmailWorker({
-        db: database.db,
-        exclusive: database.kind === 'pglite',
-        env,
-        clock: deps.clock,
-        logger,
-        onOutcome: deps.metrics.outboxDelivered,
-      });
-      outboxWorker = worker;
-      stoppers.push(() => worker.stop());
-      stoppers.push(startRateLimitFlusher(deps.rateLimiter, logger));
-      stoppers.push(startRateLimitSweeper(database.db, deps.clock, logger));
-      stoppers.push(startLifecycleWorker(deps));
-      stoppers.push(
-        startSigningKeyUseRecorder(database.db, deps.licenceSigningKey, deps.clock, logger),
-      );
-      // One queue for every backup this process writes (decision 130).
-      const backups = createBackupTaker({
-        db: database.db,
-        kind: database.kind,
-        clock: deps.clock,
-        dataDir: env.DATA_DIR,
-      });
-      if (database.kind === 'pglite') {
-        const socket = startBackupSocket({ dataDir: env.DATA_DIR, taker: backups, logger });
-        stoppers.push(() => socket.stop());
-      }
-      if (env.BACKUP_DIR && env.BACKUP_EVERY) {
-        stoppers.push(
-          startBackupSchedule({
-            db: database.db,
-            taker: backups,
-            dir: env.BACKUP_DIR,
-            everyMs: env.BACKUP_EVERY,
-            keep: env.BACKUP_KEEP,
-            clock: deps.clock,
-            logger,
+      // Every domain's jobs, in the order of the list (decision 169).
+      const stoppers = domains.flatMap((domain) =>
+        (domain.jobs ?? []).map((job) =>
+          job.start({
+            deps,
+            attachOutboxWorker: (worker) => {
+              outboxWorker = worker;
+            },
           }),
-        );
-      }
+        ),
+      );
       return async () => {
         await Promise.all(stoppers.map((stop) => stop()));
       };

@@ -258,7 +258,7 @@ const resend: AdminCommand = {
   },
 };
 
-/** Licence support commands (registered in server/admin/commands.ts). */
+/** Licence support commands (listed by the domain's manifest, decision 169). */
 export const licenceAdminCommands: readonly AdminCommand[] = [
   find,
   revoke,

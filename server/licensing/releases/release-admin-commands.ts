@@ -202,5 +202,5 @@ const list: AdminCommand = {
   },
 };
 
-/** The operator commands of the release catalog (registered in server/admin/commands.ts). */
+/** The operator commands of the release catalog (listed by the domain's manifest, decision 169). */
 export const releaseAdminCommands: readonly AdminCommand[] = [publish, list];

@@ -135,3 +135,11 @@ export function defineRoutes<Deps>(
     },
   };
 }
+
+/** The same routes, built from other dependencies (e.g. the app's, for a group that takes a few). */
+export function mapRouteDeps<From, To>(
+  group: RouteGroup<To>,
+  map: (deps: From) => To,
+): RouteGroup<From> {
+  return { docs: group.docs, app: (deps) => group.app(map(deps)) };
+}

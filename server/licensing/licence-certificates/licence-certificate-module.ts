@@ -1,0 +1,22 @@
+import type { AppDeps } from '#server/deps.ts';
+import { defineDomain } from '#server/platform/domain/define-domain.ts';
+import { startSigningKeyUseRecorder } from './key-set.ts';
+import { licenceCertificateRoutes } from './licence-certificate-routes.ts';
+
+/** The public keys of licence certificates, and the record of the signing key's use. */
+export const licenceCertificateDomain = defineDomain<AppDeps, { deps: AppDeps }>({
+  name: 'licence-certificates',
+  routes: [licenceCertificateRoutes],
+  jobs: [
+    {
+      name: 'signing key use',
+      start: ({ deps }) =>
+        startSigningKeyUseRecorder(
+          deps.database.db,
+          deps.licenceSigningKey,
+          deps.clock,
+          deps.logger,
+        ),
+    },
+  ],
+});
