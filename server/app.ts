@@ -1,47 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import type { ServerBuild } from 'react-router';
-import { billingPortalRoutes } from './billing/billing-portal/billing-portal-routes.ts';
-import { checkoutRoutes } from './billing/checkout/checkout-routes.ts';
-import { invoiceCheckoutRoutes } from './billing/invoices/invoice-checkout-routes.ts';
-import { contactRoutes } from './features/contact/contact-routes.ts';
 import type { AppDeps } from './deps.ts';
 import { compression } from './platform/http/compression.ts';
-import { csrf, csrfTokenRoutes } from './platform/http/csrf.ts';
+import { csrf } from './platform/http/csrf.ts';
 import { isCsrfExempt } from './platform/http/csrf-exempt.ts';
-import { accessTokenRoutes } from './licensing/access-tokens/access-token-routes.ts';
-import { licenceCertificateRoutes } from './licensing/licence-certificates/licence-certificate-routes.ts';
-import { licenceRecoveryRoutes } from './licensing/licence-recovery/licence-recovery-routes.ts';
-import { licenceValidationRoutes } from './licensing/licence-validation/licence-validation-routes.ts';
-import { openApiRoutes } from './openapi/openapi-routes.ts';
-import { apiReferenceRoutes } from './openapi/api-reference-routes.ts';
 import { requestId } from './platform/http/request-id.ts';
 import { requestLog } from './platform/http/request-log.ts';
-import { healthRoutes } from './health/health-routes.ts';
 import { isDatabaseUnavailable } from './platform/db/database-unavailable.ts';
 import { CLIENT_CLOSED_REQUEST, isClientAbort } from './platform/http/client-abort.ts';
 import { nodeIncoming } from './platform/http/node-bindings.ts';
 import { answerNotFound, unknownServicePaths } from './platform/http/not-found.ts';
-import { securityHeaders, type SecurityHeaderOptions } from './platform/http/security-headers.ts';
+import { domains } from './domains.ts';
+import {
+  securityHeaderOptionsOf,
+  securityHeaders,
+  type SecurityHeaderOptions,
+} from './platform/http/security-headers.ts';
 import { staticAssets } from './platform/http/static-assets.ts';
 import type { AppEnv } from './platform/http/types.ts';
-import { releaseFileRoutes } from './licensing/releases/release-file-routes.ts';
-import { releaseRoutes } from './licensing/releases/release-routes.ts';
-import { securityContactRoutes } from './features/security-contact/security-contact-routes.ts';
-import { localPaymentRoutes } from './billing/payments/local/local-routes.ts';
-import {
-  MAX_WEBHOOK_BYTES,
-  paymentWebhookRoutes,
-  STRIPE_WEBHOOK_PATH,
-} from './billing/payments/webhook-routes.ts';
+import { MAX_WEBHOOK_BYTES, STRIPE_WEBHOOK_PATH } from './billing/payments/webhook-routes.ts';
 import { bodyLimits, DEFAULT_BODY_LIMIT_BYTES } from './platform/http/body-limit.ts';
 import { metricsEnabled, METRICS_PATH } from './metrics/metrics-access.ts';
 import { metricsRoute } from './metrics/metrics-routes.ts';
 import { requestMetrics } from './metrics/request-metrics.ts';
 import { siteRoutes } from './features/site/site-routes.ts';
-import { quoteRoutes } from './billing/quotes/quote-routes.ts';
 import { storedPageListener } from './features/site/stored-page-listener.ts';
-import { trialRoutes } from './features/trials/trial-routes.ts';
 
 export interface BuildAppOptions {
   /** The React Router server build, or a loader of it (dev mode reloads it per request). */
@@ -70,12 +54,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Hono<App
 export function buildService(deps: AppDeps, options: BuildAppOptions = {}): BuiltService {
   const { env, logger } = deps;
   const app = new Hono<AppEnv>();
-  const accountOrigin = env.ACCOUNT_API_URL ? new URL(env.ACCOUNT_API_URL).origin : undefined;
-  const security: SecurityHeaderOptions = {
-    connectOrigins: accountOrigin ? [accountOrigin] : [],
-    analytics: Boolean(env.GA_MEASUREMENT_ID),
-    development: env.NODE_ENV === 'development',
-  };
+  const security: SecurityHeaderOptions = securityHeaderOptionsOf(env);
   const secureCookie = env.PUBLIC_BASE_URL.startsWith('https:');
   const site = options.serverBuild ? siteRoutes(deps, options.serverBuild, security) : undefined;
   const assets = options.clientDir ? staticAssets(options.clientDir) : undefined;
@@ -111,29 +90,16 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
   // Pages rendered once, served from memory with all their headers (decision 100).
   if (site) app.use(site.cachedPages);
   // The CLI's hot path: JSON for a machine, so no CSP, cookies or compression (decision 077).
-  app.route('/', licenceValidationRoutes(deps));
+  for (const domain of domains) {
+    for (const routes of domain.hotPathRoutes ?? []) app.route('/', routes.app(deps));
+  }
   app.use(securityHeaders(security));
   app.use(compression());
   app.use(csrf({ isExempt: isCsrfExempt, secureCookie }));
-  app.route('/', csrfTokenRoutes({ secureCookie }));
-
-  app.route('/', healthRoutes(deps));
-  app.route('/', securityContactRoutes(deps));
-  app.route('/', contactRoutes(deps));
-  app.route('/', trialRoutes(deps));
-  app.route('/', billingPortalRoutes(deps));
-  app.route('/', releaseRoutes(deps));
-  app.route('/', releaseFileRoutes(deps));
-  app.route('/', checkoutRoutes(deps));
-  app.route('/', quoteRoutes(deps));
-  app.route('/', invoiceCheckoutRoutes(deps));
-  app.route('/', paymentWebhookRoutes(deps));
-  app.route('/', localPaymentRoutes(deps));
-  app.route('/', licenceCertificateRoutes(deps));
-  app.route('/', accessTokenRoutes(deps));
-  app.route('/', licenceRecoveryRoutes(deps));
-  app.route('/', openApiRoutes(deps));
-  app.route('/', apiReferenceRoutes(security));
+  // Every domain's routes, in the order of the list (decision 169).
+  for (const domain of domains) {
+    for (const routes of domain.routes ?? []) app.route('/', routes.app(deps));
+  }
 
   if (assets) app.use(assets);
 

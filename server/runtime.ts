@@ -1,32 +1,30 @@
-import { backupScheduleJob } from './backup/schedule-backups.ts';
 import { startBackupSocket } from './backup/serve-backup-socket.ts';
 import { createBackupTaker } from './backup/take-backup.ts';
 import { makeDataDirPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.ts';
 import type { AppDeps } from './deps.ts';
 import type { Env } from './env.ts';
-import { signingKeyUseJob } from './licensing/licence-certificates/key-set.ts';
 import { loadLicenceSigningKey } from './licensing/licence-certificates/signing-key.ts';
 import { loadReleaseSigningKey } from './licensing/releases/release-signing-key.ts';
 import { signPublishedReleases } from './licensing/releases/sign-release.ts';
 import { OUTBOX_JOB } from './platform/email/deliver-outbox.ts';
-import { emailOutboxJob } from './platform/email/start-email-worker.ts';
 import { startJobs, type JobRunner } from './platform/jobs/start-jobs.ts';
 import type { Logger } from './platform/logger.ts';
 import { securityTxtExpiryProblem } from './features/security-contact/security-txt.ts';
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
-import { billingJobs } from './billing/subscriptions/billing-jobs.ts';
 import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
-import { createRateLimiter, rateLimitJobs } from './platform/rate-limit/rate-limiter.ts';
+import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
+import { domains } from './domains.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 
 export interface Runtime {
   deps: AppDeps;
   /**
-   * Starts the background workers (e-mail outbox, licence lifecycle, rate-limit flushing and
-   * sweeping, the signing key's record of use, scheduled backups and, on the embedded database,
-   * the backup socket); the stopper waits for them and writes the rate-limit hits still in memory.
+   * Starts every domain's background jobs (e-mail outbox, licence lifecycle, rate-limit flushing
+   * and sweeping, the signing key's record of use, scheduled backups and, on the embedded
+   * database, the backup socket); the stopper waits for them and writes the rate-limit hits
+   * still in memory.
    */
   startWorkers(): () => Promise<void>;
   close(): Promise<void>;
@@ -105,44 +103,20 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     startWorkers() {
       const stoppers: Array<() => Promise<void>> = [];
       // One queue for every backup this process writes (decision 130).
-      const backups = createBackupTaker({
+      const backupTaker = createBackupTaker({
         db: database.db,
         kind: database.kind,
         clock: deps.clock,
         dataDir: env.DATA_DIR,
       });
       if (database.kind === 'pglite') {
-        const socket = startBackupSocket({ dataDir: env.DATA_DIR, taker: backups, logger });
+        const socket = startBackupSocket({ dataDir: env.DATA_DIR, taker: backupTaker, logger });
         stoppers.push(() => socket.stop());
       }
-      // One runner for the background jobs (decision 174); each says whether it runs on every
-      // instance or once per period across them.
+      // Every domain's jobs (decision 169) on one runner (decision 174); each says whether it
+      // runs on every instance or once per period across them.
       const runner = startJobs(
-        [
-          emailOutboxJob({
-            db: database.db,
-            exclusive: database.kind === 'pglite',
-            env,
-            clock: deps.clock,
-            logger,
-            onOutcome: deps.metrics.outboxDelivered,
-          }),
-          ...rateLimitJobs({ limiter: deps.rateLimiter, db: database.db, clock: deps.clock }),
-          ...billingJobs(deps),
-          signingKeyUseJob(database.db, deps.licenceSigningKey, deps.clock),
-          ...(env.BACKUP_DIR && env.BACKUP_EVERY
-            ? [
-                backupScheduleJob({
-                  taker: backups,
-                  dir: env.BACKUP_DIR,
-                  everyMs: env.BACKUP_EVERY,
-                  keep: env.BACKUP_KEEP,
-                  clock: deps.clock,
-                  logger,
-                }),
-              ]
-            : []),
-        ],
+        domains.flatMap((domain) => domain.jobs?.({ deps, backupTaker }) ?? []),
         {
           db: database.db,
           logger: logger.child({ worker: 'jobs' }),

@@ -11,7 +11,7 @@ import {
   type AdminContext,
   type AdminIo,
 } from '../platform/commands/command.ts';
-import { adminCommands } from './commands.ts';
+import { loadAdminCommands } from '../domains.ts';
 import { assertEmbeddedDatabaseFree } from './embedded-database-guard.ts';
 
 export const ADMIN_INVOCATION = 'npm run admin --';
@@ -115,7 +115,7 @@ function matchCommand(
  */
 export async function runAdmin(argv: string[], options: RunAdminOptions = {}): Promise<number> {
   const io = options.io ?? consoleIo;
-  const commands = options.commands ?? adminCommands;
+  const commands = options.commands ?? (await loadAdminCommands());
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   const words = argv.filter((arg) => arg !== '--help' && arg !== '-h');
   const firstWord = words[0];

@@ -1,86 +1,7 @@
-import { z } from 'zod';
 import { CSRF_HEADER, CSRF_TOKEN_PATH, csrfCookieName } from '#shared/contracts/csrf.ts';
-import { accessTokenApiDocs } from '../licensing/access-tokens/access-token-api-docs.ts';
-import { billingPortalApiDocs } from '../billing/billing-portal/billing-portal-api-docs.ts';
-import { checkoutApiDocs } from '../billing/checkout/checkout-api-docs.ts';
-import { invoiceCheckoutApiDocs } from '../billing/invoices/invoice-checkout-api-docs.ts';
-import { contactApiDocs } from '../features/contact/contact-api-docs.ts';
-import { csrfApiDocs } from '../platform/http/csrf-api-docs.ts';
+import type { ApiOperationDoc } from '../platform/api-doc/api-doc.ts';
 import { isCsrfExempt } from '../platform/http/csrf-exempt.ts';
-import { licenceCertificateApiDocs } from '../licensing/licence-certificates/licence-certificate-api-docs.ts';
-import { licenceRecoveryApiDocs } from '../licensing/licence-recovery/licence-recovery-api-docs.ts';
-import { licenceValidationApiDocs } from '../licensing/licence-validation/licence-validation-api-docs.ts';
-import { paymentWebhookApiDocs } from '../billing/payments/webhook-api-docs.ts';
-import { quoteApiDocs } from '../billing/quotes/quote-api-docs.ts';
-import { releaseApiDocs } from '../licensing/releases/release-api-docs.ts';
-import { trialApiDocs } from '../features/trials/trial-api-docs.ts';
-import { defineApiDocs, type ApiOperationDoc } from '../platform/api-doc/api-doc.ts';
-import { API_REFERENCE_PATH, API_REFERENCE_SCRIPT_PATH } from './api-reference-paths.ts';
-import { invalidRequestErrorSchema } from '../platform/api-doc/common-errors.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
-
-export const OPENAPI_PATH = '/account/v1/openapi.json';
-
-const openApiDocs = defineApiDocs([
-  {
-    method: 'get',
-    path: OPENAPI_PATH,
-    operationId: 'getOpenApiDocument',
-    tag: 'Reference',
-    summary: 'This OpenAPI 3.1 document',
-    responses: {
-      200: { description: 'The document.', schema: z.record(z.string(), z.unknown()) },
-      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
-    },
-  },
-  {
-    method: 'get',
-    path: API_REFERENCE_PATH,
-    operationId: 'getApiReference',
-    tag: 'Reference',
-    summary: 'This document as an interactive reference (Scalar)',
-    description:
-      'An HTML page that loads Scalar’s bundle from this origin; its CSP allows inline code only by a per-request nonce.',
-    responses: {
-      200: { description: 'The page.', contentType: 'text/html', schema: z.string() },
-      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
-    },
-  },
-  {
-    method: 'get',
-    path: API_REFERENCE_SCRIPT_PATH,
-    operationId: 'getApiReferenceScript',
-    tag: 'Reference',
-    summary: 'Scalar’s browser bundle for the reference page',
-    description: 'Named by its version, so it is cached for a year.',
-    responses: {
-      200: { description: 'The script.', contentType: 'text/javascript', schema: z.string() },
-      400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
-    },
-  },
-]);
-
-/**
- * Every documented endpoint of the account service and the site's API. A domain that adds routes
- * exports its `xxxApiDocs` beside them and lists it here; `tests/api/licensing-openapi.test.ts`
- * fails when a registered route is missing here or a listed one does not answer.
- */
-export const apiDocs: readonly ApiOperationDoc[] = [
-  ...contactApiDocs,
-  ...csrfApiDocs,
-  ...trialApiDocs,
-  ...billingPortalApiDocs,
-  ...checkoutApiDocs,
-  ...quoteApiDocs,
-  ...invoiceCheckoutApiDocs,
-  ...paymentWebhookApiDocs,
-  ...releaseApiDocs,
-  ...licenceValidationApiDocs,
-  ...licenceCertificateApiDocs,
-  ...accessTokenApiDocs,
-  ...licenceRecoveryApiDocs,
-  ...openApiDocs,
-];
 
 /** The credentials the API takes; `licenseKey` travels in the JSON body, which OpenAPI cannot name. */
 function securitySchemes(csrfCookie: string): Record<string, Record<string, unknown>> {
@@ -119,10 +40,16 @@ export interface ApiDocumentUrls {
   siteBaseUrl: string;
 }
 
-/** The OpenAPI 3.1 document of every endpoint in `apiDocs`. */
-export function buildApiDocument(urls: ApiDocumentUrls): Record<string, unknown> {
+/**
+ * The OpenAPI 3.1 document of the given endpoints: `apiDocument` in `server/domains.ts` gives
+ * every domain's route definitions (decisions 168, 169).
+ */
+export function buildApiDocument(
+  docs: readonly ApiOperationDoc[],
+  urls: ApiDocumentUrls,
+): Record<string, unknown> {
   const csrfCookie = csrfCookieName(urls.siteBaseUrl.startsWith('https:'));
-  return buildOpenApiDocument(apiDocs, {
+  return buildOpenApiDocument(docs, {
     info: {
       title: 'Orgsmith account service',
       version: '1.0.0',

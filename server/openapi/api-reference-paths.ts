@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
+export const OPENAPI_PATH = '/account/v1/openapi.json';
 export const API_REFERENCE_PATH = '/account/v1/docs';
 
 // The package exports neither its browser bundle nor its package.json: found beside its entry.

@@ -1,12 +1,12 @@
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
-import { buildApiDocument } from './api-docs.ts';
+import { apiDocument } from '../domains.ts';
 
 /**
  * Redocly's `recommended` rules over the served document; `npm run lint:openapi` prints the
  * problems and `tests/api/openapi-lint.test.ts` requires none to be errors.
  */
 export async function lintApiDocument(): Promise<NormalizedProblem[]> {
-  const document = buildApiDocument({
+  const document = apiDocument({
     accountBaseUrl: 'https://account.orgsmith.io',
     siteBaseUrl: 'https://orgsmith.io',
   });

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
-import { buildApiDocument } from '#server/openapi/api-docs.ts';
+import { apiDocument } from '#server/domains.ts';
 
 const mediaTypeSchema = z.looseObject({
   schema: z.unknown().optional(),
@@ -47,7 +47,7 @@ export class DocumentedAnswers {
 
   constructor() {
     const document = documentSchema.parse(
-      buildApiDocument({ accountBaseUrl: 'http://localhost', siteBaseUrl: 'http://localhost' }),
+      apiDocument({ accountBaseUrl: 'http://localhost', siteBaseUrl: 'http://localhost' }),
     );
     this.components = document.components;
     this.operations = Object.entries(document.paths).flatMap(([path, item]) =>

@@ -1,27 +1,75 @@
 import { Hono } from 'hono';
-import { checkoutRequestSchema } from '#shared/contracts/checkout.ts';
+import { checkoutRequestSchema, type CheckoutResponse } from '#shared/contracts/checkout.ts';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { invalidRequest, readJsonBody } from '#server/platform/http/request-input.ts';
+import { invalidRequest } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { checkoutDepsOf, createCheckoutSession } from './create-checkout-session.ts';
+import { z } from 'zod';
+import {
+  errorBodySchema,
+  payloadTooLargeErrorSchema,
+  tooManyRequestsErrorSchema,
+  unsupportedMediaTypeErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
+import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
+
+const checkoutResponseSchema = z
+  .object({
+    sessionId: z.string(),
+    url: z.string().describe('Where to send the buyer: the provider’s hosted checkout page.'),
+  })
+  .meta({ id: 'CheckoutSession' });
+
+const responseMatches: SameType<z.output<typeof checkoutResponseSchema>, CheckoutResponse> = true;
+void responseMatches;
+
+const createCheckoutSessionRoute = defineRoute({
+  method: 'post',
+  path: '/account/v1/checkout',
+  operationId: 'createCheckoutSession',
+  tag: 'Subscriptions',
+  summary: 'Open a checkout session for a plan (docs/product-rules.md#service-calls)',
+  description:
+    'The quantity is the pricing selector’s size and must fit the edition (Starter 3, Pro 4–24, Enterprise 25); the return URLs must be on the site’s origin.',
+  request: { body: checkoutRequestSchema },
+  responses: {
+    201: { description: 'The session.', schema: checkoutResponseSchema },
+    400: {
+      description: 'InvalidRequest (fields) or LicenseKeyUnknown (trialLicenseKeyToConvert).',
+      schema: errorBodySchema,
+    },
+    409: {
+      description: 'SubscriptionAlreadyExists: the trial key already belongs to a subscription.',
+      schema: errorBodySchema,
+    },
+    413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+    415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+    429: { description: 'Too many requests.', schema: tooManyRequestsErrorSchema },
+    503: {
+      description: 'PaymentProviderUnavailable: the payment provider did not answer.',
+      schema: errorBodySchema,
+    },
+  },
+});
 
 /** `POST /account/v1/checkout` (docs/product-rules.md#service-calls): validates, opens a provider session, answers `{ sessionId, url }`. */
-export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
+export const checkoutRoutes = defineRoutes([createCheckoutSessionRoute], (deps: AppDeps) => {
   const app = new Hono<AppEnv>();
   const limiter = deps.rateLimiter;
 
-  app.post('/account/v1/checkout', async (c) => {
+  createCheckoutSessionRoute.handle(app, async (c, request) => {
     const limited = await enforceRateLimits(c, limiter, [
       { rule: rateLimitRules.checkoutPerIp, subject: rateLimitClient(c) },
     ]);
     if (limited) return limited;
-    const body = await readJsonBody(c, checkoutRequestSchema);
+    const body = await request.body();
     if (!body.ok) return body.response;
 
     let result;
@@ -63,4 +111,4 @@ export function checkoutRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
-}
+});

@@ -6,13 +6,28 @@ import {
   invoiceCheckoutMessages,
   invoiceCheckoutRequestSchema,
   invoiceOrderLinkRequestSchema,
+  INVOICE_ORDER_PAGE,
+  type InvoiceCheckoutResponse,
+  type InvoiceOrderPlaced,
 } from '#shared/contracts/invoice-checkout.ts';
-import { invoiceOrderMessages } from '#shared/contracts/invoice-order-messages.ts';
+import {
+  invoiceOrderMessages,
+  INVOICE_ORDER_LINK_HOURS,
+  INVOICE_ORDERS_PER_DOMAIN,
+} from '#shared/contracts/invoice-order-messages.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { invalidRequest, readJsonBody } from '#server/platform/http/request-input.ts';
+import { invalidRequest } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { noQueryParameters } from '#server/platform/api-doc/common-errors.ts';
+import {
+  noQueryParameters,
+  errorBodySchema,
+  invalidRequestErrorSchema,
+  payloadTooLargeErrorSchema,
+  rateLimitHeadersDoc,
+  tooManyRequestsErrorSchema,
+  unsupportedMediaTypeErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
 import { syncDepsOf } from '../subscriptions/sync-subscription.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
@@ -24,6 +39,13 @@ import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts'
 import { cancelInvoiceOrder } from './cancel-invoice-order.ts';
 import { confirmInvoiceOrder } from './confirm-invoice-order.ts';
 import { placeInvoiceOrder, type PlaceInvoiceOrderRefusal } from './place-invoice-order.ts';
+import { z } from 'zod';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
+import {
+  defineRoute,
+  defineRoutes,
+  type RouteInput,
+} from '#server/platform/api-doc/define-route.ts';
 
 /** A refused order's answer: 400 with the field at fault, or 409 naming the way out. */
 function refuse(c: Context<AppEnv>, code: PlaceInvoiceOrderRefusal) {
@@ -59,102 +81,223 @@ function refuse(c: Context<AppEnv>, code: PlaceInvoiceOrderRefusal) {
   }
 }
 
+const invoiceOrderPlacedSchema = z
+  .object({
+    status: z.literal('confirmation-sent'),
+    billingEmail: z.string().describe('Where the confirmation link was sent.'),
+    confirmBy: z.string().describe(`ISO 8601: the link works ${INVOICE_ORDER_LINK_HOURS} hours.`),
+    message: z.string().describe('“Check your inbox to confirm…”, to show as it is.'),
+  })
+  .meta({ id: 'InvoiceOrderPlaced' });
+
+const invoiceOrderSchema = z
+  .object({
+    subscriptionId: z.string(),
+    invoiceNumber: z.string(),
+    invoiceUrl: z
+      .string()
+      .describe('The provider’s page of the invoice: pay there, or get the PDF.'),
+    amountDue: z.number().describe('In minor units (cents).'),
+    currency: z.enum(['USD', 'EUR']),
+    dueAt: z.string().describe('ISO 8601: 30 days after the invoice was issued.'),
+    licenceEmail: z.string().describe('Where the licence key was sent.'),
+  })
+  .meta({ id: 'InvoiceOrder' });
+
+const placedMatches: SameType<z.output<typeof invoiceOrderPlacedSchema>, InvoiceOrderPlaced> = true;
+void placedMatches;
+const responseMatches: SameType<
+  z.output<typeof invoiceOrderSchema>,
+  InvoiceCheckoutResponse
+> = true;
+void responseMatches;
+
+const linkResponses = {
+  400: { description: 'Malformed JSON or token.', schema: invalidRequestErrorSchema },
+  410: {
+    description:
+      'InvoiceOrderLinkInvalid: unknown, expired, used (the order is confirmed) or cancelled.',
+    schema: errorBodySchema,
+  },
+  413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+  415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+  429: {
+    description: 'Too many requests from this address (30 an hour).',
+    schema: tooManyRequestsErrorSchema,
+    headers: rateLimitHeadersDoc,
+  },
+} as const;
+
+const createInvoiceSubscriptionRoute = defineRoute({
+  method: 'post',
+  path: '/account/v1/checkout/invoice',
+  operationId: 'createInvoiceSubscription',
+  tag: 'Subscriptions',
+  summary: 'Order yearly Pro or Enterprise paid by invoice, net 30 (decisions 144, 153)',
+  description: `Stores the order and e-mails a confirmation link to the billing address; nothing else happens until it is confirmed: no customer, subscription, invoice or licence. The link opens the site page ${INVOICE_ORDER_PAGE}?token=…, whose button confirms the order (\`POST ${CONFIRM_INVOICE_ORDER_PATH}\`). At most one open order (unconfirmed, or confirmed and unpaid) per billing address (normalized: case and +tags do not count) and ${INVOICE_ORDERS_PER_DOMAIN} confirmed unpaid orders per e-mail domain. Company name and billing e-mail are required; the VAT ID (EU) and PO reference are printed on the invoice. \`quoteToken\` (the quote's accept link token) makes the order accept that quote, once (decision 154).`,
+  request: { body: invoiceCheckoutRequestSchema },
+  responses: {
+    201: {
+      description: 'The order waits for the confirmation of its billing address.',
+      schema: invoiceOrderPlacedSchema,
+    },
+    400: {
+      description:
+        'InvalidRequest: a field is missing or invalid, the plan is not yearly Pro or Enterprise (field billingPeriod), or the quote link is not valid or names another plan (field quoteToken).',
+      schema: errorBodySchema,
+    },
+    409: {
+      description:
+        'InvoiceOrderOpen: this billing address has an open order; InvoiceOrderDomainLimit: its domain has its open orders; QuoteAlreadyAccepted or QuoteExpired: the quote cannot be ordered. The message names the way out (contact sales).',
+      schema: errorBodySchema,
+    },
+    413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+    415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+    429: {
+      description:
+        'Too many orders: from this client (10 an hour) or for this billing e-mail (5 a day).',
+      schema: tooManyRequestsErrorSchema,
+    },
+  },
+});
+
+const confirmInvoiceOrderRoute = defineRoute({
+  method: 'post',
+  path: CONFIRM_INVOICE_ORDER_PATH,
+  operationId: 'confirmInvoiceOrder',
+  tag: 'Subscriptions',
+  summary: 'Confirm an invoice order: the button of its landing page',
+  description: `Uses the link's token once: the provider creates the customer and the subscription, its invoice is sent net 30 and the licence is issued (key e-mailed). Of two confirmations at the same moment one creates the subscription. Only this POST uses a link: a GET of the e-mailed link (${INVOICE_ORDER_PAGE}?token=…) shows the order and changes nothing.`,
+  request: { body: invoiceOrderLinkRequestSchema },
+  responses: {
+    200: { description: 'The order and its invoice.', schema: invoiceOrderSchema },
+    ...linkResponses,
+    409: {
+      description:
+        'InvoiceOrderDomainLimit: the domain has its open orders (the link stays usable); QuoteAlreadyAccepted: another order accepted the quote first (this one is cancelled).',
+      schema: errorBodySchema,
+    },
+    503: {
+      description: 'PaymentProviderUnavailable: the provider failed; the link stays usable.',
+      schema: errorBodySchema,
+    },
+  },
+});
+
+const cancelInvoiceOrderRoute = defineRoute({
+  method: 'post',
+  path: CANCEL_INVOICE_ORDER_PATH,
+  operationId: 'cancelInvoiceOrder',
+  tag: 'Subscriptions',
+  summary: 'Cancel an invoice order that is not confirmed: the landing page’s other button',
+  request: { body: invoiceOrderLinkRequestSchema },
+  responses: {
+    204: { description: 'Cancelled: the link is dead and the address may order again.' },
+    ...linkResponses,
+  },
+});
+
+type LinkInput = RouteInput<(typeof confirmInvoiceOrderRoute)['doc']['request']>;
+
 /**
  * `POST /account/v1/checkout/invoice` (decisions 144, 153): an order paid by invoice, stored
  * until its billing address confirms it; `POST …/confirm` and `…/cancel` are the buttons of
  * the landing page the confirmation e-mail links to (a GET of that page changes nothing).
  */
-export function invoiceCheckoutRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export const invoiceCheckoutRoutes = defineRoutes(
+  [createInvoiceSubscriptionRoute, confirmInvoiceOrderRoute, cancelInvoiceOrderRoute],
+  (deps: AppDeps) => {
+    const app = new Hono<AppEnv>();
 
-  app.post('/account/v1/checkout/invoice', async (c) => {
-    const body = await gatePublicForm(
-      c,
-      deps.rateLimiter,
-      {
-        perIp: rateLimitRules.invoiceCheckoutPerIp,
-        perEmail: rateLimitRules.invoiceCheckoutPerEmail,
-        addressOf: (order) => order.billingEmail,
-      },
-      () => readJsonBody(c, invoiceCheckoutRequestSchema),
-    );
-    if (!body.ok) return body.response;
-    c.header('Cache-Control', 'no-store');
-    const result = await placeInvoiceOrder(syncDepsOf(deps), body.value);
-    if (!result.ok) {
-      c.get('log').info({ code: result.code }, 'invoice order refused');
-      return refuse(c, result.code);
-    }
-    deps.wakeOutbox();
-    c.get('log').info(
-      { orderId: result.orderId, edition: body.value.edition },
-      'invoice order waiting for its confirmation',
-    );
-    return c.json(result.placed, 201);
-  });
-
-  /** The landing page's buttons: per client, and the link's token in a JSON body. */
-  async function readLink(c: Context<AppEnv>) {
-    c.header('Cache-Control', 'no-store');
-    const limited = await enforceRateLimits(
-      c,
-      deps.rateLimiter,
-      [{ rule: rateLimitRules.invoiceOrderLinkPerIp, subject: rateLimitClient(c) }],
-      { pacing: true },
-    );
-    if (limited) return { ok: false as const, response: limited };
-    return readJsonBody(c, invoiceOrderLinkRequestSchema);
-  }
-  const linkInvalid = (c: Context<AppEnv>) =>
-    c.json(
-      { Error: errorCodes.invoiceOrderLinkInvalid, message: invoiceOrderMessages.linkInvalid },
-      410,
-    );
-
-  app.post(CONFIRM_INVOICE_ORDER_PATH, noQueryParameters, async (c) => {
-    const body = await readLink(c);
-    if (!body.ok) return body.response;
-    let result;
-    try {
-      result = await confirmInvoiceOrder(syncDepsOf(deps), body.value.token);
-    } catch (error) {
-      if (!isPaymentError(error)) throw error;
-      c.get('log').error({ err: error }, 'invoice subscription could not be created');
-      return c.json(
-        { Error: errorCodes.paymentProviderUnavailable, message: billingErrorMessage(undefined) },
-        503,
+    createInvoiceSubscriptionRoute.handle(app, async (c, request) => {
+      const body = await gatePublicForm(
+        c,
+        deps.rateLimiter,
+        {
+          perIp: rateLimitRules.invoiceCheckoutPerIp,
+          perEmail: rateLimitRules.invoiceCheckoutPerEmail,
+          addressOf: (order) => order.billingEmail,
+        },
+        () => request.body(),
       );
-    }
-    if (result.ok) {
+      if (!body.ok) return body.response;
+      c.header('Cache-Control', 'no-store');
+      const result = await placeInvoiceOrder(syncDepsOf(deps), body.value);
+      if (!result.ok) {
+        c.get('log').info({ code: result.code }, 'invoice order refused');
+        return refuse(c, result.code);
+      }
+      deps.wakeOutbox();
       c.get('log').info(
-        { orderId: result.orderId, subscriptionId: result.order.subscriptionId },
-        'invoice subscription created',
+        { orderId: result.orderId, edition: body.value.edition },
+        'invoice order waiting for its confirmation',
       );
-      return c.json(result.order, 200);
-    }
-    if (result.code === 'DomainLimit') {
-      return c.json(
-        { Error: errorCodes.invoiceOrderDomainLimit, message: invoiceOrderMessages.domainLimit },
-        409,
-      );
-    }
-    if (result.code === 'QuoteAccepted') {
-      return c.json(
-        { Error: errorCodes.quoteAlreadyAccepted, message: invoiceOrderMessages.quoteAccepted },
-        409,
-      );
-    }
-    return linkInvalid(c);
-  });
+      return c.json(result.placed, 201);
+    });
 
-  app.post(CANCEL_INVOICE_ORDER_PATH, noQueryParameters, async (c) => {
-    const body = await readLink(c);
-    if (!body.ok) return body.response;
-    const result = await cancelInvoiceOrder(syncDepsOf(deps), body.value.token);
-    if (!result.ok) return linkInvalid(c);
-    c.get('log').info({ orderId: result.orderId }, 'invoice order cancelled by its link');
-    return c.body(null, 204);
-  });
+    /** The landing page's buttons: per client, and the link's token in a JSON body. */
+    async function readLink(c: Context<AppEnv>, request: LinkInput) {
+      c.header('Cache-Control', 'no-store');
+      const limited = await enforceRateLimits(
+        c,
+        deps.rateLimiter,
+        [{ rule: rateLimitRules.invoiceOrderLinkPerIp, subject: rateLimitClient(c) }],
+        { pacing: true },
+      );
+      if (limited) return { ok: false as const, response: limited };
+      return request.body();
+    }
+    const linkInvalid = (c: Context<AppEnv>) =>
+      c.json(
+        { Error: errorCodes.invoiceOrderLinkInvalid, message: invoiceOrderMessages.linkInvalid },
+        410,
+      );
 
-  return app;
-}
+    confirmInvoiceOrderRoute.handle(app, noQueryParameters, async (c, request) => {
+      const body = await readLink(c, request);
+      if (!body.ok) return body.response;
+      let result;
+      try {
+        result = await confirmInvoiceOrder(syncDepsOf(deps), body.value.token);
+      } catch (error) {
+        if (!isPaymentError(error)) throw error;
+        c.get('log').error({ err: error }, 'invoice subscription could not be created');
+        return c.json(
+          { Error: errorCodes.paymentProviderUnavailable, message: billingErrorMessage(undefined) },
+          503,
+        );
+      }
+      if (result.ok) {
+        c.get('log').info(
+          { orderId: result.orderId, subscriptionId: result.order.subscriptionId },
+          'invoice subscription created',
+        );
+        return c.json(result.order, 200);
+      }
+      if (result.code === 'DomainLimit') {
+        return c.json(
+          { Error: errorCodes.invoiceOrderDomainLimit, message: invoiceOrderMessages.domainLimit },
+          409,
+        );
+      }
+      if (result.code === 'QuoteAccepted') {
+        return c.json(
+          { Error: errorCodes.quoteAlreadyAccepted, message: invoiceOrderMessages.quoteAccepted },
+          409,
+        );
+      }
+      return linkInvalid(c);
+    });
+
+    cancelInvoiceOrderRoute.handle(app, noQueryParameters, async (c, request) => {
+      const body = await readLink(c, request);
+      if (!body.ok) return body.response;
+      const result = await cancelInvoiceOrder(syncDepsOf(deps), body.value.token);
+      if (!result.ok) return linkInvalid(c);
+      c.get('log').info({ orderId: result.orderId }, 'invoice order cancelled by its link');
+      return c.body(null, 204);
+    });
+
+    return app;
+  },
+);

@@ -120,5 +120,5 @@ const cancel: AdminCommand<AdminSyncSettings> = {
   },
 };
 
-/** Invoice-order commands (registered in server/admin/commands.ts). */
+/** Invoice-order commands (listed by the domain's manifest, decision 169). */
 export const invoiceOrderAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [list, cancel];

@@ -4,6 +4,12 @@ import type { AppDeps } from '#server/deps.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { isPaymentError } from './payment-errors.ts';
 import { handlePaymentEvent, syncDepsOf } from '../subscriptions/sync-subscription.ts';
+import { z } from 'zod';
+import {
+  errorBodySchema,
+  payloadTooLargeErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
+import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 
 /**
  * Stripe does not publish a maximum event size; its events embed at most a page of each list,
@@ -14,15 +20,38 @@ export const MAX_WEBHOOK_BYTES = 512 * 1024;
 
 export const STRIPE_WEBHOOK_PATH = '/account/v1/webhooks/stripe';
 
+const receiveStripeWebhookRoute = defineRoute({
+  method: 'post',
+  path: STRIPE_WEBHOOK_PATH,
+  operationId: 'receiveStripeWebhook',
+  tag: 'Webhooks',
+  summary: 'Stripe events (signed with the webhook secret)',
+  description:
+    'Called by Stripe only. The signature in `Stripe-Signature` is checked on the raw body; each event is recorded once and the subscription is re-read.',
+  security: [{ stripeSignature: [] }],
+  request: {
+    body: z.record(z.string(), z.unknown()).describe('A Stripe event.'),
+  },
+  responses: {
+    200: {
+      description: 'Processed (or already processed).',
+      schema: z.object({ received: z.literal(true), outcome: z.string() }),
+    },
+    400: { description: 'The signature is not valid.', schema: errorBodySchema },
+    404: { description: 'Stripe is not configured on this server.', schema: errorBodySchema },
+    413: { description: 'The event is too large.', schema: payloadTooLargeErrorSchema },
+  },
+});
+
 /**
  * `POST /account/v1/webhooks/stripe`: verifies the signature on the raw body, then hands the
  * event to the sync, which records its id with its effect. 2xx tells Stripe to stop; a 5xx
  * (the sync failed) makes it deliver again later. CSRF-exempt: the signature authenticates.
  */
-export function paymentWebhookRoutes(deps: AppDeps): Hono<AppEnv> {
+export const paymentWebhookRoutes = defineRoutes([receiveStripeWebhookRoute], (deps: AppDeps) => {
   const app = new Hono<AppEnv>();
 
-  app.post(STRIPE_WEBHOOK_PATH, async (c) => {
+  receiveStripeWebhookRoute.handle(app, async (c) => {
     if (deps.payments.name !== 'stripe') {
       return c.json(
         { Error: errorCodes.invalidRequest, message: 'Stripe is not configured on this server.' },
@@ -57,4 +86,4 @@ export function paymentWebhookRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
-}
+});

@@ -166,5 +166,5 @@ const show: AdminCommand = {
   },
 };
 
-/** Quote commands (registered in server/admin/commands.ts). */
+/** Quote commands (listed by the domain's manifest, decision 169). */
 export const quoteAdminCommands: readonly AdminCommand[] = [list, show];

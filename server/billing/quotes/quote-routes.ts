@@ -1,26 +1,64 @@
 import { Hono } from 'hono';
-import { quoteRequestSchema } from '#shared/contracts/quotes.ts';
+import { quoteRequestSchema, type QuoteResponse } from '#shared/contracts/quotes.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { readJsonBody } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { gatePublicForm } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { createQuote, quoteDepsOf, quoteLinks } from './create-quote.ts';
 import { createQuotePdfCache } from './quote-pdf-cache.ts';
 import { readQuoteDocument } from './read-quote.ts';
+import { z } from 'zod';
+import {
+  invalidRequestErrorSchema,
+  payloadTooLargeErrorSchema,
+  tooManyRequestsErrorSchema,
+  unsupportedMediaTypeErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
+import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 
 export const QUOTES_PATH = '/account/v1/quotes';
+
+const quoteResponseSchema = z
+  .object({
+    number: z.string().describe('Q-YYYY-NNNN, counted per year.'),
+    validUntil: z.string().describe('YYYY-MM-DD: the last day the quote’s prices hold.'),
+    downloadUrl: z.string().describe('The PDF: /quotes/<number>.pdf?token=…'),
+    acceptUrl: z.string().describe('The page that accepts the quote: /quote/accept?token=…'),
+  })
+  .meta({ id: 'Quote' });
+
+const responseMatches: SameType<z.output<typeof quoteResponseSchema>, QuoteResponse> = true;
+void responseMatches;
+
+const createQuoteRoute = defineRoute({
+  method: 'post',
+  path: QUOTES_PATH,
+  operationId: 'createQuote',
+  tag: 'Subscriptions',
+  summary: 'Make a PDF quote for a plan of the pricing selector (decision 142)',
+  description:
+    'Pro (4–24) or Enterprise (25). The quote is stored, e-mailed to emailAddress with its links, and its PDF can be fetched at once from downloadUrl. The VAT ID is checked loosely (two letters, then 2–13 letters or digits); a VAT ID of another EU state makes the quote reverse-charge (decision 143).',
+  request: { body: quoteRequestSchema },
+  responses: {
+    201: { description: 'The quote.', schema: quoteResponseSchema },
+    400: { description: 'A field is missing or invalid.', schema: invalidRequestErrorSchema },
+    413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+    415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+    429: { description: 'Too many quotes.', schema: tooManyRequestsErrorSchema },
+  },
+});
 
 /**
  * `POST /account/v1/quotes`: the pricing page's "Get a quote" dialog (decision 142), and
  * `GET /quotes/<number>.pdf?token=…`: the quote's PDF for whoever holds its link.
  */
-export function quoteRoutes(deps: AppDeps): Hono<AppEnv> {
+export const quoteRoutes = defineRoutes([createQuoteRoute], (deps: AppDeps) => {
   const app = new Hono<AppEnv>();
   const quoteDeps = quoteDepsOf(deps);
   const pdfs = createQuotePdfCache();
 
-  app.post(QUOTES_PATH, async (c) => {
+  createQuoteRoute.handle(app, async (c, request) => {
     const input = await gatePublicForm(
       c,
       deps.rateLimiter,
@@ -29,7 +67,7 @@ export function quoteRoutes(deps: AppDeps): Hono<AppEnv> {
         perEmail: rateLimitRules.quotePerEmail,
         addressOf: (input) => input.emailAddress,
       },
-      () => readJsonBody(c, quoteRequestSchema),
+      () => request.body(),
     );
     if (!input.ok) return input.response;
     const quote = await createQuote(quoteDeps, input.value);
@@ -57,4 +95,4 @@ export function quoteRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
-}
+});

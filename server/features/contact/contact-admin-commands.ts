@@ -37,5 +37,5 @@ const list: AdminCommand = {
   },
 };
 
-/** Contact message commands (registered in server/admin/commands.ts). */
+/** Contact message commands (listed by the domain's manifest, decision 169). */
 export const contactMessageAdminCommands: readonly AdminCommand[] = [list];

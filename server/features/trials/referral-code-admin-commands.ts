@@ -87,5 +87,5 @@ const disable: AdminCommand = {
   },
 };
 
-/** Referral code commands (registered in server/admin/commands.ts). */
+/** Referral code commands (listed by the domain's manifest, decision 169). */
 export const referralCodeAdminCommands: readonly AdminCommand[] = [create, list, disable];

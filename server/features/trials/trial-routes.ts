@@ -4,17 +4,46 @@ import { trialErrorMessage } from '#shared/contracts/messages.ts';
 import { trialRequestQuerySchema } from '#shared/contracts/trial.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { readQuery, refuseBody } from '#server/platform/http/request-input.ts';
+import {
+  errorBodySchema,
+  tooManyRequestsErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
+import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
+import { refuseBody } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { gatePublicForm } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { startTrial, trialDepsOf } from './start-trial.ts';
 
+const startTrialRoute = defineRoute({
+  method: 'post',
+  path: '/account/v1/licenses/trial',
+  operationId: 'startTrial',
+  tag: 'Trials',
+  summary:
+    'Issue a two-month trial licence to an e-mail address (docs/product-rules.md#service-calls)',
+  description:
+    'Parameters in the query string, no body. The licence key is e-mailed; the answer has no body.',
+  request: { query: trialRequestQuerySchema },
+  responses: {
+    204: { description: 'The licence was issued and its e-mail queued.' },
+    400: {
+      description: 'InvalidRequest, ProductIdInvalid or ReferralCodeInvalid.',
+      schema: errorBodySchema,
+    },
+    409: {
+      description: 'TrialLicenseAlreadyUsed: the address already held a licence.',
+      schema: errorBodySchema,
+    },
+    429: { description: 'Too many requests.', schema: tooManyRequestsErrorSchema },
+  },
+});
+
 /** `POST /account/v1/licenses/trial?emailAddress=…&productId=…[&referralCode=…]` (docs/product-rules.md#service-calls). */
-export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
+export const trialRoutes = defineRoutes([startTrialRoute], (deps: AppDeps) => {
   const app = new Hono<AppEnv>();
 
-  app.post('/account/v1/licenses/trial', async (c) => {
+  startTrialRoute.handle(app, async (c, request) => {
     const input = await gatePublicForm(
       c,
       deps.rateLimiter,
@@ -24,7 +53,7 @@ export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
         addressOf: (input) => input.emailAddress,
       },
       async () => {
-        const query = readQuery(c, trialRequestQuerySchema);
+        const query = request.query();
         if (!query.ok) return query;
         const withBody = await refuseBody(c);
         return withBody ? { ok: false, response: withBody } : query;
@@ -60,4 +89,4 @@ export function trialRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
-}
+});

@@ -112,5 +112,5 @@ const revoke: AdminCommand = {
   },
 };
 
-/** Access token commands (registered in server/admin/commands.ts). */
+/** Access token commands (listed by the domain's manifest, decision 169). */
 export const accessTokenAdminCommands: readonly AdminCommand[] = [create, list, revoke];

@@ -7,15 +7,24 @@ import {
   replaceKeyRequestSchema,
 } from '#shared/contracts/licence-recovery.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { readJsonBody } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
-import { noQueryParameters } from '#server/platform/api-doc/common-errors.ts';
+import {
+  noQueryParameters,
+  errorBodySchema,
+  invalidRequestErrorSchema,
+  payloadTooLargeErrorSchema,
+  rateLimitHeadersDoc,
+  tooManyRequestsErrorSchema,
+  unsupportedMediaTypeErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { replaceLicenceKey } from './replace-licence-key.ts';
 import { sendLostKeyEmail } from './send-lost-key-email.ts';
+import { z } from 'zod';
+import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 
 /**
  * The lost-key answer takes at least this long, known address or not, so its timing does not
@@ -29,72 +38,128 @@ function maskAddress(address: string): string {
   return at < 1 ? '•••' : `${address.charAt(0)}•••${address.slice(at)}`;
 }
 
+const requestLostLicenceKeyRoute = defineRoute({
+  method: 'post',
+  path: LOST_KEY_PATH,
+  operationId: 'requestLostLicenceKey',
+  tag: 'Lost licence key',
+  summary: 'E-mail a link to replace the key of every licence of an address',
+  description:
+    'Answers 202 whether or not licences exist for the address, and takes the same time either way. When they do, the address each licence was issued to receives a link per licence (24 hours, single use) that replaces its key.',
+  request: { body: lostKeyRequestSchema },
+  responses: {
+    202: { description: 'Accepted; nothing is revealed about the address.' },
+    400: { description: 'Malformed JSON or e-mail address.', schema: invalidRequestErrorSchema },
+    413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+    415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+    429: {
+      description: 'Too many requests from this address or for this e-mail address.',
+      schema: tooManyRequestsErrorSchema,
+      headers: rateLimitHeadersDoc,
+    },
+  },
+});
+
+const replaceLicenceKeyRoute = defineRoute({
+  method: 'post',
+  path: REPLACE_KEY_PATH,
+  operationId: 'replaceLicenceKey',
+  tag: 'Lost licence key',
+  summary: 'Replace a licence key with the link token of the lost-key e-mail',
+  description:
+    'The new key is e-mailed to the licence address; the old key stops working at once. Access tokens keep working.',
+  request: { body: replaceKeyRequestSchema },
+  responses: {
+    200: {
+      description: 'The key was replaced; the new one is on its way.',
+      schema: z
+        .object({ sentTo: z.string().describe('The licence address, masked.') })
+        .meta({ id: 'LicenceKeyReplaced' }),
+    },
+    400: { description: 'Malformed JSON or token.', schema: invalidRequestErrorSchema },
+    410: {
+      description: 'KeyReplacementLinkInvalid: expired, already used, or not ours.',
+      schema: errorBodySchema,
+    },
+    413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+    415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+    429: {
+      description: 'Too many requests from this address.',
+      schema: tooManyRequestsErrorSchema,
+      headers: rateLimitHeadersDoc,
+    },
+  },
+});
+
 /** "Lost your licence key?" (decision 075): request a link, then replace the key with it. */
-export function licenceRecoveryRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  const db = deps.database.db;
-  const limiter = deps.rateLimiter;
-  const serviceDeps = {
-    db,
-    secretKey: deps.secretKey,
-    publicBaseUrl: deps.env.PUBLIC_BASE_URL,
-    accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
-    clock: deps.clock,
-  };
+export const licenceRecoveryRoutes = defineRoutes(
+  [requestLostLicenceKeyRoute, replaceLicenceKeyRoute],
+  (deps: AppDeps) => {
+    const app = new Hono<AppEnv>();
+    const db = deps.database.db;
+    const limiter = deps.rateLimiter;
+    const serviceDeps = {
+      db,
+      secretKey: deps.secretKey,
+      publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+      accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
+      clock: deps.clock,
+    };
 
-  app.post(LOST_KEY_PATH, noQueryParameters, async (c) => {
-    const started = performance.now();
-    const limitedByIp = await enforceRateLimits(
-      c,
-      limiter,
-      [{ rule: rateLimitRules.resendPerIp, subject: rateLimitClient(c) }],
-      { pacing: true },
-    );
-    if (limitedByIp) return limitedByIp;
-    const body = await readJsonBody(c, lostKeyRequestSchema);
-    if (!body.ok) return body.response;
-    const limitedByAddress = await enforceRateLimits(
-      c,
-      limiter,
-      [
-        {
-          rule: rateLimitRules.resendPerEmail,
-          subject: normalizeEmailAddress(body.value.emailAddress),
-        },
-      ],
-      { pacing: true },
-    );
-    if (limitedByAddress) return limitedByAddress;
-    const queued = await sendLostKeyEmail(serviceDeps, body.value.emailAddress);
-    if (queued > 0) deps.wakeOutbox();
-    await sleep(Math.max(0, started + LOST_KEY_MIN_ANSWER_MS - performance.now()));
-    return c.body(null, 202);
-  });
-
-  app.post(REPLACE_KEY_PATH, noQueryParameters, async (c) => {
-    const limited = await enforceRateLimits(
-      c,
-      limiter,
-      [{ rule: rateLimitRules.replaceKeyPerIp, subject: rateLimitClient(c) }],
-      { pacing: true },
-    );
-    if (limited) return limited;
-    const body = await readJsonBody(c, replaceKeyRequestSchema);
-    if (!body.ok) return body.response;
-    const result = await replaceLicenceKey(serviceDeps, body.value.token);
-    if (!result.ok) {
-      return c.json(
-        {
-          Error: result.code,
-          message: 'This link has expired or was already used. Request a new one.',
-        },
-        410,
+    requestLostLicenceKeyRoute.handle(app, noQueryParameters, async (c, request) => {
+      const started = performance.now();
+      const limitedByIp = await enforceRateLimits(
+        c,
+        limiter,
+        [{ rule: rateLimitRules.resendPerIp, subject: rateLimitClient(c) }],
+        { pacing: true },
       );
-    }
-    deps.wakeOutbox();
-    c.get('log').info({ licenceId: result.licence.id }, 'licence key replaced by its owner');
-    return c.json({ sentTo: maskAddress(result.licence.email) });
-  });
+      if (limitedByIp) return limitedByIp;
+      const body = await request.body();
+      if (!body.ok) return body.response;
+      const limitedByAddress = await enforceRateLimits(
+        c,
+        limiter,
+        [
+          {
+            rule: rateLimitRules.resendPerEmail,
+            subject: normalizeEmailAddress(body.value.emailAddress),
+          },
+        ],
+        { pacing: true },
+      );
+      if (limitedByAddress) return limitedByAddress;
+      const queued = await sendLostKeyEmail(serviceDeps, body.value.emailAddress);
+      if (queued > 0) deps.wakeOutbox();
+      await sleep(Math.max(0, started + LOST_KEY_MIN_ANSWER_MS - performance.now()));
+      return c.body(null, 202);
+    });
 
-  return app;
-}
+    replaceLicenceKeyRoute.handle(app, noQueryParameters, async (c, request) => {
+      const limited = await enforceRateLimits(
+        c,
+        limiter,
+        [{ rule: rateLimitRules.replaceKeyPerIp, subject: rateLimitClient(c) }],
+        { pacing: true },
+      );
+      if (limited) return limited;
+      const body = await request.body();
+      if (!body.ok) return body.response;
+      const result = await replaceLicenceKey(serviceDeps, body.value.token);
+      if (!result.ok) {
+        return c.json(
+          {
+            Error: result.code,
+            message: 'This link has expired or was already used. Request a new one.',
+          },
+          410,
+        );
+      }
+      deps.wakeOutbox();
+      c.get('log').info({ licenceId: result.licence.id }, 'licence key replaced by its owner');
+      return c.json({ sentTo: maskAddress(result.licence.email) });
+    });
+
+    return app;
+  },
+);

@@ -1,13 +1,27 @@
 import { Hono, type Context } from 'hono';
 import type { AppDeps } from '#server/deps.ts';
-import { readJsonBody } from '#server/platform/http/request-input.ts';
+
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { unexpectedQueryError } from '#server/platform/api-doc/common-errors.ts';
+import {
+  unexpectedQueryError,
+  invalidRequestErrorSchema,
+  payloadTooLargeErrorSchema,
+  rateLimitHeadersDoc,
+  tooManyRequestsErrorSchema,
+  unsupportedMediaTypeErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { tooManyRequests } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { createLicenceValidator, licenceValidatorDepsOf } from './licence-validator.ts';
 import type { Credential } from './validate-licence.ts';
-import { validationRequestSchema } from './licence-validation-contract.ts';
+import { validationRequestSchema, validationAnswerSchema } from './licence-validation-contract.ts';
+import { z } from 'zod';
+import { validateExamples } from '#server/licensing/cli-flow-examples.ts';
+import {
+  defineRoute,
+  defineRoutes,
+  type RouteInput,
+} from '#server/platform/api-doc/define-route.ts';
 
 export const VALIDATE_PATH = '/account/v1/licenses/validate';
 
@@ -18,16 +32,50 @@ function bearerToken(header: string | undefined): string | null | undefined {
   return match?.[1] ?? null;
 }
 
+const validateLicenseRoute = defineRoute({
+  method: 'post',
+  path: VALIDATE_PATH,
+  operationId: 'validateLicense',
+  tag: 'Licence validation',
+  summary: 'Validate a licence key or access token for the CLI',
+  description:
+    'Checks run in this order and the first failure is answered: NOT_FOUND → PRODUCT_MISMATCH → PENDING_DELETION → DEACTIVATED (lapsed payment, or revoked by an operator, which payments do not lift) → EXPIRED → TOO_MANY_ORGS. A new `orgId` is admitted while the licence has fewer orgs in use (validated within 30 days) than it covers; orgs already in use keep working. Every valid answer for a named `orgId` carries a signed certificate for that org and product only; the CLI accepts it offline only while it works on the same org and product (docs/licence-certificates.md). Without `orgId` the answer states the licence but carries no certificate. Invalid licences are answered with 200 and `valid: false`; 4xx statuses mean the request itself was wrong.',
+  security: [{}, { accessToken: [] }],
+  request: { body: validationRequestSchema, bodyExamples: validateExamples.request },
+  responses: {
+    200: {
+      description: 'The validation result (valid or not).',
+      schema: validationAnswerSchema,
+      examples: validateExamples.answer,
+      headers: rateLimitHeadersDoc,
+    },
+    400: {
+      description: 'Malformed JSON, unknown fields, a bad orgId, or both or neither credential.',
+      schema: invalidRequestErrorSchema,
+    },
+    413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+    415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+    429: {
+      description: 'Too many validations from this address or for this credential.',
+      schema: tooManyRequestsErrorSchema,
+      headers: {
+        ...rateLimitHeadersDoc,
+        'Retry-After': { description: 'Seconds to wait.', schema: z.number().int() },
+      },
+    },
+  },
+});
+
 /**
  * `POST /account/v1/licenses/validate`: the CLI's licence check (decision 073). The route reads
  * parse → validate → respond; `createLicenceValidator` does the work.
  */
-export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
+export const licenceValidationRoutes = defineRoutes([validateLicenseRoute], (deps: AppDeps) => {
   const app = new Hono<AppEnv>();
   const validator = createLicenceValidator(licenceValidatorDepsOf(deps));
 
-  app.post(VALIDATE_PATH, async (c) => {
-    const request = await parseValidationRequest(c);
+  validateLicenseRoute.handle(app, async (c, input) => {
+    const request = await parseValidationRequest(c, input);
     if (!request.ok) return request.response;
     const result = await validator.validate({ ...request.value, clientIp: rateLimitClient(c) });
     if (!result.ok) return tooManyRequests(c, result.retryAfterSeconds, result.headers);
@@ -44,11 +92,12 @@ export function licenceValidationRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
-}
+});
 
 /** The credential (key in the body, or bearer token), product and org of a validation request. */
 async function parseValidationRequest(
   c: Context<AppEnv>,
+  input: RouteInput<(typeof validateLicenseRoute)['doc']['request']>,
 ): Promise<
   | { ok: true; value: { credential: Credential; productId: string; orgId: string | null } }
   | { ok: false; response: Response }
@@ -69,7 +118,7 @@ async function parseValidationRequest(
       ),
     };
   }
-  const body = await readJsonBody(c, validationRequestSchema);
+  const body = await input.body();
   if (!body.ok) return { ok: false, response: body.response };
   const { licenseKey, productId, orgId } = body.value;
   if (Boolean(licenseKey) === Boolean(bearer)) {

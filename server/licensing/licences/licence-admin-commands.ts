@@ -266,7 +266,7 @@ const resend: AdminCommand<LicenceCommandSettings> = {
   },
 };
 
-/** Licence support commands (registered in server/admin/commands.ts). */
+/** Licence support commands (listed by the domain's manifest, decision 169). */
 export const licenceAdminCommands: readonly AdminCommand<LicenceCommandSettings>[] = [
   find,
   revoke,

@@ -215,7 +215,7 @@ const list: AdminCommand<ReleaseCommandSettings> = {
   },
 };
 
-/** The operator commands of the release catalog (registered in server/admin/commands.ts). */
+/** The operator commands of the release catalog (listed by the domain's manifest, decision 169). */
 export const releaseAdminCommands: readonly AdminCommand<ReleaseCommandSettings>[] = [
   publish,
   list,

@@ -6,12 +6,17 @@ import {
   findArtifact,
   operatingSystemNames,
   parseOperatingSystem,
+  operatingSystems,
+  type DownloadArtifact,
+  type Release,
 } from '#shared/downloads/catalog.ts';
 import {
   cpuArchitectureNames,
   detectPlatform,
   parseCpuArchitecture,
   type DetectedPlatform,
+  cpuArchitectures,
+  detectedOperatingSystems,
 } from '#shared/downloads/platform.ts';
 import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
 import { parseVersionFilter, type LatestReleaseQuery } from '#shared/downloads/versions.ts';
@@ -23,6 +28,12 @@ import { releaseReadingFor } from './release-catalog.ts';
 import { renderReleaseFeed } from './release-feed.ts';
 import { createReleaseRepository } from './release-repository.ts';
 import { suggestArtifact } from './suggest-artifact.ts';
+import {
+  errorBodySchema,
+  invalidRequestErrorSchema,
+} from '#server/platform/api-doc/common-errors.ts';
+import type { SameType } from '#server/platform/api-doc/same-type.ts';
+import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 
 /** Client hints the download suggestion reads; browsers send the last two only after `Accept-CH`. */
 export const CLIENT_HINT_HEADERS = ['Sec-CH-UA-Platform', 'Sec-CH-UA-Arch', 'Sec-CH-UA-Bitness'];
@@ -143,144 +154,319 @@ const suggestedQuerySchema = z.object({
 const artifactArchitectureSchema = z.enum(artifactArchitectures);
 const artifactFormatSchema = z.enum(artifactFormats);
 
+const selection = {
+  operatingSystem: z.enum(operatingSystems),
+  architecture: z.enum(artifactArchitectures),
+  format: z.enum(artifactFormats),
+};
+
+const releaseSchema = z
+  .object({
+    version: z.string().describe('Semantic version, e.g. 3.2.2.'),
+    releaseDate: z.string().describe('YYYY-MM-DD.'),
+    prerelease: z.boolean(),
+    notes: z.array(z.string()).describe('Change-log items; text between backticks is code.'),
+    artifacts: z.array(
+      z.object({
+        ...selection,
+        description: z.string(),
+        fileName: z.string(),
+        downloadUri: z.string(),
+        sha256: z.string().describe('Lower-case hex SHA-256 of the file.'),
+        sizeBytes: z.number().int(),
+      }),
+    ),
+    sha256SumsUrl: z
+      .string()
+      .describe('SHA256SUMS of the release files (GNU format, `sha256sum -c` reads it).'),
+    signatureUrl: z
+      .string()
+      .describe('Detached Ed25519 signature of SHA256SUMS: the raw 64 bytes (decision 140).'),
+    sbomUrl: z
+      .string()
+      .nullable()
+      .describe('CycloneDX SBOM (JSON) of the release; null when none was published.'),
+    signingKeyUrl: z.string().describe('Public key (PEM) that signed this release’s SHA256SUMS.'),
+  })
+  .meta({ id: 'Release' });
+
+const downloadArtifactSchema = z
+  .object({
+    ...selection,
+    description: z.string(),
+    version: z.object({ label: z.string(), releaseDate: z.string() }),
+    downloadUri: z.string(),
+    fileName: z.string(),
+    sha256: z.string(),
+    sizeBytes: z.number().int(),
+  })
+  .meta({ id: 'DownloadArtifact' });
+
+const detectedPlatformSchema = z.object({
+  os: z.enum(detectedOperatingSystems),
+  cpu: z.enum(cpuArchitectures).nullable(),
+});
+
+// The documented shapes are the catalog's own types: this fails to compile if they drift.
+const releaseMatches: SameType<z.output<typeof releaseSchema>, Release> = true;
+const artifactMatches: SameType<z.output<typeof downloadArtifactSchema>, DownloadArtifact> = true;
+const platformMatches: SameType<z.output<typeof detectedPlatformSchema>, DetectedPlatform> = true;
+void [releaseMatches, artifactMatches, platformMatches];
+
+const latestQuery = z.object({
+  versionFilter: z
+    .string()
+    .optional()
+    .describe(
+      'A version or prefix: 3, 3.2, 3.2.x, 3.2.2 or 3.3.0-beta.1; empty or "latest" = any.',
+    ),
+  includePrerelease: z.enum(['true', 'false']).optional(),
+});
+
+const notFound = {
+  description: 'ReleaseNotFound or ArtifactNotFound.',
+  schema: errorBodySchema,
+};
+
+const listReleasesRoute = defineRoute({
+  method: 'get',
+  path: '/api/releases',
+  operationId: 'listReleases',
+  tag: 'Releases',
+  origin: 'site',
+  summary: 'Every published release, newest first',
+  responses: {
+    200: {
+      description: 'The catalog.',
+      schema: z.object({ releases: z.array(releaseSchema) }),
+    },
+    400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+  },
+});
+
+const getLatestReleaseRoute = defineRoute({
+  method: 'get',
+  path: '/api/releases/latest',
+  operationId: 'getLatestRelease',
+  tag: 'Releases',
+  origin: 'site',
+  summary: 'The latest release matching an optional version filter',
+  request: { query: latestQuery },
+  responses: {
+    200: { description: 'The release.', schema: releaseSchema },
+    400: { description: 'A bad or unknown query parameter.', schema: invalidRequestErrorSchema },
+    404: notFound,
+  },
+});
+
+const getSuggestedDownloadRoute = defineRoute({
+  method: 'get',
+  path: '/api/downloads/suggested',
+  operationId: 'getSuggestedDownload',
+  tag: 'Releases',
+  origin: 'site',
+  summary:
+    'The artifact suggested for the caller’s platform (docs/product-rules.md#constants rules)',
+  description:
+    'The platform comes from `os` and `arch` when given, otherwise from the User-Agent and client hints.',
+  request: {
+    query: z.object({
+      os: z.string().optional().describe('windows, macos or linux (aliases accepted).'),
+      arch: z.string().optional().describe('A CPU architecture such as amd64 or arm64.'),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The suggestion.',
+      schema: z.object({ detected: detectedPlatformSchema, artifact: downloadArtifactSchema }),
+    },
+    400: { description: 'A bad or unknown query parameter.', schema: invalidRequestErrorSchema },
+    404: notFound,
+  },
+});
+
+const downloadLatestArtifactRoute = defineRoute({
+  method: 'get',
+  path: '/download/latest/:os/:arch/:format',
+  operationId: 'downloadLatestArtifact',
+  tag: 'Releases',
+  origin: 'site',
+  summary: 'Redirect to the file of the latest release for a platform',
+  request: {
+    pathParams: z.object({
+      os: z.string().describe('windows, macos or linux.'),
+      arch: z.enum(artifactArchitectures),
+      format: z.enum(artifactFormats),
+    }),
+    query: latestQuery,
+  },
+  responses: {
+    302: { description: 'Redirect to the file host (Location header).' },
+    400: { description: 'Unknown platform, format or query.', schema: invalidRequestErrorSchema },
+    404: notFound,
+  },
+});
+
+const getReleaseFeedRoute = defineRoute({
+  method: 'get',
+  path: RELEASE_FEED_PATH,
+  operationId: 'getReleaseFeed',
+  tag: 'Releases',
+  origin: 'site',
+  summary: 'Atom feed of releases',
+  responses: {
+    200: { description: 'The feed.', contentType: 'application/atom+xml', schema: z.string() },
+    400: { description: 'Query parameters were sent.', schema: invalidRequestErrorSchema },
+  },
+});
+
 /**
  * The release APIs for scripts, CI and the GitHub Action, the Atom feed and the stable
  * "latest" download links. Registered before the site's catch-all.
  */
-export function releaseRoutes(deps: AppDeps): Hono<AppEnv> {
-  const repository = createReleaseRepository(deps.database.db);
-  const reading = releaseReadingFor(deps);
-  const { PUBLIC_BASE_URL: publicBaseUrl } = deps.env;
-  const routes = new Hono<AppEnv>();
+export const releaseRoutes = defineRoutes(
+  [
+    listReleasesRoute,
+    getLatestReleaseRoute,
+    getSuggestedDownloadRoute,
+    downloadLatestArtifactRoute,
+    getReleaseFeedRoute,
+  ],
+  (deps: AppDeps) => {
+    const repository = createReleaseRepository(deps.database.db);
+    const reading = releaseReadingFor(deps);
+    const { PUBLIC_BASE_URL: publicBaseUrl } = deps.env;
+    const routes = new Hono<AppEnv>();
 
-  routes.get('/api/releases', async (c) => {
-    const query = readQuery(c, z.object({}), []);
-    if (!query.ok) return badRequest(c, query.message);
-    const releases = await listReleases(repository, reading);
-    c.header('Cache-Control', PUBLIC_CACHE);
-    return c.json({ releases });
-  });
+    listReleasesRoute.handle(routes, async (c) => {
+      const query = readQuery(c, z.object({}), []);
+      if (!query.ok) return badRequest(c, query.message);
+      const releases = await listReleases(repository, reading);
+      c.header('Cache-Control', PUBLIC_CACHE);
+      return c.json({ releases });
+    });
 
-  routes.get('/api/releases/latest', async (c) => {
-    const query = readQuery(c, latestQuerySchema, latestQueryNames);
-    if (!query.ok) return badRequest(c, query.message);
-    const release = await findLatestRelease(repository, reading, query.value);
-    c.header('Cache-Control', PUBLIC_CACHE);
-    if (!release) {
-      return c.json(
-        {
-          Error: 'ReleaseNotFound',
-          message: `No published release matches (${describeQuery(query.value, c.req.query())}).`,
-        },
-        404,
-      );
-    }
-    return c.json(release);
-  });
+    getLatestReleaseRoute.handle(routes, async (c) => {
+      const query = readQuery(c, latestQuerySchema, latestQueryNames);
+      if (!query.ok) return badRequest(c, query.message);
+      const release = await findLatestRelease(repository, reading, query.value);
+      c.header('Cache-Control', PUBLIC_CACHE);
+      if (!release) {
+        return c.json(
+          {
+            Error: 'ReleaseNotFound',
+            message: `No published release matches (${describeQuery(query.value, c.req.query())}).`,
+          },
+          404,
+        );
+      }
+      return c.json(release);
+    });
 
-  routes.get('/api/downloads/suggested', async (c) => {
-    const query = readQuery(c, suggestedQuerySchema, ['os', 'arch']);
-    if (!query.ok) return badRequest(c, query.message);
-    const detected = platformFromRequest(c);
-    const platform: DetectedPlatform = {
-      os: query.value.os ?? detected.os,
-      cpu: query.value.arch ?? detected.cpu,
-    };
-    c.header('Cache-Control', 'private, no-cache');
-    c.header('Vary', ['User-Agent', ...CLIENT_HINT_HEADERS].join(', '));
-    c.header('Accept-CH', REQUESTED_CLIENT_HINTS);
-    const result = await suggestArtifact(repository, reading, platform);
-    if (!result.ok) {
-      const { operatingSystem, architecture, format } = result.selection;
-      return result.code === 'NO_RELEASE'
-        ? c.json({ Error: 'ReleaseNotFound', message: 'No release has been published yet.' }, 404)
-        : c.json(
-            {
-              Error: 'ArtifactNotFound',
-              message: `The latest release has no ${operatingSystem} ${architecture} .${format} build.`,
-            },
-            404,
-          );
-    }
-    return c.json({ detected: platform, artifact: result.artifact });
-  });
+    getSuggestedDownloadRoute.handle(routes, async (c) => {
+      const query = readQuery(c, suggestedQuerySchema, ['os', 'arch']);
+      if (!query.ok) return badRequest(c, query.message);
+      const detected = platformFromRequest(c);
+      const platform: DetectedPlatform = {
+        os: query.value.os ?? detected.os,
+        cpu: query.value.arch ?? detected.cpu,
+      };
+      c.header('Cache-Control', 'private, no-cache');
+      c.header('Vary', ['User-Agent', ...CLIENT_HINT_HEADERS].join(', '));
+      c.header('Accept-CH', REQUESTED_CLIENT_HINTS);
+      const result = await suggestArtifact(repository, reading, platform);
+      if (!result.ok) {
+        const { operatingSystem, architecture, format } = result.selection;
+        return result.code === 'NO_RELEASE'
+          ? c.json({ Error: 'ReleaseNotFound', message: 'No release has been published yet.' }, 404)
+          : c.json(
+              {
+                Error: 'ArtifactNotFound',
+                message: `The latest release has no ${operatingSystem} ${architecture} .${format} build.`,
+              },
+              404,
+            );
+      }
+      return c.json({ detected: platform, artifact: result.artifact });
+    });
 
-  routes.get('/download/latest/:os/:arch/:format', async (c) => {
-    const operatingSystem = parseOperatingSystem(c.req.param('os'));
-    const architecture = artifactArchitectureSchema.safeParse(c.req.param('arch'));
-    const format = artifactFormatSchema.safeParse(c.req.param('format'));
-    if (!operatingSystem) {
-      return badRequest(
-        c,
-        `Unknown operating system "${c.req.param('os')}". Use windows, macos or linux.`,
-      );
-    }
-    if (!architecture.success) {
-      return badRequest(
-        c,
-        `Unknown architecture "${c.req.param('arch')}". Use ${artifactArchitectures.join(', ')}.`,
-      );
-    }
-    if (!format.success) {
-      return badRequest(
-        c,
-        `Unknown format "${c.req.param('format')}". Use ${artifactFormats.join(', ')}.`,
-      );
-    }
-    const query = readQuery(c, latestQuerySchema, latestQueryNames);
-    if (!query.ok) return badRequest(c, query.message);
-    const release = await findLatestRelease(repository, reading, query.value);
-    if (!release) {
-      return c.json(
-        {
-          Error: 'ReleaseNotFound',
-          message: `No published release matches (${describeQuery(query.value, c.req.query())}).`,
-        },
-        404,
-      );
-    }
-    const selection = { operatingSystem, architecture: architecture.data, format: format.data };
-    const artifact = findArtifact(release, selection);
-    if (!artifact) {
-      return c.json(
-        {
-          Error: 'ArtifactNotFound',
-          message: `Release ${release.version} has no ${operatingSystem} ${architecture.data} .${format.data} build.`,
-        },
-        404,
-      );
-    }
-    c.header('Cache-Control', PUBLIC_CACHE);
-    return c.redirect(artifact.downloadUri, 302);
-  });
+    downloadLatestArtifactRoute.handle(routes, async (c) => {
+      const operatingSystem = parseOperatingSystem(c.req.param('os'));
+      const architecture = artifactArchitectureSchema.safeParse(c.req.param('arch'));
+      const format = artifactFormatSchema.safeParse(c.req.param('format'));
+      if (!operatingSystem) {
+        return badRequest(
+          c,
+          `Unknown operating system "${c.req.param('os')}". Use windows, macos or linux.`,
+        );
+      }
+      if (!architecture.success) {
+        return badRequest(
+          c,
+          `Unknown architecture "${c.req.param('arch')}". Use ${artifactArchitectures.join(', ')}.`,
+        );
+      }
+      if (!format.success) {
+        return badRequest(
+          c,
+          `Unknown format "${c.req.param('format')}". Use ${artifactFormats.join(', ')}.`,
+        );
+      }
+      const query = readQuery(c, latestQuerySchema, latestQueryNames);
+      if (!query.ok) return badRequest(c, query.message);
+      const release = await findLatestRelease(repository, reading, query.value);
+      if (!release) {
+        return c.json(
+          {
+            Error: 'ReleaseNotFound',
+            message: `No published release matches (${describeQuery(query.value, c.req.query())}).`,
+          },
+          404,
+        );
+      }
+      const selection = { operatingSystem, architecture: architecture.data, format: format.data };
+      const artifact = findArtifact(release, selection);
+      if (!artifact) {
+        return c.json(
+          {
+            Error: 'ArtifactNotFound',
+            message: `Release ${release.version} has no ${operatingSystem} ${architecture.data} .${format.data} build.`,
+          },
+          404,
+        );
+      }
+      c.header('Cache-Control', PUBLIC_CACHE);
+      return c.redirect(artifact.downloadUri, 302);
+    });
 
-  routes.get(RELEASE_FEED_PATH, async (c) => {
-    const query = readQuery(c, z.object({}), []);
-    if (!query.ok) return badRequest(c, query.message);
-    const releases = await listReleases(repository, reading);
-    c.header('Content-Type', 'application/atom+xml; charset=utf-8');
-    c.header('Cache-Control', PUBLIC_CACHE);
-    return c.body(renderReleaseFeed(releases, publicBaseUrl, deps.clock()));
-  });
+    getReleaseFeedRoute.handle(routes, async (c) => {
+      const query = readQuery(c, z.object({}), []);
+      if (!query.ok) return badRequest(c, query.message);
+      const releases = await listReleases(repository, reading);
+      c.header('Content-Type', 'application/atom+xml; charset=utf-8');
+      c.header('Cache-Control', PUBLIC_CACHE);
+      return c.body(renderReleaseFeed(releases, publicBaseUrl, deps.clock()));
+    });
 
-  // Read-only resources: other methods get a JSON 405 instead of falling through to the site.
-  routes.on(
-    ['POST', 'PUT', 'PATCH', 'DELETE'],
-    [
-      '/api/releases',
-      '/api/releases/latest',
-      '/api/downloads/suggested',
-      '/download/latest/:os/:arch/:format',
-      RELEASE_FEED_PATH,
-    ],
-    (c) => {
-      c.header('Allow', 'GET, HEAD');
-      return c.json(
-        { Error: 'MethodNotAllowed', message: `${c.req.method} is not allowed here; use GET.` },
-        405,
-      );
-    },
-  );
+    // Read-only resources: other methods get a JSON 405 instead of falling through to the site.
+    routes.on(
+      ['POST', 'PUT', 'PATCH', 'DELETE'],
+      [
+        '/api/releases',
+        '/api/releases/latest',
+        '/api/downloads/suggested',
+        '/download/latest/:os/:arch/:format',
+        RELEASE_FEED_PATH,
+      ],
+      (c) => {
+        c.header('Allow', 'GET, HEAD');
+        return c.json(
+          { Error: 'MethodNotAllowed', message: `${c.req.method} is not allowed here; use GET.` },
+          405,
+        );
+      },
+    );
 
-  return routes;
-}
+    return routes;
+  },
+);

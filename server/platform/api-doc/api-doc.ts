@@ -25,8 +25,8 @@ export interface ApiResponseDoc {
 }
 
 /**
- * One endpoint as the API reference shows it. Each domain exports a list of these beside its
- * routes (e.g. `licenceValidationApiDocs`); `api-docs.ts` gathers them into the document.
+ * One endpoint as the API reference shows it: the contract of a `defineRoute` (decision 168),
+ * from which its handler is registered and the document is built.
  */
 export interface ApiOperationDoc {
   method: ApiMethod;

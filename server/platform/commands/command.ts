@@ -50,7 +50,8 @@ export interface AdminInput {
 
 /**
  * One operator command, e.g. `releases publish <manifest.json>`. Add a command by exporting one
- * from your domain folder and listing it in `server/admin/commands.ts`.
+ * from your domain folder and loading it in the `adminCommands` of the domain's manifest
+ * (`defineDomain`, decision 169).
  */
 export interface AdminCommand<TSettings extends CommandSettings = CommandSettings> {
   /** Space-separated words that select it: `releases publish`. The first word is its group. */

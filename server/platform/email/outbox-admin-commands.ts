@@ -98,5 +98,5 @@ const retry: AdminCommand = {
   },
 };
 
-/** Outbox commands (registered in server/admin/commands.ts). */
+/** Outbox commands (listed by the domain's manifest, decision 169). */
 export const outboxAdminCommands: readonly AdminCommand[] = [show, retry];

@@ -8,7 +8,7 @@ const cookiePattern = /^XSRF-TOKEN=([\w-]{32}); Path=\/; SameSite=Strict$/;
 function appWith(route: (app: Hono<AppEnv>) => void, secureCookie = false): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(csrf({ isExempt: (path) => path.startsWith('/hooks/'), secureCookie }));
-  app.route('/', csrfTokenRoutes({ secureCookie }));
+  app.route('/', csrfTokenRoutes.app({ secureCookie }));
   route(app);
   return app;
 }

@@ -1,5 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { generateCookie, getCookie } from 'hono/cookie';
+import { z } from 'zod';
+import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 import { constantTimeEqual } from '#server/platform/crypto/constant-time-equal.ts';
 import {
   CSRF_COOKIE,
@@ -80,11 +82,41 @@ export function csrf(options: CsrfOptions): MiddlewareHandler<AppEnv> {
   };
 }
 
+const getCsrfTokenRoute = defineRoute({
+  method: 'get',
+  path: CSRF_TOKEN_PATH,
+  operationId: 'getCsrfToken',
+  tag: 'Site',
+  origin: 'site',
+  summary: 'The CSRF token for unsafe requests from the site',
+  description:
+    'Sets the `XSRF-TOKEN` cookie when the browser has none and answers its value; unsafe requests ' +
+    'echo it in the `X-XSRF-TOKEN` header. Pages never set the cookie, so their HTML can be cached ' +
+    'and shared; the site calls this before its first form submission.',
+  responses: {
+    200: {
+      description: 'The token (also in the `XSRF-TOKEN` cookie); never cached.',
+      schema: z.object({ token: z.string() }),
+      headers: {
+        'Set-Cookie': {
+          description: '`XSRF-TOKEN=…; Path=/; SameSite=Strict` when the browser had none.',
+          schema: z.string(),
+        },
+      },
+    },
+  },
+});
+
 /** `GET /api/csrf-token`: the browser's token before its first unsafe request. */
-export function csrfTokenRoutes(options: { secureCookie: boolean }): Hono<AppEnv> {
-  return new Hono<AppEnv>().get(CSRF_TOKEN_PATH, (c) => {
-    const token = issueCsrfToken(c, options.secureCookie);
-    c.header('Cache-Control', 'no-store');
-    return c.json({ token });
-  });
-}
+export const csrfTokenRoutes = defineRoutes(
+  [getCsrfTokenRoute],
+  (options: { secureCookie: boolean }) => {
+    const app = new Hono<AppEnv>();
+    getCsrfTokenRoute.handle(app, (c) => {
+      const token = issueCsrfToken(c, options.secureCookie);
+      c.header('Cache-Control', 'no-store');
+      return c.json({ token });
+    });
+    return app;
+  },
+);

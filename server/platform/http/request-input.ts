@@ -30,7 +30,7 @@ function describeIssues(error: z.core.$ZodError, unknownLabel: string): FieldIss
   });
 }
 
-function validate<S extends z.ZodMiniType>(
+function validate<S extends z.core.$ZodType>(
   c: Context,
   schema: S,
   input: unknown,
@@ -73,7 +73,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<string |
  * A JSON request body validated by `schema`: 415 for another content type, 413 when too large,
  * 400 for malformed JSON or values the schema refuses. Never throws.
  */
-export async function readJsonBody<S extends z.ZodMiniType>(
+export async function readJsonBody<S extends z.core.$ZodType>(
   c: Context,
   schema: S,
   maxBytes = MAX_JSON_BODY_BYTES,
@@ -117,7 +117,7 @@ export async function readJsonBody<S extends z.ZodMiniType>(
 }
 
 /** The query string validated by `schema`; a parameter given twice is refused. */
-export function readQuery<S extends z.ZodMiniType>(
+export function readQuery<S extends z.core.$ZodType>(
   c: Context,
   schema: S,
 ): RequestInput<z.output<S>> {

@@ -11,6 +11,20 @@ export interface SecurityHeaderOptions {
   development: boolean;
 }
 
+/** The options the app's variables give (the CSP of every page and of the API reference). */
+export function securityHeaderOptionsOf(env: {
+  ACCOUNT_API_URL?: string | undefined;
+  GA_MEASUREMENT_ID?: string | undefined;
+  NODE_ENV: string;
+}): SecurityHeaderOptions {
+  const accountOrigin = env.ACCOUNT_API_URL ? new URL(env.ACCOUNT_API_URL).origin : undefined;
+  return {
+    connectOrigins: accountOrigin ? [accountOrigin] : [],
+    analytics: Boolean(env.GA_MEASUREMENT_ID),
+    development: env.NODE_ENV === 'development',
+  };
+}
+
 const analyticsScript = ['https://www.googletagmanager.com'];
 const analyticsConnect = [
   'https://*.google-analytics.com',

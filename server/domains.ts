@@ -1,0 +1,82 @@
+import type { AppDeps } from './deps.ts';
+import type { Env } from './env.ts';
+import { backupDomain } from './backup/backup-module.ts';
+import type { BackupTaker } from './backup/take-backup.ts';
+import { billingPortalDomain } from './billing/billing-portal/billing-portal-module.ts';
+import { checkoutDomain } from './billing/checkout/checkout-module.ts';
+import { invoiceDomain } from './billing/invoices/invoice-module.ts';
+import { paymentDomain } from './billing/payments/payment-module.ts';
+import { quoteDomain } from './billing/quotes/quote-module.ts';
+import { subscriptionDomain } from './billing/subscriptions/subscription-module.ts';
+import { contactDomain } from './features/contact/contact-module.ts';
+import { securityContactDomain } from './features/security-contact/security-contact-module.ts';
+import { trialDomain } from './features/trials/trial-module.ts';
+import { healthDomain } from './health/health-module.ts';
+import { accessTokenDomain } from './licensing/access-tokens/access-token-module.ts';
+import { licenceCertificateDomain } from './licensing/licence-certificates/licence-certificate-module.ts';
+import { licenceRecoveryDomain } from './licensing/licence-recovery/licence-recovery-module.ts';
+import { licenceValidationDomain } from './licensing/licence-validation/licence-validation-module.ts';
+import { licenceDomain } from './licensing/licences/licence-module.ts';
+import { releaseDomain } from './licensing/releases/release-module.ts';
+import { buildApiDocument, type ApiDocumentUrls } from './openapi/api-docs.ts';
+import { referenceDomain } from './openapi/openapi-module.ts';
+import type { AdminCommand } from './platform/commands/command.ts';
+import type { Domain } from './platform/domain/define-domain.ts';
+import { emailDomain } from './platform/email/email-module.ts';
+import { csrfDomain } from './platform/http/csrf-module.ts';
+import { rateLimitDomain } from './platform/rate-limit/rate-limit-module.ts';
+
+/** What the runtime hands every background job. */
+export interface JobContext {
+  deps: AppDeps;
+  /** The process's one backup queue, shared by scheduled backups and the backup socket. */
+  backupTaker: BackupTaker;
+}
+
+export type AppDomain = Domain<AppDeps, JobContext, Env>;
+
+/**
+ * Every domain of the product, once (decision 169): `app.ts` mounts their routes in this order
+ * (hot-path routes first, the site's catch-all after all of them), the OpenAPI document covers
+ * their route definitions, the admin CLI lists their commands in this order and the runtime
+ * runs their jobs on one runner (decision 174). A new domain exports a manifest (`defineDomain`) and is listed here.
+ */
+export const domains: readonly AppDomain[] = [
+  releaseDomain,
+  licenceDomain,
+  subscriptionDomain,
+  accessTokenDomain,
+  trialDomain,
+  contactDomain,
+  quoteDomain,
+  emailDomain,
+  backupDomain,
+  paymentDomain,
+  invoiceDomain,
+  csrfDomain,
+  healthDomain,
+  securityContactDomain,
+  billingPortalDomain,
+  checkoutDomain,
+  licenceCertificateDomain,
+  licenceRecoveryDomain,
+  licenceValidationDomain,
+  rateLimitDomain,
+  referenceDomain((urls) => apiDocument(urls)),
+];
+
+/** The OpenAPI 3.1 document of every domain's route definitions. */
+export function apiDocument(urls: ApiDocumentUrls): Record<string, unknown> {
+  return buildApiDocument(
+    domains
+      .flatMap((domain) => [...(domain.hotPathRoutes ?? []), ...(domain.routes ?? [])])
+      .flatMap((group) => group.docs),
+    urls,
+  );
+}
+
+/** Every operator command, loaded on demand: the server never loads them (decision 135). */
+export async function loadAdminCommands(): Promise<readonly AdminCommand<Env>[]> {
+  const lists = await Promise.all(domains.map((domain) => domain.adminCommands?.() ?? []));
+  return lists.flat();
+}

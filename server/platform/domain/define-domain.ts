@@ -1,0 +1,38 @@
+import type { RouteGroup } from '../api-doc/define-route.ts';
+import type { AdminCommand, CommandSettings } from '../commands/command.ts';
+import type { Job } from '../jobs/job.ts';
+
+/**
+ * What one domain adds to the product (decision 169): its routes, its operator commands and its
+ * background jobs. `server/domains.ts` lists every domain; the app, the OpenAPI document, the
+ * admin CLI and the runtime iterate that list.
+ */
+export interface Domain<RouteDeps, JobContext, Settings extends CommandSettings = CommandSettings> {
+  name: string;
+  /**
+   * The machine hot path: mounted before the security headers, compression and CSRF check,
+   * which a JSON answer for the CLI does not need (decision 077).
+   */
+  hotPathRoutes?: ReadonlyArray<RouteGroup<RouteDeps>>;
+  /** Mounted after the CSRF check, in this order, before the site's catch-all. */
+  routes?: ReadonlyArray<RouteGroup<RouteDeps>>;
+  /**
+   * Loaded by the admin CLI only, so the server never loads what the commands need (decision
+   * 135: `server/lazy-imports.test.ts`).
+   */
+  adminCommands?: () => Promise<readonly AdminCommand<Settings>[]>;
+  /**
+   * Its background jobs (decision 174), made once when the server starts; the runtime runs every
+   * domain's jobs on the one runner.
+   */
+  jobs?: (context: JobContext) => readonly Job[];
+}
+
+/** Identity helper that type-checks a domain's manifest. */
+export function defineDomain<
+  RouteDeps = unknown,
+  JobContext = unknown,
+  Settings extends CommandSettings = CommandSettings,
+>(domain: Domain<RouteDeps, JobContext, Settings>): Domain<RouteDeps, JobContext, Settings> {
+  return domain;
+}
