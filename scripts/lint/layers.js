@@ -12,17 +12,6 @@ import path from 'node:path';
 
 export const layerOrder = ['platform', 'licensing', 'billing', 'features', 'composition'];
 
-/**
- * TODO (issue 26, deliverable 1): imports that run upward today. Each entry is allowed until the
- * code is moved; remove it with the move. A target allowed from every lower layer:
- */
-export const allowedUpwardTargets = [
-  // the composition types: route factories should take narrow ports instead
-  'server/deps.ts',
-];
-/** …and single upward imports, `importer -> target`. */
-export const allowedUpwardImports = [];
-
 /** The layer of a repository-relative path under server/, or null outside server/. */
 export function layerOf(file) {
   if (!file.startsWith('server/')) return null;
@@ -45,8 +34,6 @@ export function upwardImport(file, specifier) {
   if (!from || !target) return null;
   const to = layerOf(target);
   if (layerOrder.indexOf(to) <= layerOrder.indexOf(from)) return null;
-  if (allowedUpwardTargets.includes(target)) return null;
-  if (allowedUpwardImports.includes(`${file} -> ${target}`)) return null;
   return `${from} is below ${to}: a lower layer imports nothing above it (${layerOrder.join(' < ')}).`;
 }
 

@@ -8,7 +8,7 @@ import {
 } from '#shared/contracts/billing-portal.ts';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { portalLinkNotices } from '#shared/contracts/messages.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import {
   noQueryParameters,
@@ -114,7 +114,7 @@ const followOlderBillingPortalLinkRoute = defineRoute({
  */
 export const billingPortalRoutes = defineRoutes(
   [requestBillingPortalLinkRoute, openBillingPortalRoute, followOlderBillingPortalLinkRoute],
-  (deps: AppDeps) => {
+  (deps: BillingPorts) => {
     const app = new Hono<AppEnv>();
     const { env } = deps;
 

@@ -1,5 +1,5 @@
 import type { Database } from '#server/platform/db/database.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { Logger } from '#server/platform/logger.ts';
 import type { PaymentProvider } from '../payments/payment-provider.ts';
 import { createBillingPortalTokenRepository } from './billing-portal-token-repository.ts';
@@ -26,7 +26,7 @@ export type OpenBillingPortalResult =
   | { ok: false; reason: 'ProviderUnavailable' };
 
 /** The portal link's dependencies, from the app's (`logger`: the request's). */
-export function openPortalDepsOf(deps: AppDeps, logger: Logger): OpenBillingPortalDeps {
+export function openPortalDepsOf(deps: BillingPorts, logger: Logger): OpenBillingPortalDeps {
   return {
     db: deps.database.db,
     clock: deps.clock,

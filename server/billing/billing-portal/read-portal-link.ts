@@ -3,7 +3,7 @@ import {
   type PortalLinkStatus,
 } from '#shared/contracts/billing-portal.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { formatEmailDate } from '#server/platform/email/render-email.ts';
 import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
 import { createBillingPortalTokenRepository } from './billing-portal-token-repository.ts';
@@ -18,7 +18,7 @@ export interface ReadPortalLinkDeps {
 }
 
 /** The landing page's dependencies, from the app's. */
-export function readPortalLinkDepsOf(deps: AppDeps): ReadPortalLinkDeps {
+export function readPortalLinkDepsOf(deps: BillingPorts): ReadPortalLinkDeps {
   return { db: deps.database.db, clock: deps.clock, secretKey: deps.secretKey };
 }
 

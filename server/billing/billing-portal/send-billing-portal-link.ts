@@ -1,6 +1,6 @@
 import type { BillingPortalRequest } from '#shared/contracts/billing-portal.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import {
   createOutboxRepository,
   type QueuedEmail,
@@ -30,7 +30,7 @@ export type BillingPortalMailKind =
   'billing-portal-link' | 'billing-portal-trial-only' | 'billing-portal-no-subscription';
 
 /** The portal-access e-mail's dependencies, from the app's. */
-export function sendLinkDepsOf(deps: AppDeps): SendBillingPortalLinkDeps {
+export function sendLinkDepsOf(deps: BillingPorts): SendBillingPortalLinkDeps {
   return {
     db: deps.database.db,
     clock: deps.clock,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { checkoutRequestSchema, type CheckoutResponse } from '#shared/contracts/checkout.ts';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { invalidRequest } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
@@ -60,7 +60,7 @@ const createCheckoutSessionRoute = defineRoute({
 });
 
 /** `POST /account/v1/checkout` (docs/product-rules.md#service-calls): validates, opens a provider session, answers `{ sessionId, url }`. */
-export const checkoutRoutes = defineRoutes([createCheckoutSessionRoute], (deps: AppDeps) => {
+export const checkoutRoutes = defineRoutes([createCheckoutSessionRoute], (deps: BillingPorts) => {
   const app = new Hono<AppEnv>();
   const limiter = deps.rateLimiter;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckoutRequest, CheckoutResponse } from '#shared/contracts/checkout.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { hashLicenceKey, parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import {
   createLicenceRepository,
@@ -34,7 +34,7 @@ export interface CheckoutDeps {
 }
 
 /** The checkout's dependencies, from the app's. */
-export function checkoutDepsOf(deps: AppDeps): CheckoutDeps {
+export function checkoutDepsOf(deps: BillingPorts): CheckoutDeps {
   return {
     db: deps.database.db,
     payments: deps.payments,

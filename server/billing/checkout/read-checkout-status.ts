@@ -1,5 +1,5 @@
 import type { CheckoutStatus, CheckoutStatusReading } from '#shared/contracts/checkout.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
 import { isCheckoutSessionId } from '../payments/checkout-session-id.ts';
 import { isPaymentError } from '../payments/payment-errors.ts';
@@ -134,6 +134,6 @@ export function createCheckoutStatusReader(
 }
 
 /** The reader of a running app, with its rate limiter. */
-export function checkoutStatusReaderOf(deps: AppDeps): CheckoutStatusReader {
+export function checkoutStatusReaderOf(deps: BillingPorts): CheckoutStatusReader {
   return createCheckoutStatusReader({ ...syncDepsOf(deps), rateLimiter: deps.rateLimiter });
 }

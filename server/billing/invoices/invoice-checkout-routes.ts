@@ -16,7 +16,7 @@ import {
   INVOICE_ORDERS_PER_DOMAIN,
 } from '#shared/contracts/invoice-order-messages.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { invalidRequest } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import {
@@ -206,7 +206,7 @@ type LinkInput = RouteInput<(typeof confirmInvoiceOrderRoute)['doc']['request']>
  */
 export const invoiceCheckoutRoutes = defineRoutes(
   [createInvoiceSubscriptionRoute, confirmInvoiceOrderRoute, cancelInvoiceOrderRoute],
-  (deps: AppDeps) => {
+  (deps: BillingPorts) => {
     const app = new Hono<AppEnv>();
 
     createInvoiceSubscriptionRoute.handle(app, async (c, request) => {

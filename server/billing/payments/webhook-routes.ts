@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { isPaymentError } from './payment-errors.ts';
 import { handlePaymentEvent, syncDepsOf } from '../subscriptions/sync-subscription.ts';
@@ -48,42 +48,45 @@ const receiveStripeWebhookRoute = defineRoute({
  * event to the sync, which records its id with its effect. 2xx tells Stripe to stop; a 5xx
  * (the sync failed) makes it deliver again later. CSRF-exempt: the signature authenticates.
  */
-export const paymentWebhookRoutes = defineRoutes([receiveStripeWebhookRoute], (deps: AppDeps) => {
-  const app = new Hono<AppEnv>();
+export const paymentWebhookRoutes = defineRoutes(
+  [receiveStripeWebhookRoute],
+  (deps: BillingPorts) => {
+    const app = new Hono<AppEnv>();
 
-  receiveStripeWebhookRoute.handle(app, async (c) => {
-    if (deps.payments.name !== 'stripe') {
-      return c.json(
-        { Error: errorCodes.invalidRequest, message: 'Stripe is not configured on this server.' },
-        404,
+    receiveStripeWebhookRoute.handle(app, async (c) => {
+      if (deps.payments.name !== 'stripe') {
+        return c.json(
+          { Error: errorCodes.invalidRequest, message: 'Stripe is not configured on this server.' },
+          404,
+        );
+      }
+      const declared = Number(c.req.header('content-length') ?? '0');
+      if (declared > MAX_WEBHOOK_BYTES) {
+        return c.json({ Error: errorCodes.payloadTooLarge, message: 'Event too large.' }, 413);
+      }
+      const rawBody = await c.req.text();
+      if (Buffer.byteLength(rawBody) > MAX_WEBHOOK_BYTES) {
+        return c.json({ Error: errorCodes.payloadTooLarge, message: 'Event too large.' }, 413);
+      }
+      let event;
+      try {
+        event = deps.payments.parseWebhook(rawBody, c.req.header('stripe-signature'));
+      } catch (error) {
+        if (!isPaymentError(error, 'SignatureInvalid')) throw error;
+        c.get('log').warn({ reason: error.message }, 'webhook refused');
+        return c.json(
+          { Error: errorCodes.invalidRequest, message: 'The webhook signature is not valid.' },
+          400,
+        );
+      }
+      const result = await handlePaymentEvent(syncDepsOf(deps), event);
+      c.get('log').info(
+        { eventId: event.id, type: event.type, outcome: result.outcome },
+        'webhook processed',
       );
-    }
-    const declared = Number(c.req.header('content-length') ?? '0');
-    if (declared > MAX_WEBHOOK_BYTES) {
-      return c.json({ Error: errorCodes.payloadTooLarge, message: 'Event too large.' }, 413);
-    }
-    const rawBody = await c.req.text();
-    if (Buffer.byteLength(rawBody) > MAX_WEBHOOK_BYTES) {
-      return c.json({ Error: errorCodes.payloadTooLarge, message: 'Event too large.' }, 413);
-    }
-    let event;
-    try {
-      event = deps.payments.parseWebhook(rawBody, c.req.header('stripe-signature'));
-    } catch (error) {
-      if (!isPaymentError(error, 'SignatureInvalid')) throw error;
-      c.get('log').warn({ reason: error.message }, 'webhook refused');
-      return c.json(
-        { Error: errorCodes.invalidRequest, message: 'The webhook signature is not valid.' },
-        400,
-      );
-    }
-    const result = await handlePaymentEvent(syncDepsOf(deps), event);
-    c.get('log').info(
-      { eventId: event.id, type: event.type, outcome: result.outcome },
-      'webhook processed',
-    );
-    return c.json({ received: true, outcome: result.outcome });
-  });
+      return c.json({ received: true, outcome: result.outcome });
+    });
 
-  return app;
-});
+    return app;
+  },
+);

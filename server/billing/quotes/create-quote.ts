@@ -1,7 +1,7 @@
 import type { QuoteRequest, QuoteResponse } from '#shared/contracts/quotes.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { quoteEmail } from './emails/quote-email.ts';
 import { buildQuoteDocument } from './quote-document.ts';
@@ -17,7 +17,7 @@ export interface QuoteDeps {
 }
 
 /** The quotes domain's dependencies, from the app's. */
-export function quoteDepsOf(deps: AppDeps): QuoteDeps {
+export function quoteDepsOf(deps: BillingPorts): QuoteDeps {
   return {
     db: deps.database.db,
     clock: deps.clock,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { quoteRequestSchema, type QuoteResponse } from '#shared/contracts/quotes.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { gatePublicForm } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
@@ -53,7 +53,7 @@ const createQuoteRoute = defineRoute({
  * `POST /account/v1/quotes`: the pricing page's "Get a quote" dialog (decision 142), and
  * `GET /quotes/<number>.pdf?token=…`: the quote's PDF for whoever holds its link.
  */
-export const quoteRoutes = defineRoutes([createQuoteRoute], (deps: AppDeps) => {
+export const quoteRoutes = defineRoutes([createQuoteRoute], (deps: BillingPorts) => {
   const app = new Hono<AppEnv>();
   const quoteDeps = quoteDepsOf(deps);
   const pdfs = createQuotePdfCache();

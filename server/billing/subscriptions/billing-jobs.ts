@@ -1,4 +1,4 @@
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { Job } from '#server/platform/jobs/job.ts';
 import {
   LOCAL_BILLING_INTERVAL_MS,
@@ -15,7 +15,7 @@ export const LIFECYCLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
  * lifecycle sweep and invoice reminders and, with the local payment provider, its billing engine
  * every minute. Their rows are also claimed with SKIP LOCKED, so an overlap changes nothing twice.
  */
-export function billingJobs(deps: AppDeps): Job[] {
+export function billingJobs(deps: BillingPorts): Job[] {
   const logger = deps.logger.child({ worker: 'billing' });
   const jobs: Job[] = [
     {

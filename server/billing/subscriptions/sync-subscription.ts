@@ -1,6 +1,6 @@
 import { siteConfig } from '#shared/site-config.ts';
 import type { Database, Executor } from '#server/platform/db/database.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import {
   createOutboxRepository,
   type QueuedEmail,
@@ -328,7 +328,7 @@ export async function handlePaymentEvent(deps: SyncDeps, event: PaymentEvent): P
 }
 
 /** The sync's dependencies taken from the app's. */
-export function syncDepsOf(deps: AppDeps): SyncDeps {
+export function syncDepsOf(deps: BillingPorts): SyncDeps {
   return {
     db: deps.database.db,
     payments: deps.payments,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { contactMessageSchema } from '#shared/contracts/contact.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { FeaturePorts } from '#server/features/feature-ports.ts';
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 import {
   invalidRequestErrorSchema,
@@ -31,7 +31,7 @@ const submitContactFormRoute = defineRoute({
 });
 
 /** `POST /api/submitContactForm` (docs/product-rules.md#service-calls): the website's contact form. */
-export const contactRoutes = defineRoutes([submitContactFormRoute], (deps: AppDeps) => {
+export const contactRoutes = defineRoutes([submitContactFormRoute], (deps: FeaturePorts) => {
   const app = new Hono<AppEnv>();
 
   submitContactFormRoute.handle(app, async (c, request) => {

@@ -1,6 +1,6 @@
 import { CONTACT_HONEYPOT_FIELD, type ContactMessage } from '#shared/contracts/contact.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { FeaturePorts } from '#server/features/feature-ports.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { contactMessageEmail } from './emails/contact-message.ts';
 import type { Logger } from '#server/platform/logger.ts';
@@ -21,7 +21,7 @@ export type SubmitContactMessageResult = { outcome: 'stored' } | { outcome: 'dro
  * transaction. A filled honeypot field marks a bot: nothing is stored or sent (decision 054).
  */
 /** The contact domain's dependencies, from the app's (`logger`: the request's). */
-export function contactDepsOf(deps: AppDeps, logger: Logger): SubmitContactMessageDeps {
+export function contactDepsOf(deps: FeaturePorts, logger: Logger): SubmitContactMessageDeps {
   return {
     db: deps.database.db,
     clock: deps.clock,

@@ -9,7 +9,7 @@ import { readInvoiceOrderLink } from '#server/billing/invoices/read-invoice-orde
 import { checkoutStatusReaderOf } from '#server/billing/checkout/read-checkout-status.ts';
 import { quoteDepsOf } from '#server/billing/quotes/create-quote.ts';
 import { readQuoteSummary } from '#server/billing/quotes/read-quote.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { FeaturePorts } from '#server/features/feature-ports.ts';
 import {
   isHttps,
   securityHeaderList,
@@ -63,7 +63,7 @@ function pageRequestOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): PageRequest
  * once.
  */
 export function siteRoutes(
-  deps: AppDeps,
+  deps: FeaturePorts,
   serverBuild: ServerBuild | (() => Promise<ServerBuild>),
   security: SecurityHeaderOptions,
 ): SiteRoutes {

@@ -1,7 +1,7 @@
 import { siteConfig } from '#shared/site-config.ts';
 import type { TrialRequestQuery } from '#shared/contracts/trial.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { FeaturePorts } from '#server/features/feature-ports.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { trialLicenceEmail } from './emails/trial-licence.ts';
 import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
@@ -30,7 +30,7 @@ export type StartTrialResult =
  * the transaction, the address never held a licence (decided by the claim's primary key).
  */
 /** The trial domain's dependencies, from the app's. */
-export function trialDepsOf(deps: AppDeps): StartTrialDeps {
+export function trialDepsOf(deps: FeaturePorts): StartTrialDeps {
   return {
     db: deps.database.db,
     clock: deps.clock,

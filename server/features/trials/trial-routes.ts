@@ -3,7 +3,7 @@ import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { trialErrorMessage } from '#shared/contracts/messages.ts';
 import { trialRequestQuerySchema } from '#shared/contracts/trial.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { FeaturePorts } from '#server/features/feature-ports.ts';
 import {
   errorBodySchema,
   tooManyRequestsErrorSchema,
@@ -40,7 +40,7 @@ const startTrialRoute = defineRoute({
 });
 
 /** `POST /account/v1/licenses/trial?emailAddress=…&productId=…[&referralCode=…]` (docs/product-rules.md#service-calls). */
-export const trialRoutes = defineRoutes([startTrialRoute], (deps: AppDeps) => {
+export const trialRoutes = defineRoutes([startTrialRoute], (deps: FeaturePorts) => {
   const app = new Hono<AppEnv>();
 
   startTrialRoute.handle(app, async (c, request) => {

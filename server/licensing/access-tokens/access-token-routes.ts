@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { checkLicence } from '../licence-validation/check-licence.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
@@ -129,7 +129,7 @@ const revokeAccessTokenRoute = defineRoute({
  */
 export const accessTokenRoutes = defineRoutes(
   [createAccessTokenRoute, listAccessTokensRoute, revokeAccessTokenRoute],
-  (deps: AppDeps) => {
+  (deps: LicensingPorts) => {
     const app = new Hono<AppEnv>();
     const db = deps.database.db;
     const limiter = deps.rateLimiter;

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppDeps } from '#server/deps.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import {
   unexpectedQueryError,
@@ -27,20 +27,23 @@ const getLicenceKeySetRoute = defineRoute({
 });
 
 /** Publishes the public key(s) that verify licence certificates. */
-export const licenceCertificateRoutes = defineRoutes([getLicenceKeySetRoute], (deps: AppDeps) => {
-  const app = new Hono<AppEnv>();
-  const readKeySet = createKeySetReader({
-    db: deps.database.db,
-    activeKey: deps.licenceSigningKey,
-    clock: deps.clock,
-  });
-  getLicenceKeySetRoute.handle(app, async (c) => {
-    const queryError = unexpectedQueryError(c.req.query());
-    if (queryError) return c.json(queryError, 400);
-    // Verifiers may cache the set for an hour and fetch it again when a certificate names a key
-    // they do not have; retired keys stay while their certificates can be valid (decision 087).
-    c.header('Cache-Control', 'public, max-age=3600');
-    return c.json(await readKeySet());
-  });
-  return app;
-});
+export const licenceCertificateRoutes = defineRoutes(
+  [getLicenceKeySetRoute],
+  (deps: LicensingPorts) => {
+    const app = new Hono<AppEnv>();
+    const readKeySet = createKeySetReader({
+      db: deps.database.db,
+      activeKey: deps.licenceSigningKey,
+      clock: deps.clock,
+    });
+    getLicenceKeySetRoute.handle(app, async (c) => {
+      const queryError = unexpectedQueryError(c.req.query());
+      if (queryError) return c.json(queryError, 400);
+      // Verifiers may cache the set for an hour and fetch it again when a certificate names a key
+      // they do not have; retired keys stay while their certificates can be valid (decision 087).
+      c.header('Cache-Control', 'public, max-age=3600');
+      return c.json(await readKeySet());
+    });
+    return app;
+  },
+);

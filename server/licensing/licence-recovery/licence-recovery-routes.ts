@@ -6,7 +6,7 @@ import {
   REPLACE_KEY_PATH,
   replaceKeyRequestSchema,
 } from '#shared/contracts/licence-recovery.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import {
@@ -94,7 +94,7 @@ const replaceLicenceKeyRoute = defineRoute({
 /** "Lost your licence key?" (decision 075): request a link, then replace the key with it. */
 export const licenceRecoveryRoutes = defineRoutes(
   [requestLostLicenceKeyRoute, replaceLicenceKeyRoute],
-  (deps: AppDeps) => {
+  (deps: LicensingPorts) => {
     const app = new Hono<AppEnv>();
     const db = deps.database.db;
     const limiter = deps.rateLimiter;

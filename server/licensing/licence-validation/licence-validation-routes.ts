@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { AppDeps } from '#server/deps.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 
 import type { AppEnv } from '#server/platform/http/types.ts';
 import {
@@ -70,29 +70,32 @@ const validateLicenseRoute = defineRoute({
  * `POST /account/v1/licenses/validate`: the CLI's licence check (decision 073). The route reads
  * parse → validate → respond; `createLicenceValidator` does the work.
  */
-export const licenceValidationRoutes = defineRoutes([validateLicenseRoute], (deps: AppDeps) => {
-  const app = new Hono<AppEnv>();
-  const validator = createLicenceValidator(licenceValidatorDepsOf(deps));
+export const licenceValidationRoutes = defineRoutes(
+  [validateLicenseRoute],
+  (deps: LicensingPorts) => {
+    const app = new Hono<AppEnv>();
+    const validator = createLicenceValidator(licenceValidatorDepsOf(deps));
 
-  validateLicenseRoute.handle(app, async (c, input) => {
-    const request = await parseValidationRequest(c, input);
-    if (!request.ok) return request.response;
-    const result = await validator.validate({ ...request.value, clientIp: rateLimitClient(c) });
-    if (!result.ok) return tooManyRequests(c, result.retryAfterSeconds, result.headers);
-    // A plain header object (not c.body's Headers instance) lets the Node adapter write it as is.
-    return new Response(result.json, {
-      status: 200,
-      headers: {
-        'Content-Type': 'application/json',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        ...result.headers,
-      },
+    validateLicenseRoute.handle(app, async (c, input) => {
+      const request = await parseValidationRequest(c, input);
+      if (!request.ok) return request.response;
+      const result = await validator.validate({ ...request.value, clientIp: rateLimitClient(c) });
+      if (!result.ok) return tooManyRequests(c, result.retryAfterSeconds, result.headers);
+      // A plain header object (not c.body's Headers instance) lets the Node adapter write it as is.
+      return new Response(result.json, {
+        status: 200,
+        headers: {
+          'Content-Type': 'application/json',
+          'Cache-Control': 'no-store',
+          'X-Content-Type-Options': 'nosniff',
+          ...result.headers,
+        },
+      });
     });
-  });
 
-  return app;
-});
+    return app;
+  },
+);
 
 /** The credential (key in the body, or bearer token), product and org of a validation request. */
 async function parseValidationRequest(

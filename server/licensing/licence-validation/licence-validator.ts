@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { AppDeps } from '#server/deps.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { LicenceCertificate } from '../licence-certificates/licence-certificate-contract.ts';
 import type { ValidationCode } from './check-licence.ts';
 import { decideRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
@@ -29,9 +29,9 @@ export type ValidationResult =
   | { ok: false; retryAfterSeconds: number; headers: Record<string, string> };
 
 export type LicenceValidatorDeps = Pick<
-  AppDeps,
+  LicensingPorts,
   'env' | 'secretKey' | 'licenceSigningKey' | 'clock' | 'rateLimiter' | 'metrics'
-> & { db: AppDeps['database']['db'] };
+> & { db: LicensingPorts['database']['db'] };
 
 /** An answer kept for a burst of identical validations: its text, and its code for `/metrics`. */
 interface StoredAnswer {
@@ -39,7 +39,7 @@ interface StoredAnswer {
   code: ValidationCode;
 }
 
-export function licenceValidatorDepsOf(deps: AppDeps): LicenceValidatorDeps {
+export function licenceValidatorDepsOf(deps: LicensingPorts): LicenceValidatorDeps {
   return { ...deps, db: deps.database.db };
 }
 

@@ -1,7 +1,7 @@
 import type { ReleaseCatalogReader } from '#shared/downloads/versions.ts';
 import { findLatestRelease } from './find-latest-release.ts';
 import { listReleases, releaseReading, type ReleaseReading } from './list-releases.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import { createReleaseRepository, type ReleaseRepository } from './release-repository.ts';
 
 export type { ReleaseCatalogReader };
@@ -17,7 +17,7 @@ export function createReleaseCatalogReader(
 }
 
 /** How the server reads the catalog: its hosts, and its release-signing key for unsigned releases. */
-export function releaseReadingFor(deps: AppDeps): ReleaseReading {
+export function releaseReadingFor(deps: LicensingPorts): ReleaseReading {
   return releaseReading({
     db: deps.database.db,
     downloadBaseUrl: deps.env.DOWNLOAD_BASE_URL,
@@ -28,7 +28,7 @@ export function releaseReadingFor(deps: AppDeps): ReleaseReading {
 }
 
 /** The catalog reader the server hands to the site's loaders. */
-export function releaseCatalogReaderFor(deps: AppDeps): ReleaseCatalogReader {
+export function releaseCatalogReaderFor(deps: LicensingPorts): ReleaseCatalogReader {
   return createReleaseCatalogReader(
     createReleaseRepository(deps.database.db),
     releaseReadingFor(deps),

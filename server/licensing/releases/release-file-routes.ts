@@ -8,7 +8,7 @@ import {
   SIGNING_KEY_ID_PATTERN,
 } from '#shared/downloads/verification.ts';
 import { isVersion } from '#shared/downloads/versions.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { releaseReadingFor } from './release-catalog.ts';
 import { createReleaseRepository, type StoredRelease } from './release-repository.ts';
@@ -134,7 +134,7 @@ export const releaseFileRoutes = defineRoutes(
     getReleaseSigningKeyRoute,
     getReleaseSigningKeyByIdRoute,
   ],
-  (deps: AppDeps) => {
+  (deps: LicensingPorts) => {
     const repository = createReleaseRepository(deps.database.db);
     const keys = createReleaseSigningKeyRepository(deps.database.db);
     const reading = releaseReadingFor(deps);

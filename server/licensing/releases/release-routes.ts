@@ -20,7 +20,7 @@ import {
 } from '#shared/downloads/platform.ts';
 import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
 import { parseVersionFilter, type LatestReleaseQuery } from '#shared/downloads/versions.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { findLatestRelease } from './find-latest-release.ts';
 import { listReleases } from './list-releases.ts';
@@ -332,7 +332,7 @@ export const releaseRoutes = defineRoutes(
     downloadLatestArtifactRoute,
     getReleaseFeedRoute,
   ],
-  (deps: AppDeps) => {
+  (deps: LicensingPorts) => {
     const repository = createReleaseRepository(deps.database.db);
     const reading = releaseReadingFor(deps);
     const { PUBLIC_BASE_URL: publicBaseUrl } = deps.env;

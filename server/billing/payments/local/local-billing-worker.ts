@@ -1,4 +1,4 @@
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { advanceLocalSubscriptions } from './advance-local-subscriptions.ts';
 
@@ -9,7 +9,7 @@ export const LOCAL_BILLING_INTERVAL_MS = 60 * 1000;
  * One run of the local provider's billing engine: renewals, retries and period-end
  * cancellations due at the clock's time, each followed by the events Stripe would send.
  */
-export async function runLocalBilling(deps: AppDeps): Promise<number> {
+export async function runLocalBilling(deps: BillingPorts): Promise<number> {
   if (deps.payments.name !== 'local') return 0;
   const events = await advanceLocalSubscriptions({ db: deps.database.db, clock: deps.clock });
   const sync = syncDepsOf(deps);

@@ -7,7 +7,7 @@ import {
   validationMessages,
 } from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
-import type { AppDeps } from '#server/deps.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/platform/http/csrf.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
@@ -110,7 +110,7 @@ function str(value: unknown): string {
  * billing portal and their stylesheet. Every change raises the events Stripe would send and
  * hands them to the same handler as webhooks, before the buyer is redirected.
  */
-export function localPaymentRoutes(deps: AppDeps): Hono<AppEnv> {
+export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
   const secureCookie = deps.env.PUBLIC_BASE_URL.startsWith('https:');
   const app = new Hono<AppEnv>();
   const db = deps.database.db;

@@ -1,0 +1,14 @@
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
+import type { PaymentSettings } from './payments/create-payment-provider.ts';
+import type { PaymentProvider } from './payments/payment-provider.ts';
+
+/** What billing's routes and services use of the running service (decision 176). */
+export interface BillingPorts extends LicensingPorts {
+  env: LicensingPorts['env'] &
+    PaymentSettings & {
+      HOST?: string | undefined;
+      PAYMENT_PROVIDER?: 'stripe' | 'local' | undefined;
+    };
+  /** The card payment provider (Stripe or the built-in local provider). */
+  payments: PaymentProvider;
+}
