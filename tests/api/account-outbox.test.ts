@@ -17,7 +17,7 @@ import {
 import { createSmtpTransport } from '#server/platform/email/smtp-transport.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import { databaseTargets } from '../helpers/databases.ts';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 
 const SMTP_PORT = 2551;
 const FROM = 'Orgsmith <no-reply@orgsmith.io>';

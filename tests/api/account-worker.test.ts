@@ -6,7 +6,7 @@ import { buildApp } from '#server/app.ts';
 import { parseEnv } from '#server/env.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import { createRuntime, type Runtime } from '#server/runtime.ts';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { csrfHeaders } from '../helpers/test-app.ts';
 
 const SMTP_PORT = 2553;

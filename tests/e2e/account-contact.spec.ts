@@ -1,7 +1,7 @@
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { failureMessages, successMessages } from '#shared/contracts/messages.ts';
-import type { SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;
 /** The worker's sink, where its server sends every e-mail. */

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from '#tests/support/free-port.ts';
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { dismissCookieBanner, waitForHydration } from './support/shell.ts';
-import type { SmtpSink } from './support/smtp-sink.ts';
 
 /**
  * Pay by invoice in the browser (decisions 144, 145): the order on the pricing page, the licence

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { pages } from '#app/pages.ts';
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 import { waitForHydration } from './support/shell.ts';
-import type { SmtpSink } from './support/smtp-sink.ts';
 
 /**
  * Every page, the 404 page and every dialog state pass the W3C Nu HTML checker (`vnu-jar`) with

@@ -1,8 +1,8 @@
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { lostKeyMessages } from '#shared/contracts/licence-recovery.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import type { SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;
 /** The worker's sink, where its server sends every e-mail. */

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { quoteSuccessMessage } from '#shared/contracts/messages.ts';
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { dismissCookieBanner, waitForHydration } from './support/shell.ts';
-import type { SmtpSink } from './support/smtp-sink.ts';
 
 const run = promisify(execFile);
 

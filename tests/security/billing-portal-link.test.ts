@@ -23,7 +23,7 @@ import {
   pro10YearlyEur,
   successCard,
 } from '../api/checkout-support.ts';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { startInstance, type Instance } from '../faults/support/instance.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { csrfHeaders, createTestApp, type TestApp } from '../helpers/test-app.ts';

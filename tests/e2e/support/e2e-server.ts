@@ -38,7 +38,11 @@ export async function startE2eServer(options: { smtpUrl: string }): Promise<E2eS
       SMTP_URL: options.smtpUrl,
     },
   });
+  // Should the worker end without its fixtures' teardown, the server does not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.off('exit', killOnExit);
     await stopProcess(child);
     await rm(dataDir, { recursive: true, force: true });
   };

@@ -1,6 +1,6 @@
 import { test as base } from '@playwright/test';
 import { startE2eServer, type E2eServer } from './e2e-server.ts';
-import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 
 // Everything else of Playwright's test API, unchanged.
 export * from '@playwright/test';

@@ -3,8 +3,9 @@ import { SMTPServer } from 'smtp-server';
 
 /**
  * A local SMTP server that keeps every message it receives, for tests that check what e-mails the
- * product sends. Used by Playwright specs (the e2e server gets `SMTP_URL` pointing here) and by
- * in-process API tests. No Playwright import, so both runners can load it.
+ * product sends: each Playwright worker's server sends to one (`tests/e2e/support/test.ts`), and
+ * the API, security, fault and deployment tests start their own. No Playwright import, so every
+ * runner can load it.
  */
 
 export interface ReceivedMail {
