@@ -1,8 +1,4 @@
 import { defineConfig, devices } from '@playwright/test';
-import { smtpSinkPort } from './tests/e2e/support/smtp-sink.ts';
-
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://localhost:${port}`;
 
 export const chromiumLaunchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -19,20 +15,22 @@ export const chromiumLaunchOptions = {
 
 /**
  * End-to-end tests run against the production build, started the way a user starts it
- * (`node server/main.ts` after `npm run build`), on a fresh embedded database per run.
+ * (`npm run serve` after `npm run build`). Each worker starts its own server on a free port with
+ * a fresh embedded database and its own SMTP sink (`tests/e2e/support/test.ts`, decision 170), so
+ * workers share nothing and the files are spread over them.
  */
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   reporter: process.env.CI
     ? [['list'], ['html', { open: 'never' }], ['json', { outputFile: 'reports/playwright.json' }]]
     : 'list',
   use: {
-    baseURL,
+    // `baseURL` is the worker's own server (tests/e2e/support/test.ts).
     trace: 'retain-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
@@ -42,17 +40,4 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions },
     },
   ],
-  webServer: {
-    command: 'node tests/e2e/support/start-server.ts',
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    // E-mails go to the SMTP sink that specs start (tests/e2e/support/smtp-sink.ts), unless set.
-    env: {
-      E2E_PORT: String(port),
-      SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${smtpSinkPort}`,
-    },
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
 });

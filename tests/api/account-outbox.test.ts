@@ -17,9 +17,8 @@ import {
 import { createSmtpTransport } from '#server/platform/email/smtp-transport.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import { databaseTargets } from '../helpers/databases.ts';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 
-const SMTP_PORT = 2551;
 const FROM = 'Orgsmith <no-reply@orgsmith.io>';
 const logger = createLogger('silent');
 
@@ -55,7 +54,7 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
 
   beforeAll(async () => {
     handle = await target.open();
-    sink = await startSmtpSink({ port: SMTP_PORT });
+    sink = await startSmtpSink();
   });
   afterAll(async () => {
     await sink.close();

@@ -6,10 +6,8 @@ import { buildApp } from '#server/app.ts';
 import { parseEnv } from '#server/env.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import { createRuntime, type Runtime } from '#server/runtime.ts';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { csrfHeaders } from '../helpers/test-app.ts';
-
-const SMTP_PORT = 2553;
 
 /** The runtime as `server/main.ts` starts it: the outbox worker delivers what requests queue. */
 describe('outbox worker in the runtime', () => {
@@ -19,7 +17,7 @@ describe('outbox worker in the runtime', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    sink = await startSmtpSink({ port: SMTP_PORT });
+    sink = await startSmtpSink();
     dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-worker-'));
     const env = parseEnv({
       NODE_ENV: 'test',

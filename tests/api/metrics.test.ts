@@ -18,7 +18,7 @@ import { createLogger } from '#server/platform/logger.ts';
 import { startMetricsListener } from '#server/metrics/metrics-listener.ts';
 import { createServiceMetrics, metricsOff } from '#server/metrics/service-metrics.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { freePort } from '#tests/security/support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { stubServerBuild } from '../helpers/stub-server-build.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import {
   createPostgresDatabase,
   startInstance,

@@ -7,7 +7,7 @@ import {
   startInstance,
   type Instance,
 } from '../faults/support/instance.ts';
-import { freePort } from '../security/support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 import { startNginx, type Nginx } from './support/nginx.ts';
 
 /** Requests started per second, spread over pages (past nginx's cache) and API GETs. */

@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { modalNames } from '#app/components/dialogs/modal-url.ts';
 import { pages } from '#app/pages.ts';
+import { expect, test } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { waitForHydration } from './support/shell.ts';
 

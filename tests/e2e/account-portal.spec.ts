@@ -1,14 +1,14 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
+import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { failureMessages, portalLinkNotices, successMessages } from '#shared/contracts/messages.ts';
 import { waitForHydration } from './support/shell.ts';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;
-test.beforeAll(async () => {
-  sink = await startSmtpSink();
+/** The worker's sink, where its server sends every e-mail. */
+test.beforeAll(({ smtpSink }) => {
+  sink = smtpSink;
 });
-test.afterAll(() => sink.close());
 
 const run = Date.now().toString(36);
 

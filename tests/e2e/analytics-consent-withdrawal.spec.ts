@@ -1,5 +1,5 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { CONSENT_COOKIE, DISMISSED_COOKIE } from '#app/analytics/consent-cookies.ts';
+import { expect, test, type BrowserContext, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import {
   captureThirdParties,

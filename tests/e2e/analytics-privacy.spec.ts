@@ -1,4 +1,3 @@
-import { expect, test, type Page } from '@playwright/test';
 import {
   captureThirdParties,
   hits,
@@ -6,6 +5,7 @@ import {
   type AnalyticsServer,
   type SentRequest,
 } from './support/analytics-server.ts';
+import { expect, test, type Page } from './support/test.ts';
 
 /**
  * Issue 17, item 7: analytics sends the vendor only allowed query parameters (campaign `utm_*`,

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 
 test('the API reference renders every group of operations with no CSP violation and nothing from another origin', async ({
   page,

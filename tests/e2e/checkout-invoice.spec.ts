@@ -1,15 +1,15 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
+import { freePort } from '#tests/support/free-port.ts';
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
+import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { dismissCookieBanner, waitForHydration } from './support/shell.ts';
-import { smtpSinkPort, startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 /**
  * Pay by invoice in the browser (decisions 144, 145): the order on the pricing page, the licence
@@ -17,18 +17,14 @@ import { smtpSinkPort, startSmtpSink, type SmtpSink } from './support/smtp-sink.
  * admin commands need the database while the server runs, which the embedded database does not
  * allow, so this spec runs its own production server on a PostgreSQL database of its own.
  */
+// Each admin command is a fresh Node process loading the server's sources: several per test take
+// more than the default 30 s when the machine is busy (two workers on two cores).
+test.describe.configure({ timeout: 90_000 });
+
 const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const exec = promisify(execFile);
 const run = Date.now().toString(36);
 const keyPattern = /ORGS(?:-[0-9A-Z]{4}){7}/;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let sink: SmtpSink;
 let server: ChildProcess | undefined;
@@ -53,9 +49,9 @@ async function sql(text: string, values: unknown[]): Promise<void> {
   }
 }
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ smtpSink }) => {
   test.setTimeout(90_000);
-  sink = await startSmtpSink();
+  sink = smtpSink;
   dbName = `orgsmith_e2e_inv_${randomBytes(4).toString('hex')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -75,7 +71,7 @@ test.beforeAll(async () => {
       PUBLIC_BASE_URL: baseUrl,
       DATABASE_URL: databaseUrl,
       DATA_DIR: dir,
-      SMTP_URL: `smtp://127.0.0.1:${smtpSinkPort}`,
+      SMTP_URL: sink.url,
       STRIPE_SECRET_KEY: '',
       LOG_LEVEL: 'warn',
     },
@@ -100,7 +96,6 @@ test.afterAll(async () => {
     await client.end();
   }
   if (dir) await rm(dir, { recursive: true, force: true });
-  await sink.close();
 });
 
 /**
@@ -222,7 +217,6 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   page,
   context,
 }) => {
-  test.setTimeout(90_000);
   const email = `quote-${run}@example.com`;
   await dismissCookieBanner(context, baseUrl);
   await page.goto(`${baseUrl}/pricing?size=25&period=yearly&currency=EUR&modal=quote`);

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { siteConfig } from '#shared/site-config.ts';
+import { expect, test } from './support/test.ts';
 import { waitForHydration } from './support/shell.ts';
 
 test('imprint: English and Deutsch tabs work with the keyboard', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { featurePages, pages, servicePages } from '#app/pages.ts';
 import { siteConfig } from '#shared/site-config.ts';

@@ -1,11 +1,17 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 
 const start = new Date('2025-06-07T10:00:00Z');
+/**
+ * Where the installed clock is paused, before the page loads (so no timer fires on the way). Not
+ * `start` itself: the clock runs from `install` on, and on a busy machine it has passed `start`
+ * by the time `pauseAt` comes ("Cannot fast-forward to the past").
+ */
+const paused = new Date(start.getTime() + 60_000);
 
 test('the terminal waits 600 ms once on screen, then types the session', async ({ page }) => {
   // A paused fake clock: only runFor() lets page timers fire, so the delay is measured exactly.
   await page.clock.install({ time: start });
-  await page.clock.pauseAt(start);
+  await page.clock.pauseAt(paused);
   await page.goto('/');
   const terminal = page.getByTestId('terminal-demo');
   const screen = page.getByTestId('terminal-screen');
@@ -70,7 +76,7 @@ test('reduced motion shows the final state at once', async ({ page }) => {
 test('the terminal pauses off screen and does not start before it is seen', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 500 });
   await page.clock.install({ time: start });
-  await page.clock.pauseAt(start);
+  await page.clock.pauseAt(paused);
   await page.goto('/');
   const terminal = page.getByTestId('terminal-demo');
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -1,12 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test } from '@playwright/test';
 import pg from 'pg';
+import { freePort } from '#tests/support/free-port.ts';
+import { expect, test } from './support/test.ts';
 
 /**
  * Publishing through the operator command shows the release on /download and in
@@ -27,14 +27,6 @@ async function postgresReachable(): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const sha = (seed: string) => seed.repeat(64).slice(0, 64);

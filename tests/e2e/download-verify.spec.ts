@@ -1,8 +1,8 @@
 import { createHash, createPublicKey } from 'node:crypto';
-import { expect, test } from '@playwright/test';
 import type { Release } from '#shared/downloads/catalog.ts';
 import { findArtifact } from '#shared/downloads/catalog.ts';
 import { groupedFingerprint, verifyCommands } from '#shared/downloads/verification.ts';
+import { expect, test } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { waitForHydration } from './support/shell.ts';
 

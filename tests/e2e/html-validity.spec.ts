@@ -3,11 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { pages } from '#app/pages.ts';
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
 import { waitForHydration } from './support/shell.ts';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 /**
  * Every page, the 404 page and every dialog state pass the W3C Nu HTML checker (`vnu-jar`) with
@@ -32,12 +32,11 @@ let sink: SmtpSink;
 let dir = '';
 const documents = new Map<string, string>();
 
-test.beforeAll(async () => {
-  sink = await startSmtpSink();
+test.beforeAll(async ({ smtpSink }) => {
+  sink = smtpSink;
   dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-vnu-'));
 });
 test.afterAll(async () => {
-  await sink.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,14 +1,14 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
+import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { lostKeyMessages } from '#shared/contracts/licence-recovery.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let sink: SmtpSink;
-test.beforeAll(async () => {
-  sink = await startSmtpSink();
+/** The worker's sink, where its server sends every e-mail. */
+test.beforeAll(({ smtpSink }) => {
+  sink = smtpSink;
 });
-test.afterAll(() => sink.close());
 
 const run = Date.now().toString(36);
 const KEY = /ORGS(?:-[0-9A-Z]{4}){7}/;

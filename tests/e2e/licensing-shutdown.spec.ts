@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { openDatabase } from '#server/platform/db/client.ts';
 import { rateLimitCounters } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { freePort } from '#tests/support/free-port.ts';
+import { expect, test } from './support/test.ts';
 
 /**
  * The production server as operators run it (`node server/main.ts`): rate-limit hits counted in
@@ -15,8 +16,7 @@ test('a graceful shutdown writes the rate-limit counts still in memory', async (
   test.setTimeout(60_000);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-shutdown-'));
   try {
-    // Next to the e2e server's port (helpers get a range of ports; CI uses 3100 and 3101).
-    const port = Number(process.env.E2E_PORT ?? 3100) + 1;
+    const port = await freePort();
     const { SMTP_URL, DATABASE_URL, ...environment } = process.env;
     void SMTP_URL;
     void DATABASE_URL;

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
 import { pages } from '#app/pages.ts';
+import { expect, test, type Page } from './support/test.ts';
 import { waitForHydration } from './support/shell.ts';
 
 /**

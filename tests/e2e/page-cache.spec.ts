@@ -1,5 +1,5 @@
-import { expect, test, type APIRequest, type APIRequestContext } from '@playwright/test';
 import { pages } from '#app/pages.ts';
+import { expect, test, type APIRequest, type APIRequestContext } from './support/test.ts';
 
 /**
  * Page HTML is the same for every visitor, rendered once and served from memory with an ETag

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { waitForHydration } from './support/shell.ts';
 import { expectedPrices } from '#shared/pricing/expected-prices.fixture.ts';

@@ -3,19 +3,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type Page } from '@playwright/test';
 import { quoteSuccessMessage } from '#shared/contracts/messages.ts';
+import type { SmtpSink } from '#tests/support/smtp-sink.ts';
+import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { dismissCookieBanner, waitForHydration } from './support/shell.ts';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 const run = promisify(execFile);
 
 let sink: SmtpSink;
-test.beforeAll(async () => {
-  sink = await startSmtpSink();
+/** The worker's sink, where its server sends every e-mail. */
+test.beforeAll(({ smtpSink }) => {
+  sink = smtpSink;
 });
-test.afterAll(() => sink.close());
 
 /** Unique per run: the e2e database lives as long as the server. */
 const address = `quotes-${Date.now().toString(36)}@example.com`;

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 
 test('/trial?ref= keeps the referral code and prefills it in the trial dialog', async ({
   page,

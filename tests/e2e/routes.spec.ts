@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { pages } from '#app/pages.ts';
+import { expect, test } from './support/test.ts';
 
 for (const page of Object.values(pages)) {
   test(`${page.path} renders its frame`, async ({ page: browser, baseURL }) => {

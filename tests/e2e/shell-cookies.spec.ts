@@ -1,9 +1,9 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import {
   CONSENT_COOKIE,
   CONSENT_COOKIE_DAYS,
   DISMISSED_COOKIE,
 } from '#app/analytics/consent-cookies.ts';
+import { expect, test, type BrowserContext, type Page } from './support/test.ts';
 import { waitForHydration } from './support/shell.ts';
 
 const day = 24 * 60 * 60;

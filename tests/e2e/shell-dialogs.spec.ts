@@ -1,4 +1,3 @@
-import { expect, test, type Page } from '@playwright/test';
 import {
   clickInPlace,
   dismissCookieBanner,
@@ -6,6 +5,7 @@ import {
   pageViews,
   waitForHydration,
 } from './support/shell.ts';
+import { expect, test, type Page } from './support/test.ts';
 
 const headings = {
   contact: 'Get in touch',

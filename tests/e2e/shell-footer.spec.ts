@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { featureNav } from '#app/components/shell/navigation.ts';
 import { pages } from '#app/pages.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { expect, test } from './support/test.ts';
 import { dismissCookieBanner, waitForHydration } from './support/shell.ts';
 
 test('the footer carries navigation, features, contact, legal links, address and the year', async ({

@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
 import { featureNav, serviceNav } from '#app/components/shell/navigation.ts';
 import { pages } from '#app/pages.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { expect, test, type Page } from './support/test.ts';
 import { dismissCookieBanner, itemAt, navigateInApp, waitForHydration } from './support/shell.ts';
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });

@@ -1,4 +1,3 @@
-import { expect, test, type Page } from '@playwright/test';
 import { featureNav } from '#app/components/shell/navigation.ts';
 import { pages } from '#app/pages.ts';
 import {
@@ -10,6 +9,7 @@ import {
   pageViews,
   waitForHydration,
 } from './support/shell.ts';
+import { expect, test, type Page } from './support/test.ts';
 
 const scrollY = (page: Page) => page.evaluate(() => window.scrollY);
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });

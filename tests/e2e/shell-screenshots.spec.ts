@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { dismissCookieBanner, waitForHydration } from './support/shell.ts';
 
 /** Screenshots of the home page for people to look at; kept as CI artifacts under test-results/. */

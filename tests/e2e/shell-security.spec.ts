@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { waitForHydration } from './support/shell.ts';
 
 test('a POST from the page without the CSRF header is refused with 403 JSON', async ({ page }) => {

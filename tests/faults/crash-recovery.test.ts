@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import {
   createPostgresDatabase,
   queryPostgres,

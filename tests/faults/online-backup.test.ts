@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { backupSocketPath } from '#server/backup/backup-socket-protocol.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
-import { freePort } from '../security/support/free-port.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
+import { freePort } from '#tests/support/free-port.ts';
 import { createPostgresDatabase, startInstance, type Instance } from './support/instance.ts';
 
 /**

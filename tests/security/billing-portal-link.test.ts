@@ -23,11 +23,11 @@ import {
   pro10YearlyEur,
   successCard,
 } from '../api/checkout-support.ts';
-import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { startInstance, type Instance } from '../faults/support/instance.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { csrfHeaders, createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 
 /**
  * Issue 17, item 8 (decision 123): a GET of a billing-portal link, by a mail scanner or anyone,

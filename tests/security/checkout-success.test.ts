@@ -7,7 +7,7 @@ import { createStripeClient } from '#server/billing/payments/stripe/stripe-clien
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import { startInstance, type Instance } from '../faults/support/instance.ts';
 import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 
 /**
  * Issue 17, item 6: `GET /checkout-success?session_id=…` asked Stripe about any id of 8+

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { startInstance, type Instance } from '#tests/faults/support/instance.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 
 /**
  * Issue 17: who the client is. Rate limits count an IPv6 client per /64 (before, every address of

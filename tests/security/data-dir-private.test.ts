@@ -19,7 +19,7 @@ import {
   startInstance,
   type Instance,
 } from '#tests/faults/support/instance.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 import { startAndExit } from './support/start-and-exit.ts';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startInstance, type Instance } from '../faults/support/instance.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 import {
   getAll,
   junkUrls,

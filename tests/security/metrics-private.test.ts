@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, type Instance } from '#tests/faults/support/instance.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 
 /**
  * Issue 18, item 3 (decision 131): metrics tell anyone who reads them our traffic, so the server

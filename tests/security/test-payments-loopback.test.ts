@@ -4,7 +4,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, type Instance } from '#tests/faults/support/instance.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 import { startAndExit } from './support/start-and-exit.ts';
 
 /**

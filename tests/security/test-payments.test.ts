@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startInstance, type Instance } from '#tests/faults/support/instance.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 
 /**
  * Issue 17, row 1: a public deployment without Stripe keys used to start and sell Enterprise

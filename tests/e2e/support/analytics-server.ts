@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
-import { freePort } from '#tests/security/support/free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 
 /**
  * A server of its own with `GA_MEASUREMENT_ID` set (the e2e server runs without analytics), and

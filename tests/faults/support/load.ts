@@ -1,4 +1,4 @@
-import type { ReceivedMail, SmtpSink } from '#tests/e2e/support/smtp-sink.ts';
+import type { ReceivedMail, SmtpSink } from '#tests/support/smtp-sink.ts';
 
 /** One public request that promises an e-mail: a contact message or a trial licence. */
 export interface Submission {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { freePort } from './free-port.ts';
+import { freePort } from '#tests/support/free-port.ts';
 
 /**
  * Starts `server/main.ts` as `npm start` would, with no Stripe keys, no PAYMENT_PROVIDER and no

@@ -3,12 +3,10 @@ import { SMTPServer } from 'smtp-server';
 
 /**
  * A local SMTP server that keeps every message it receives, for tests that check what e-mails the
- * product sends. Used by Playwright specs (the e2e server gets `SMTP_URL` pointing here) and by
- * in-process API tests. No Playwright import, so both runners can load it.
+ * product sends: each Playwright worker's server sends to one (`tests/e2e/support/test.ts`), and
+ * the API, security, fault and deployment tests start their own. No Playwright import, so every
+ * runner can load it.
  */
-
-/** The sink's port for the e2e run; `playwright.config.ts` points the server's SMTP_URL at it. */
-export const smtpSinkPort = Number(process.env.E2E_SMTP_PORT ?? 2525);
 
 export interface ReceivedMail {
   /** Envelope recipients. */
@@ -24,8 +22,9 @@ export interface ReceivedMail {
 }
 
 export interface SmtpSink {
-  port: number;
-  url: string;
+  /** The port it listens on (the one the system chose when started with port 0). */
+  readonly port: number;
+  readonly url: string;
   readonly messages: readonly ReceivedMail[];
   /** Resolves with the first message (already received or arriving later) that matches. */
   waitForMail(match: MailMatch, timeoutMs?: number): Promise<ReceivedMail>;
@@ -49,10 +48,13 @@ function matches(mail: ReceivedMail, match: MailMatch): boolean {
 }
 
 export async function startSmtpSink(
-  /** `delayMs`: how long each DATA takes to be accepted (a slow relay). */
+  /**
+   * `port`: 0 (the default) lets the system choose a free one; `delayMs`: how long each DATA takes
+   * to be accepted (a slow relay).
+   */
   options: { port?: number; host?: string; delayMs?: number } = {},
 ): Promise<SmtpSink> {
-  const port = options.port ?? smtpSinkPort;
+  let port = options.port ?? 0;
   const host = options.host ?? '127.0.0.1';
   const messages: ReceivedMail[] = [];
   const waiters = new Set<(mail: ReceivedMail) => void>();
@@ -87,8 +89,14 @@ export async function startSmtpSink(
   const start = () =>
     new Promise<void>((resolve, reject) => {
       server = createServer();
-      server.on('error', reject);
-      server.listen(port, host, () => resolve());
+      const listening = server;
+      listening.on('error', reject);
+      listening.listen(port, host, () => {
+        // A restart after `stop` listens on the port chosen the first time.
+        const address = listening.server.address();
+        if (typeof address === 'object' && address) port = address.port;
+        resolve();
+      });
     });
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -99,8 +107,12 @@ export async function startSmtpSink(
 
   await start();
   return {
-    port,
-    url: `smtp://${host}:${port}`,
+    get port() {
+      return port;
+    },
+    get url() {
+      return `smtp://${host}:${port}`;
+    },
     messages,
     mailsFor: (match) => messages.filter((mail) => matches(mail, match)),
     waitForMail(match, timeoutMs = 15_000) {
