@@ -13,8 +13,8 @@ import {
 import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
 import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 import { outboxRows, postJson, requestTrial } from './account-support.ts';
 import {
   browser,

@@ -16,7 +16,7 @@ import {
 } from '#server/platform/email/outbox-repository.ts';
 import { createSmtpTransport } from '#server/platform/email/smtp-transport.ts';
 import { createLogger } from '#server/platform/logger.ts';
-import { databaseTargets } from '../helpers/databases.ts';
+import { databaseTargets } from '../support/databases.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 
 const FROM = 'Orgsmith <no-reply@orgsmith.io>';

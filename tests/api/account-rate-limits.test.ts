@@ -7,8 +7,8 @@ import {
 } from '#server/platform/db/schema.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { sweepRateLimitCounters } from '#server/platform/rate-limit/rate-limiter.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { freshIp, outboxRows, postJson, requestTrial } from './account-support.ts';
 
 const contact = (emailAddress: string) => ({ name: 'Rita', emailAddress, message: 'Hello' });

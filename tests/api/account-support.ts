@@ -1,6 +1,6 @@
 import { asc } from 'drizzle-orm';
 import { emailOutbox } from '#server/platform/db/schema.ts';
-import { csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { csrfHeaders, type TestApp } from '../support/test-app.ts';
 
 /** Shared by the account-service API tests: requests as the site sends them, and outbox reads. */
 

@@ -5,8 +5,8 @@ import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
 import { hashLicenceKey, parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { hashEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { createReferralCodeRepository } from '#server/features/trials/referral-code-repository.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 import { outboxRows, requestTrial } from './account-support.ts';
 
 const PRODUCT = 'orgsmith-cli';

@@ -7,7 +7,7 @@ import { parseEnv } from '#server/env.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import { createRuntime, type Runtime } from '#server/runtime.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
-import { csrfHeaders } from '../helpers/test-app.ts';
+import { csrfHeaders } from '../support/test-app.ts';
 
 /** The runtime as `server/main.ts` starts it: the outbox worker delivers what requests queue. */
 describe('outbox worker in the runtime', () => {

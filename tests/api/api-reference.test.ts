@@ -4,8 +4,8 @@ import {
   API_REFERENCE_PATH,
   API_REFERENCE_SCRIPT_PATH,
 } from '#server/openapi/api-reference-paths.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const [pglite] = databaseTargets;
 

@@ -23,10 +23,10 @@ import {
   normalizeEmailAddress,
 } from '#server/platform/email/normalize-email-address.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createLicence, runAdminOn } from '../helpers/licensing.ts';
-import { migrationsBefore, openOlderDatabase } from '../helpers/older-schema.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createLicence, runAdminOn } from '../support/licensing.ts';
+import { migrationsBefore, openOlderDatabase } from '../support/older-schema.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { postJson, requestTrial } from './account-support.ts';
 
 describe.each(databaseTargets)('backup and restore on $name', (target) => {

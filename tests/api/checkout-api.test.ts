@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localCheckoutSessions } from '#server/platform/db/schema.ts';
 import { generateLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
   cancelUrl,
   createCheckout,

@@ -16,8 +16,8 @@ import {
   confirmationToken,
   confirmOrder,
 } from '#tests/security/support/invoice-orders.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 import { browser, freshIp, licenceKeyPattern, mailsTo } from './checkout-support.ts';
 
 const DAY = 86_400_000;

@@ -8,9 +8,9 @@ import { createStripeClient } from '#server/billing/payments/stripe/stripe-clien
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { confirmationToken, confirmOrder } from '#tests/security/support/invoice-orders.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 import { freshIp, licenceKeyPattern, mailsTo } from './checkout-support.ts';
 
 const secretKey = 'sk_test_invoice_checkout';

@@ -12,8 +12,8 @@ import {
 import { hashLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { failureMessages } from '#shared/contracts/messages.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
   browser,
   createCheckout,

@@ -9,8 +9,8 @@ import {
 } from '#server/platform/db/schema.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
   browser,
   cancelUrl,

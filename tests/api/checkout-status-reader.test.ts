@@ -7,8 +7,8 @@ import {
 import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { createCheckout, payLocally, pro10YearlyEur, successCard } from './checkout-support.ts';
 
 /** A well-formed local session id that was never issued. */

@@ -5,9 +5,9 @@ import { createStripeClient } from '#server/billing/payments/stripe/stripe-clien
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import { readCheckoutStatus } from '#server/billing/checkout/read-checkout-status.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
   createCheckout,
   issueTrial,

@@ -3,7 +3,7 @@ import { emailOutbox, licences } from '#server/platform/db/schema.ts';
 import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
-import { csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { csrfHeaders, type TestApp } from '../support/test-app.ts';
 
 /** Shared by the checkout API tests: requests as the site and the buyer's browser send them. */
 

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { hashAccessToken } from '#server/licensing/access-tokens/access-token.ts';
 import { accessTokens } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createLicence, orgId, postJson, updateLicence } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createLicence, orgId, postJson, updateLicence } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const productId = siteConfig.productId;
 const TOKENS = '/account/v1/access-tokens';

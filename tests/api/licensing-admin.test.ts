@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactMessages, emailOutbox, licences } from '#server/platform/db/schema.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createLicence, postJson, runAdminOn } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createLicence, postJson, runAdminOn } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 interface Captured {
   code: number;

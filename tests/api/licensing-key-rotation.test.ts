@@ -7,9 +7,9 @@ import {
 import { generateEd25519PrivateKeyPem } from '#server/platform/crypto/signing-keys.ts';
 import { verifyLicenceCertificate } from '#server/licensing/licence-certificates/verify-licence-certificate.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets, type TestDatabaseTarget } from '../helpers/databases.ts';
-import { createLicence, orgId, postJson } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets, type TestDatabaseTarget } from '../support/databases.ts';
+import { createLicence, orgId, postJson } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const start = new Date('2026-01-15T10:00:00Z');
 const MINUTE = 60_000;

@@ -2,9 +2,9 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createLicence, postJson, updateLicence } from '../helpers/licensing.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createLicence, postJson, updateLicence } from '../support/licensing.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 
 const RESEND = '/account/v1/licenses/resend';
 const REPLACE = '/account/v1/licenses/replace-key';

@@ -2,8 +2,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toOpenApiPath } from '#server/openapi/build-openapi-document.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 
 const documentSchema = z.object({
   openapi: z.string(),

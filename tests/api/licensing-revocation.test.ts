@@ -4,9 +4,9 @@ import { runLocalBilling } from '#server/billing/payments/local/local-billing-wo
 import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { postJson, runAdminOn } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { postJson, runAdminOn } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
   browser,
   cancelUrl,

@@ -8,9 +8,9 @@ import { verifyLicenceCertificate } from '#server/licensing/licence-certificates
 import { normalizeSalesforceOrgId } from '#server/licensing/licence-validation/salesforce-org-id.ts';
 import { generateLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createLicence, orgId, postJson, updateLicence } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createLicence, orgId, postJson, updateLicence } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const VALIDATE = '/account/v1/licenses/validate';
 const productId = siteConfig.productId;

@@ -19,9 +19,9 @@ import { startMetricsListener } from '#server/metrics/metrics-listener.ts';
 import { createServiceMetrics, metricsOff } from '#server/metrics/service-metrics.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { freePort } from '#tests/support/free-port.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { stubServerBuild } from '../helpers/stub-server-build.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { stubServerBuild } from '../support/stub-server-build.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { postJson, requestTrial } from './account-support.ts';
 
 const token = `metrics-${randomBytes(24).toString('hex')}`;

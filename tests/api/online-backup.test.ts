@@ -29,9 +29,9 @@ import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import { openDatabase } from '#server/platform/db/client.ts';
 import { createLogger } from '#server/platform/logger.ts';
-import { createScratchDatabase, databaseTargets } from '../helpers/databases.ts';
-import { createLicence } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createScratchDatabase, databaseTargets } from '../support/databases.ts';
+import { createLicence } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { requestTrial } from './account-support.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.ts';
-import { DocumentedAnswers } from '../helpers/documented-answers.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { DocumentedAnswers } from '../support/documented-answers.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 
 const json = (value: unknown, status = 200, contentType = 'application/json') =>
   new Response(JSON.stringify(value), { status, headers: { 'Content-Type': contentType } });

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.ts';
-import { runAdminOn } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { runAdminOn } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { postJson } from './account-support.ts';
 
 describe.each(databaseTargets)('quote operator commands on $name', (target) => {

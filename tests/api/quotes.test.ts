@@ -11,8 +11,8 @@ import {
   rateLimitCounters,
 } from '#server/platform/db/schema.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { freshIp, outboxRows, postJson } from './account-support.ts';
 
 const run = promisify(execFile);

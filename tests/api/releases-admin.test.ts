@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Release } from '#shared/downloads/catalog.ts';
 import { runAdmin } from '#server/admin/run-admin.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../..');

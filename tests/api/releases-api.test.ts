@@ -3,8 +3,8 @@ import { defaultArtifactDescription, type Release } from '#shared/downloads/cata
 import { artifactFileName } from '#shared/downloads/file-names.ts';
 import { parseReleaseManifest } from '#server/licensing/releases/release-manifest.ts';
 import { publishRelease } from '#server/licensing/releases/publish-release.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 
 const FILE_HOST = 'https://files.example.test/cli';
 const UA = {

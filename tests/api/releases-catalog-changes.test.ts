@@ -7,7 +7,7 @@ import {
   RELEASE_CATALOG_CHANNEL,
   type NewRelease,
 } from '#server/licensing/releases/release-repository.ts';
-import { databaseTargets } from '../helpers/databases.ts';
+import { databaseTargets } from '../support/databases.ts';
 
 const release = (version: string): NewRelease => ({
   version,

@@ -23,8 +23,8 @@ import { generateEd25519PrivateKeyPem } from '#server/platform/crypto/signing-ke
 import { createLogger } from '#server/platform/logger.ts';
 import { verifyText } from '#server/licensing/releases/release-signing-key.ts';
 import { assembleDeps } from '#server/runtime.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../..');

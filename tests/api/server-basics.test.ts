@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 
 describe.each(databaseTargets)('server basics on $name', (target) => {
   let t: TestApp;

@@ -6,8 +6,8 @@ import * as schema from '#server/platform/db/schema.ts';
 import { emailOutbox } from '#server/platform/db/schema.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { buildApp } from '#server/app.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { postJson } from './account-support.ts';
 
 const mail = { kind: 'test', to: 'a@example.com', subject: 'S', text: 'T', html: '<p>T</p>' };

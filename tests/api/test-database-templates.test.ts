@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { openDatabase, type DatabaseHandle } from '#server/platform/db/client.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import { migrationFiles } from '#server/platform/db/migrate.ts';
-import { createScratchDatabase, databaseTargets, migrationsHash } from '../helpers/databases.ts';
+import { createScratchDatabase, databaseTargets, migrationsHash } from '../support/databases.ts';
 
 /**
  * Decision 162: test databases are copies of a migrated template. A copy must be exactly what

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { freshIp } from '../api/account-support.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createLicence, postJson } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createLicence, postJson } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * Issue 25, smaller item 5: the per-licence limit of the access-token endpoints was keyed on the

@@ -7,9 +7,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databaseFingerprint } from '#server/backup/backup-file.ts';
-import { databaseTargets } from '#tests/helpers/databases.ts';
-import { createLicence, runAdminOn } from '#tests/helpers/licensing.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
+import { createLicence, runAdminOn } from '#tests/support/licensing.ts';
+import { createTestApp, type TestApp } from '#tests/support/test-app.ts';
 import { postJson, requestTrial } from '#tests/api/account-support.ts';
 
 /**

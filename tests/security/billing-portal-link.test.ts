@@ -25,8 +25,8 @@ import {
 } from '../api/checkout-support.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { startInstance, type Instance } from '../faults/support/instance.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { csrfHeaders, createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { csrfHeaders, createTestApp, type TestApp } from '../support/test-app.ts';
 import { freePort } from '#tests/support/free-port.ts';
 
 /**

@@ -7,10 +7,10 @@ import {
 import { verifyLicenceCertificate } from '#server/licensing/licence-certificates/verify-licence-certificate.ts';
 import { normalizeSalesforceOrgId } from '#server/licensing/licence-validation/salesforce-org-id.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { loadCertificateSnippet, type CertificateSnippet } from '../helpers/certificate-snippet.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createLicence, orgId, postJson } from '../helpers/licensing.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { loadCertificateSnippet, type CertificateSnippet } from '../support/certificate-snippet.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createLicence, orgId, postJson } from '../support/licensing.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * Issue 25, row 2: a Pro licence for 4 orgs validated orgs 1–4, org 5 got TOO_MANY_ORGS, and the

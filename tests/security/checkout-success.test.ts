@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import { startInstance, type Instance } from '../faults/support/instance.ts';
-import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
+import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
 import { freePort } from '#tests/support/free-port.ts';
 
 /**

@@ -4,10 +4,10 @@ import { emailOutbox, licences } from '#server/platform/db/schema.ts';
 import { FREE_LICENCES_PER_ADDRESS_PER_DAY as limit } from '#server/licensing/licences/free-licence-repository.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { createCheckout, licencesOf, payLocally, pro10YearlyEur } from '../api/checkout-support.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import type { StripeFake } from '../helpers/stripe-fake.ts';
-import { startStripeTestApp, type StripeTestApp } from '../helpers/stripe-test-app.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import type { StripeFake } from '../support/stripe-fake.ts';
+import { startStripeTestApp, type StripeTestApp } from '../support/stripe-test-app.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * Issue 25, smaller item 1: a free Starter checkout mailed a licence key to any address, as often

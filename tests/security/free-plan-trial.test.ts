@@ -16,10 +16,10 @@ import {
   pro10YearlyEur,
   successCard,
 } from '../api/checkout-support.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { postJson } from '../helpers/licensing.ts';
-import { startStripeFake, type StripeFake } from '../helpers/stripe-fake.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { postJson } from '../support/licensing.ts';
+import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * Issue 17, item 3: buying the free Starter plan with someone else's address never converts

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildService } from '#server/app.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { stubServerBuild } from '../helpers/stub-server-build.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { stubServerBuild } from '../support/stub-server-build.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { sendOversizedBody } from './support/oversized-body.ts';
 
 /**

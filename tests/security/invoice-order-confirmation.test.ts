@@ -5,8 +5,8 @@ import { cancelInvoiceOrderAsOperator } from '#server/billing/invoices/cancel-in
 import { readInvoiceOrderLink } from '#server/billing/invoices/read-invoice-order-link.ts';
 import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
 import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { runAdminOn } from '../helpers/licensing.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { runAdminOn } from '../support/licensing.ts';
 import {
   cancelOrder,
   confirmationToken,

@@ -8,7 +8,7 @@ import { createOutboxDelivery } from '#server/platform/email/deliver-outbox.ts';
 import { createFileTransport } from '#server/platform/email/file-transport.ts';
 import type { MailTransport } from '#server/platform/email/outgoing-email.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
-import { databaseTargets } from '../helpers/databases.ts';
+import { databaseTargets } from '../support/databases.ts';
 
 /**
  * Issue 25, smaller item 8: every e-mail's recipient address was logged at info level (personal

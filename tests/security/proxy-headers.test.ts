@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildService } from '#server/app.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { stubServerBuild } from '../helpers/stub-server-build.ts';
-import { createTestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { stubServerBuild } from '../support/stub-server-build.ts';
+import { createTestApp } from '../support/test-app.ts';
 
 /**
  * Issue 25, smaller item 6: `X-Forwarded-Proto` (HSTS, the page store's https variant) and

@@ -6,8 +6,8 @@ import { PaymentError } from '#server/billing/payments/payment-errors.ts';
 import { quoteDepsOf } from '#server/billing/quotes/create-quote.ts';
 import { readQuoteSummary } from '#server/billing/quotes/read-quote.ts';
 import { postJson } from '../api/account-support.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { runAdminOn } from '../helpers/licensing.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { runAdminOn } from '../support/licensing.ts';
 import {
   confirmationToken,
   confirmOrder,

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parseEnv } from '#server/env.ts';
 import { createRuntime } from '#server/runtime.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * Issue 25, smaller item 9: security.txt's `Expires` was recomputed on each request, always half

@@ -22,11 +22,11 @@ import {
   pro10YearlyEur,
   successCard,
 } from '../api/checkout-support.ts';
-import { databaseTargets } from '../helpers/databases.ts';
-import { postJson } from '../helpers/licensing.ts';
-import type { StripeFake } from '../helpers/stripe-fake.ts';
-import { startStripeTestApp, type StripeTestApp } from '../helpers/stripe-test-app.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { postJson } from '../support/licensing.ts';
+import type { StripeFake } from '../support/stripe-fake.ts';
+import { startStripeTestApp, type StripeTestApp } from '../support/stripe-test-app.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * Issue 25, row 1: an invoice order for Pro with a victim's address (case changed) converted the

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '#tests/helpers/databases.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import { licences, subscriptions } from '#server/platform/db/schema.ts';
 import { createSubscriptionRepository, type SubscriptionRow } from './subscription-repository.ts';

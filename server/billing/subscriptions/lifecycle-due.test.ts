@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '#tests/helpers/databases.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import { licences } from '#server/platform/db/schema.ts';
 import { createLifecycleRepository, lifecycleOf } from './lifecycle-repository.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   loadCertificateSnippet,
   type CertificateSnippet,
-} from '#tests/helpers/certificate-snippet.ts';
+} from '#tests/support/certificate-snippet.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { issueLicenceCertificate, type CertificateSubject } from './issue-licence-certificate.ts';
 import { signingKeyFrom } from './signing-key.ts';

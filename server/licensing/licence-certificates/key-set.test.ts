@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseTargets } from '#tests/helpers/databases.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import { signingKeys } from '#server/platform/db/schema.ts';
 import { startJobs } from '#server/platform/jobs/start-jobs.ts';

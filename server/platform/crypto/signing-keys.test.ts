@@ -2,8 +2,8 @@ import { createHash, createPublicKey, generateKeyPairSync, sign, verify } from '
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { databaseTargets } from '#tests/helpers/databases.ts';
-import { openOlderDatabase } from '#tests/helpers/older-schema.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
+import { openOlderDatabase } from '#tests/support/older-schema.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { appState, signingKeys } from '../db/schema.ts';

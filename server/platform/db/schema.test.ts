@@ -2,7 +2,7 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { databaseTargets } from '#tests/helpers/databases.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
 import * as schema from './schema.ts';
 
 const columnRows = z.object({

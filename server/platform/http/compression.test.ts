@@ -1,7 +1,7 @@
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { probeJson, ResponseProbe } from '#tests/helpers/response-probe.ts';
+import { probeJson, ResponseProbe } from '#tests/support/response-probe.ts';
 import { compression, negotiateEncoding, worthCompressing } from './compression.ts';
 import type { AppEnv } from './types.ts';
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { probeJson } from '#tests/helpers/response-probe.ts';
+import { probeJson } from '#tests/support/response-probe.ts';
 import {
   contentSecurityPolicy,
   securityHeaders,

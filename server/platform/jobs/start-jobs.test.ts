@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { databaseTargets } from '#tests/helpers/databases.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { createLogger } from '../logger.ts';
 import type { Job } from './job.ts';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseTargets } from '#tests/helpers/databases.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { rateLimitCounters } from '../db/schema.ts';
 import { decideRateLimits, enforceRateLimits, type RateLimitHit } from './enforce-rate-limits.ts';

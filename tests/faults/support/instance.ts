@@ -6,7 +6,7 @@ import {
   SERVER_ENVIRONMENT,
   SERVER_NODE_FLAGS,
 } from '#server/platform/node-flags.ts';
-import { createScratchDatabase } from '#tests/helpers/databases.ts';
+import { createScratchDatabase } from '#tests/support/databases.ts';
 
 /** One server process (`npm run serve`'s bundle, flags and environment), as an operator runs it. */
 export interface Instance {

@@ -6,9 +6,9 @@ import { createStripeClient } from '#server/billing/payments/stripe/stripe-clien
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import type { InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
 import { outboxRows, postJson } from '#tests/api/account-support.ts';
-import type { TestDatabaseTarget } from '#tests/helpers/databases.ts';
-import { startStripeFake, type StripeFake } from '#tests/helpers/stripe-fake.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import type { TestDatabaseTarget } from '#tests/support/databases.ts';
+import { startStripeFake, type StripeFake } from '#tests/support/stripe-fake.ts';
+import { createTestApp, type TestApp } from '#tests/support/test-app.ts';
 
 /**
  * Shared by the invoice-order security tests (decisions 153, 154): the app on one database with

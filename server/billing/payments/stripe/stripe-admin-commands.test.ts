@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '#server/admin/run-admin.ts';
-import { startStripeFake, type StripeFake } from '#tests/helpers/stripe-fake.ts';
+import { startStripeFake, type StripeFake } from '#tests/support/stripe-fake.ts';
 
 let fake: StripeFake;
 beforeAll(async () => {

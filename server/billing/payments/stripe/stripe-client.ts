@@ -4,7 +4,7 @@ export type { Stripe };
 
 export interface StripeClientOptions {
   secretKey: string;
-  /** Another API origin (tests point the real SDK at tests/helpers/stripe-fake.ts). */
+  /** Another API origin (tests point the real SDK at tests/support/stripe-fake.ts). */
   apiBaseUrl?: string | undefined;
 }
 

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startStripeFake, type StripeFake } from '#tests/helpers/stripe-fake.ts';
+import { startStripeFake, type StripeFake } from '#tests/support/stripe-fake.ts';
 import { isPaymentError } from '../payment-errors.ts';
 import type { CreateCheckoutSessionInput } from '../payment-types.ts';
 import { createStripeClient } from './stripe-client.ts';
