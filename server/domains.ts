@@ -16,14 +16,14 @@ import { accessTokenDomain } from './licensing/access-tokens/access-token-module
 import { licenceCertificateDomain } from './licensing/licence-certificates/licence-certificate-module.ts';
 import { licenceRecoveryDomain } from './licensing/licence-recovery/licence-recovery-module.ts';
 import { licenceValidationDomain } from './licensing/licence-validation/licence-validation-module.ts';
-import { licenceDomain } from './licensing/licences/licence-module.ts';
+import { licenceDomain } from './licensing/licence-support/licence-module.ts';
 import { releaseDomain } from './licensing/releases/release-module.ts';
 import { buildApiDocument, type ApiDocumentUrls } from './openapi/api-docs.ts';
 import { referenceDomain } from './openapi/openapi-module.ts';
 import type { AdminCommand } from './platform/commands/command.ts';
 import type { Domain } from './platform/domain/define-domain.ts';
 import { emailDomain } from './platform/email/email-module.ts';
-import { csrfDomain } from './platform/http/csrf-module.ts';
+import { csrfDomain } from './platform/csrf/csrf-module.ts';
 import { rateLimitDomain } from './platform/rate-limit/rate-limit-module.ts';
 
 /** What the runtime hands every background job. */

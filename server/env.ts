@@ -18,7 +18,7 @@ import {
   isSameSigningKey,
 } from './licensing/releases/release-signing-key.ts';
 import { choosePaymentProvider } from './billing/payments/choose-payment-provider.ts';
-import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './platform/rate-limit/trusted-proxies.ts';
+import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './platform/http/trusted-proxies.ts';
 
 const optionalUrl = z.url().optional();
 

@@ -4,10 +4,7 @@ import type { DeliveryOutcome, DeliveryReport } from '../platform/email/deliver-
 import { createOutboxRepository } from '../platform/email/outbox-repository.ts';
 import type { JobRunReport } from '../platform/jobs/job.ts';
 import { createJobRunRepository } from '../platform/jobs/job-run-repository.ts';
-import {
-  validationCodes,
-  type ValidationCode,
-} from '../licensing/licence-validation/check-licence.ts';
+import { validationCodes, type ValidationCode } from '../licensing/licences/check-licence.ts';
 import type { PageCacheStats } from '../features/site/page-cache.ts';
 
 /**

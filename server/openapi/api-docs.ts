@@ -1,6 +1,6 @@
 import { CSRF_HEADER, CSRF_TOKEN_PATH, csrfCookieName } from '#shared/contracts/csrf.ts';
 import type { ApiOperationDoc } from '../platform/api-doc/api-doc.ts';
-import { isCsrfExempt } from '../platform/http/csrf-exempt.ts';
+import { isCsrfExempt } from '../platform/csrf/csrf-exempt.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
 
 /** The credentials the API takes; `licenseKey` travels in the JSON body, which OpenAPI cannot name. */

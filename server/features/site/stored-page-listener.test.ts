@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalPageState } from '#app/ssr/canonical-page-state.ts';
 import { securityHeaderList } from '#server/platform/http/security-headers.ts';
 import { metricsOff, type ServiceMetrics } from '#server/metrics/service-metrics.ts';
-import { parseTrustProxy } from '#server/platform/rate-limit/trusted-proxies.ts';
+import { parseTrustProxy } from '#server/platform/http/trusted-proxies.ts';
 import { createPageResolver, type ManifestRoute } from './page-address.ts';
 import { createPageCache, type PageRequest } from './page-cache.ts';
 import { storedPageListener } from './stored-page-listener.ts';

@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { checkLicence } from '../licence-validation/check-licence.ts';
+import { checkLicence } from '../licences/check-licence.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import {

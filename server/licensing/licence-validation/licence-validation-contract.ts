@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { licenceCertificateSchema } from '../licence-certificates/licence-certificate-contract.ts';
-import { validationCodes } from './check-licence.ts';
+import { validationCodes } from '../licences/check-licence.ts';
 import { normalizeSalesforceOrgId } from './salesforce-org-id.ts';
 
 export const ORG_ID_MESSAGE =

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { LicenceCertificate } from '../licence-certificates/licence-certificate-contract.ts';
-import type { ValidationCode } from './check-licence.ts';
+import type { ValidationCode } from '../licences/check-licence.ts';
 import { decideRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { licenceValidationRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { createLookupCache } from './lookup-cache.ts';

@@ -9,7 +9,7 @@ import {
 import type { LicenceSigningKey } from '../licence-certificates/licence-signing-key.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import type { Licence } from '../licences/licence-repository.ts';
-import { checkLicence, type ValidationCode } from './check-licence.ts';
+import { checkLicence, type ValidationCode } from '../licences/check-licence.ts';
 import type { LookupCache } from './lookup-cache.ts';
 import { licenceEntitlements, type LicenceEntitlements } from './licence-entitlements.ts';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrustProxy } from '../rate-limit/trusted-proxies.ts';
+import { parseTrustProxy } from './trusted-proxies.ts';
 import { fromTrustedProxy } from './proxy-headers.ts';
 
 describe('fromTrustedProxy', () => {

@@ -1,6 +1,6 @@
 import type { BlockList } from 'node:net';
 import type { Context } from 'hono';
-import { isTrustedProxy } from '../rate-limit/trusted-proxies.ts';
+import { isTrustedProxy } from './trusted-proxies.ts';
 import { nodeIncoming } from './node-bindings.ts';
 import type { AppEnv } from './types.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rateLimitBucket, resolveClientIp } from './client-ip.ts';
-import { DEFAULT_TRUST_PROXY, isTrustedProxy, parseTrustProxy } from './trusted-proxies.ts';
+import { DEFAULT_TRUST_PROXY, isTrustedProxy, parseTrustProxy } from '../http/trusted-proxies.ts';
 
 const defaults = parseTrustProxy(DEFAULT_TRUST_PROXY);
 

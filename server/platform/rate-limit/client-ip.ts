@@ -4,7 +4,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { nodeIncoming } from '../http/node-bindings.ts';
 import type { AppEnv } from '../http/types.ts';
-import { isTrustedProxy, unmapIpv4 } from './trusted-proxies.ts';
+import { isTrustedProxy, unmapIpv4 } from '../http/trusted-proxies.ts';
 
 /**
  * The client address (decision 128). `X-Forwarded-For` is believed only when the connection

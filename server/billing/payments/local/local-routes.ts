@@ -8,7 +8,7 @@ import {
 } from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
-import { issueCsrfToken, readCsrfCookie } from '#server/platform/http/csrf.ts';
+import { issueCsrfToken, readCsrfCookie } from '#server/platform/csrf/csrf.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { createFreeLicenceRepository } from '#server/licensing/licences/free-licence-repository.ts';

@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import { CSRF_FORM_FIELD } from '#server/platform/http/csrf.ts';
+import { CSRF_FORM_FIELD } from '#server/platform/csrf/csrf.ts';
 import { groupedCardNumber, localTestCards, type CardField } from '../local-cards.ts';
 
 /** The hidden `_csrf` field every posting form of the local pages carries. */

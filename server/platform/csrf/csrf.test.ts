@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { csrf, csrfTokenRoutes, issueCsrfToken } from './csrf.ts';
-import type { AppEnv } from './types.ts';
+import type { AppEnv } from '../http/types.ts';
 
 const cookiePattern = /^XSRF-TOKEN=([\w-]{32}); Path=\/; SameSite=Strict$/;
 

@@ -10,8 +10,8 @@ import {
   CSRF_TOKEN_PATH,
   csrfCookieName,
 } from '#shared/contracts/csrf.ts';
-import { randomToken } from './random-token.ts';
-import type { AppEnv } from './types.ts';
+import { randomToken } from '../http/random-token.ts';
+import type { AppEnv } from '../http/types.ts';
 
 export { CSRF_COOKIE, CSRF_FORM_FIELD, CSRF_HEADER };
 

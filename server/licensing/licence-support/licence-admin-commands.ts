@@ -1,5 +1,5 @@
 import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
-import { checkLicence } from '#server/licensing/licence-validation/check-licence.ts';
+import { checkLicence } from '#server/licensing/licences/check-licence.ts';
 import { licenceEntitlements } from '#server/licensing/licence-validation/licence-entitlements.ts';
 import { createLicenceValidationRepository } from '#server/licensing/licence-validation/licence-validation-repository.ts';
 import { ORG_ACTIVE_DAYS } from '#server/licensing/licence-validation/validate-licence.ts';
@@ -18,7 +18,7 @@ import {
   reinstateLicence,
   revokeLicence,
 } from '#server/licensing/licences/revoke-licence.ts';
-import { extendTrial } from './licence-operations.ts';
+import { extendTrial } from '../licences/licence-operations.ts';
 import { formatTime, positiveInteger, secretKeyOf } from '#server/platform/commands/command-io.ts';
 import { findLicences, findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
 
