@@ -1,4 +1,4 @@
-import { formatProblem, lintApiDocument } from '#server/openapi/lint-api-document.ts';
+import { formatProblem, lintApiDocument } from '#server/lint-api-document.ts';
 
 // `npm run lint:openapi`: Redocly's recommended rules over the document the server serves.
 const problems = await lintApiDocument();

@@ -1,6 +1,6 @@
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { PaymentSettings } from './payments/create-payment-provider.ts';
-import type { PaymentProvider } from './payments/payment-provider.ts';
+import type { PaymentProvider } from './subscriptions/payment-provider.ts';
 
 /** What billing's routes and services use of the running service (decision 176). */
 export interface BillingPorts extends LicensingPorts {

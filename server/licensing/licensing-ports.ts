@@ -1,4 +1,4 @@
-import type { ServicePorts } from '#server/platform/service-ports.ts';
+import type { ServicePorts } from '#server/platform/ports/service-ports.ts';
 import type { ValidationCode } from './licences/check-licence.ts';
 import type { LicenceSigningKey } from './licence-certificates/licence-signing-key.ts';
 import type { ReleaseSigningKey } from './releases/release-signing-key.ts';

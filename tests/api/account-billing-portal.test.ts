@@ -11,7 +11,7 @@ import {
   trialClaims,
 } from '#server/platform/db/schema.ts';
 import { issueLicence } from '#server/licensing/licences/issue-licence.ts';
-import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
+import type { PaymentProvider } from '#server/billing/subscriptions/payment-provider.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';

@@ -4,7 +4,7 @@ import {
   createCheckoutStatusReader,
   type CheckoutStatusReader,
 } from '#server/billing/checkout/read-checkout-status.ts';
-import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
+import type { PaymentProvider } from '#server/billing/subscriptions/payment-provider.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { databaseTargets } from '../support/databases.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatProblem, lintApiDocument } from '#server/openapi/lint-api-document.ts';
+import { formatProblem, lintApiDocument } from '#server/lint-api-document.ts';
 
 describe('the OpenAPI document under Redocly’s recommended rules', () => {
   it('has no errors', async () => {

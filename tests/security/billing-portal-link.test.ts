@@ -14,7 +14,7 @@ import {
   subscriptions,
   trialClaims,
 } from '#server/platform/db/schema.ts';
-import type { PaymentProvider } from '#server/billing/payments/payment-provider.ts';
+import type { PaymentProvider } from '#server/billing/subscriptions/payment-provider.ts';
 import { portalLinkNotices } from '#shared/contracts/messages.ts';
 import { outboxRows, postJson } from '../api/account-support.ts';
 import {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invoiceOrders, quotes } from '#server/platform/db/schema.ts';
-import { PaymentError } from '#server/billing/payments/payment-errors.ts';
+import { PaymentError } from '#server/billing/subscriptions/payment-errors.ts';
 import { quoteDepsOf } from '#server/billing/quotes/create-quote.ts';
 import { readQuoteSummary } from '#server/billing/quotes/read-quote.ts';
 import { postJson } from '../api/account-support.ts';

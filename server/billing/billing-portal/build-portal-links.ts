@@ -2,7 +2,7 @@ import { BILLING_PORTAL_PAGE } from '#shared/contracts/billing-portal.ts';
 import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
 import type { LicenceStatus, LicenceType } from '#server/platform/db/schema.ts';
 import type { Licence } from '#server/licensing/licences/licence-repository.ts';
-import type { SubscriptionRow } from '../payments/subscription-repository.ts';
+import type { SubscriptionRow } from '../subscriptions/subscription-repository.ts';
 import { createPortalToken, portalTokenExpiry } from './portal-token.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Database } from '#server/platform/db/database.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { Logger } from '#server/platform/logger.ts';
-import type { PaymentProvider } from '../payments/payment-provider.ts';
+import type { PaymentProvider } from '../subscriptions/payment-provider.ts';
 import { createBillingPortalTokenRepository } from './billing-portal-token-repository.ts';
 import { checkPortalLink } from './check-portal-link.ts';
 

@@ -5,7 +5,7 @@ import {
 import type { Database } from '#server/platform/db/database.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { formatEmailDate } from '#server/platform/email/render-email.ts';
-import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
+import { createSubscriptionRepository } from '../subscriptions/subscription-repository.ts';
 import { createBillingPortalTokenRepository } from './billing-portal-token-repository.ts';
 import { manageableSubscription } from './build-portal-links.ts';
 import { checkPortalLink } from './check-portal-link.ts';

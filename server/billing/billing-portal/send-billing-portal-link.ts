@@ -15,7 +15,7 @@ import {
   type Licence,
 } from '#server/licensing/licences/licence-repository.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
-import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
+import { createSubscriptionRepository } from '../subscriptions/subscription-repository.ts';
 import { buildPortalLinks, manageableSubscription } from './build-portal-links.ts';
 
 export interface SendBillingPortalLinkDeps {

@@ -5,7 +5,7 @@ import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { invalidRequest } from '#server/platform/http/request-input.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { isPaymentError } from '../payments/payment-errors.ts';
+import { isPaymentError } from '../subscriptions/payment-errors.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';

@@ -7,7 +7,7 @@ import {
   createLicenceRepository,
   type Licence,
 } from '#server/licensing/licences/licence-repository.ts';
-import type { PaymentProvider } from '../payments/payment-provider.ts';
+import type { PaymentProvider } from '../subscriptions/payment-provider.ts';
 
 export type CreateCheckoutResult =
   | { ok: true; session: CheckoutResponse }

@@ -2,8 +2,8 @@ import type { CheckoutStatus, CheckoutStatusReading } from '#shared/contracts/ch
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
 import { isCheckoutSessionId } from '../payments/checkout-session-id.ts';
-import { isPaymentError } from '../payments/payment-errors.ts';
-import { createSubscriptionRepository } from '../payments/subscription-repository.ts';
+import { isPaymentError } from '../subscriptions/payment-errors.ts';
+import { createSubscriptionRepository } from '../subscriptions/subscription-repository.ts';
 import { syncDepsOf, syncSubscription, type SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { decideRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';

@@ -5,7 +5,7 @@ import type {
 } from '#shared/contracts/invoice-checkout.ts';
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
 import { syncSubscription, type SyncDeps } from '../subscriptions/sync-subscription.ts';
-import { INVOICE_NET_DAYS, mayPayByInvoice } from './invoice-rules.ts';
+import { INVOICE_NET_DAYS, mayPayByInvoice } from '../subscriptions/invoice-rules.ts';
 
 /** An invoice order's details as stored: the validated request without the quote's token. */
 export type InvoiceOrderDetails = Omit<InvoiceCheckoutRequest, 'quoteToken'>;

@@ -28,7 +28,7 @@ import {
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
 } from '#server/platform/api-doc/common-errors.ts';
-import { isPaymentError } from '../payments/payment-errors.ts';
+import { isPaymentError } from '../subscriptions/payment-errors.ts';
 import { syncDepsOf } from '../subscriptions/sync-subscription.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import {

@@ -15,7 +15,7 @@ import { findQuoteByToken } from '../quotes/read-quote.ts';
 import { quoteStatusOf } from '../quotes/quote-status.ts';
 import type { InvoiceOrderDetails } from './create-invoice-checkout.ts';
 import { invoiceOrderConfirmationEmail } from './emails/invoice-order-confirmation-email.ts';
-import { mayPayByInvoice } from './invoice-rules.ts';
+import { mayPayByInvoice } from '../subscriptions/invoice-rules.ts';
 import { createInvoiceOrderRepository } from './invoice-order-repository.ts';
 import {
   createInvoiceOrderId,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PaymentProviderName } from './payment-types.ts';
+import type { PaymentProviderName } from '../subscriptions/payment-types.ts';
 
 /**
  * Stripe's `cs_test_…` / `cs_live_…`. Stripe may change an id's length and alphabet without

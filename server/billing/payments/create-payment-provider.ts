@@ -1,7 +1,7 @@
 import type { Database } from '#server/platform/db/database.ts';
 import type { Logger } from '#server/platform/logger.ts';
 import { createLocalPaymentProvider } from './local/local-payment-provider.ts';
-import type { PaymentProvider } from './payment-provider.ts';
+import type { PaymentProvider } from '../subscriptions/payment-provider.ts';
 import type { PaymentChoice } from './choose-payment-provider.ts';
 
 /** The settings that pick and configure the card payment provider. */

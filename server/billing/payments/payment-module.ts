@@ -1,14 +1,19 @@
 import { defineRoutes } from '#server/platform/api-doc/define-route.ts';
 import { defineDomain } from '#server/platform/domain/define-domain.ts';
+import { localBillingJob } from './local/local-billing-worker.ts';
 import { localPaymentRoutes } from './local/local-routes.ts';
+import type { BillingPorts } from '../billing-ports.ts';
+import type { AdminSyncSettings } from './admin-sync-deps.ts';
 import { paymentWebhookRoutes } from './webhook-routes.ts';
 
-/** The payment providers: Stripe's webhook, the local test provider's pages, their commands. */
-export const paymentDomain = defineDomain({
+/** The payment providers: Stripe's webhook, the local test provider's pages and billing engine, their commands. */
+export const paymentDomain = defineDomain<BillingPorts, { deps: BillingPorts }, AdminSyncSettings>({
   name: 'payments',
   routes: [paymentWebhookRoutes, defineRoutes([], localPaymentRoutes)],
   adminCommands: async () => [
     ...(await import('./stripe/stripe-admin-commands.ts')).stripeAdminCommands,
     ...(await import('./local/local-invoice-admin-commands.ts')).localInvoiceAdminCommands,
   ],
+  // The local provider's billing engine: renewals, retries and period ends, each followed by its events.
+  jobs: ({ deps }) => (deps.payments.name === 'local' ? [localBillingJob(deps)] : []),
 });

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { isPaymentError } from './payment-errors.ts';
+import { isPaymentError } from '../subscriptions/payment-errors.ts';
 import { handlePaymentEvent, syncDepsOf } from '../subscriptions/sync-subscription.ts';
 import { z } from 'zod';
 import {

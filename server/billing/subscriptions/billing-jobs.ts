@@ -1,9 +1,5 @@
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { Job } from '#server/platform/jobs/job.ts';
-import {
-  LOCAL_BILLING_INTERVAL_MS,
-  runLocalBilling,
-} from '#server/billing/payments/local/local-billing-worker.ts';
 import { syncDepsOf } from './sync-subscription.ts';
 import { sweepInvoiceReminders } from './sweep-invoice-reminders.ts';
 import { sweepLicenceLifecycle } from './sweep-licence-lifecycle.ts';
@@ -11,13 +7,14 @@ import { sweepLicenceLifecycle } from './sweep-licence-lifecycle.ts';
 export const LIFECYCLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Billing's jobs, each once per period across the instances (decision 174): the hourly licence
- * lifecycle sweep and invoice reminders and, with the local payment provider, its billing engine
- * every minute. Their rows are also claimed with SKIP LOCKED, so an overlap changes nothing twice.
+ * The subscriptions' jobs, each once per period across the instances (decision 174): the hourly
+ * licence lifecycle sweep and invoice reminders. Their rows are also claimed with SKIP LOCKED, so
+ * an overlap changes nothing twice. (The local provider's billing engine is the payments
+ * manifest's job.)
  */
 export function billingJobs(deps: BillingPorts): Job[] {
   const logger = deps.logger.child({ worker: 'billing' });
-  const jobs: Job[] = [
+  return [
     {
       name: 'licence-lifecycle',
       scope: 'cluster',
@@ -41,13 +38,4 @@ export function billingJobs(deps: BillingPorts): Job[] {
       },
     },
   ];
-  if (deps.payments.name === 'local') {
-    jobs.push({
-      name: 'local-billing',
-      scope: 'cluster',
-      everyMs: LOCAL_BILLING_INTERVAL_MS,
-      run: () => runLocalBilling(deps),
-    });
-  }
-  return jobs;
 }

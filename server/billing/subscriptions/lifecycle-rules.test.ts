@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionStatus } from '#server/billing/payments/payment-types.ts';
+import type { SubscriptionStatus } from '#server/billing/subscriptions/payment-types.ts';
 import {
   applySubscription,
   licenceChanged,

@@ -1,6 +1,6 @@
 import type { Edition } from '#shared/pricing/index.ts';
-import type { SubscriptionStatus } from '#server/billing/payments/payment-types.ts';
-import { invoiceSuspends } from '#server/billing/invoices/invoice-rules.ts';
+import type { SubscriptionStatus } from '#server/billing/subscriptions/payment-types.ts';
+import { invoiceSuspends } from '#server/billing/subscriptions/invoice-rules.ts';
 import { addMonths } from '#server/licensing/licences/licence-expiry.ts';
 
 /**

@@ -1,13 +1,10 @@
 import { invoiceReminders } from '#server/platform/db/schema.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
-import {
-  createSubscriptionRepository,
-  type SubscriptionRow,
-} from '../payments/subscription-repository.ts';
+import { createSubscriptionRepository, type SubscriptionRow } from './subscription-repository.ts';
 import { syncSubscription, type SyncDeps } from './sync-subscription.ts';
-import { invoiceReminderEmail } from '../invoices/emails/invoice-reminder-email.ts';
-import { invoiceSuspends, remindersDue, suspensionDate } from '../invoices/invoice-rules.ts';
+import { invoiceReminderEmail } from './emails/invoice-reminder-email.ts';
+import { invoiceSuspends, remindersDue, suspensionDate } from './invoice-rules.ts';
 
 export interface InvoiceSweepReport {
   reminded: number;

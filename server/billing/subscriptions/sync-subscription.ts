@@ -29,10 +29,10 @@ import {
 } from '#server/billing/subscriptions/lifecycle-rules.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type { Logger } from '#server/platform/logger.ts';
-import { isPaymentError } from '../payments/payment-errors.ts';
-import type { PaymentProvider } from '../payments/payment-provider.ts';
-import type { PaymentEvent, SubscriptionSnapshot } from '../payments/payment-types.ts';
-import { createSubscriptionRepository, termsOfRow } from '../payments/subscription-repository.ts';
+import { isPaymentError } from './payment-errors.ts';
+import type { PaymentProvider } from './payment-provider.ts';
+import type { PaymentEvent, SubscriptionSnapshot } from './payment-types.ts';
+import { createSubscriptionRepository, termsOfRow } from './subscription-repository.ts';
 
 export interface SyncDeps {
   db: Database;

@@ -1,8 +1,8 @@
 import type { Database, Executor } from '#server/platform/db/database.ts';
-import type { PaymentEvent } from '../payment-types.ts';
+import type { PaymentEvent } from '#server/billing/subscriptions/payment-types.ts';
 import { nextPaymentAttempt, periodAmount, periodEndAfter } from './local-billing.ts';
 import { orderDescription } from './complete-local-checkout.ts';
-import { INVOICE_NET_DAYS } from '#server/billing/invoices/invoice-rules.ts';
+import { INVOICE_NET_DAYS } from '#server/billing/subscriptions/invoice-rules.ts';
 import { localEvents } from './local-events.ts';
 import { renewLocalInvoiceSubscription } from './local-invoices.ts';
 import {

@@ -1,6 +1,6 @@
 import type { Database } from '#server/platform/db/database.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
-import type { PaymentEvent } from '../payment-types.ts';
+import type { PaymentEvent } from '#server/billing/subscriptions/payment-types.ts';
 import type { AcceptedCard } from './local-cards.ts';
 import { periodAmount, periodEndAfter } from './local-billing.ts';
 import { localEvents } from './local-events.ts';

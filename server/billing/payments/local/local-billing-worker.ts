@@ -1,3 +1,4 @@
+import type { Job } from '#server/platform/jobs/job.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { advanceLocalSubscriptions } from './advance-local-subscriptions.ts';
@@ -15,4 +16,14 @@ export async function runLocalBilling(deps: BillingPorts): Promise<number> {
   const sync = syncDepsOf(deps);
   for (const event of events) await handlePaymentEvent(sync, event);
   return events.length;
+}
+
+/** The local provider's billing engine as a job: every minute, once across the instances (decision 174). */
+export function localBillingJob(deps: BillingPorts): Job {
+  return {
+    name: 'local-billing',
+    scope: 'cluster',
+    everyMs: LOCAL_BILLING_INTERVAL_MS,
+    run: () => runLocalBilling(deps),
+  };
 }

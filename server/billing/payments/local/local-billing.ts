@@ -1,6 +1,6 @@
 import { calculatePrice } from '#shared/pricing/index.ts';
 import { addMonths } from '#server/licensing/licences/licence-expiry.ts';
-import type { CheckoutOrder } from '../payment-types.ts';
+import type { CheckoutOrder } from '#server/billing/subscriptions/payment-types.ts';
 
 /**
  * The local provider's billing arithmetic (decision 062): every amount comes from the pricing

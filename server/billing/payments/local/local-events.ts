@@ -1,4 +1,7 @@
-import type { HandledEventType, PaymentEvent } from '../payment-types.ts';
+import type {
+  HandledEventType,
+  PaymentEvent,
+} from '#server/billing/subscriptions/payment-types.ts';
 import { localId } from './local-payment-repository.ts';
 
 /**

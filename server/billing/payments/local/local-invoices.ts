@@ -6,7 +6,7 @@ import type {
   InvoiceBuyer,
   InvoiceSubscriptionRef,
   PaymentEvent,
-} from '../payment-types.ts';
+} from '#server/billing/subscriptions/payment-types.ts';
 import { orderDescription } from './complete-local-checkout.ts';
 import { periodAmount, periodEndAfter } from './local-billing.ts';
 import { localEvents } from './local-events.ts';

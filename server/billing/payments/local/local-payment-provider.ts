@@ -1,7 +1,7 @@
 import type { Database } from '#server/platform/db/database.ts';
-import { PaymentError } from '../payment-errors.ts';
-import type { PaymentProvider } from '../payment-provider.ts';
-import { isSubscriptionStatus } from '../payment-types.ts';
+import { PaymentError } from '#server/billing/subscriptions/payment-errors.ts';
+import type { PaymentProvider } from '#server/billing/subscriptions/payment-provider.ts';
+import { isSubscriptionStatus } from '#server/billing/subscriptions/payment-types.ts';
 import { localId, createLocalPaymentRepository } from './local-payment-repository.ts';
 import { createLocalInvoiceSubscription, localInvoiceUrl } from './local-invoices.ts';
 

@@ -13,7 +13,7 @@ import type { AppEnv } from '#server/platform/http/types.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { createFreeLicenceRepository } from '#server/licensing/licences/free-licence-repository.ts';
 import { syncDepsOf, handlePaymentEvent } from '#server/billing/subscriptions/sync-subscription.ts';
-import type { PaymentEvent } from '../payment-types.ts';
+import type { PaymentEvent } from '#server/billing/subscriptions/payment-types.ts';
 import { checkCard, type CardField } from './local-cards.ts';
 import { completeLocalCheckout } from './complete-local-checkout.ts';
 import {

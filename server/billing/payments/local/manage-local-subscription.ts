@@ -7,7 +7,7 @@ import {
   type Edition,
 } from '#shared/pricing/index.ts';
 import type { Database, Executor } from '#server/platform/db/database.ts';
-import type { PaymentEvent } from '../payment-types.ts';
+import type { PaymentEvent } from '#server/billing/subscriptions/payment-types.ts';
 import { cardPays } from './advance-local-subscriptions.ts';
 import type { AcceptedCard } from './local-cards.ts';
 import { periodEndAfter, previewProration, type ProrationPreview } from './local-billing.ts';

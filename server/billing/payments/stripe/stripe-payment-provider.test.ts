@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStripeFake, type StripeFake } from '#tests/support/stripe-fake.ts';
-import { isPaymentError } from '../payment-errors.ts';
-import type { CreateCheckoutSessionInput } from '../payment-types.ts';
+import { isPaymentError } from '#server/billing/subscriptions/payment-errors.ts';
+import type { CreateCheckoutSessionInput } from '#server/billing/subscriptions/payment-types.ts';
 import { createStripeClient } from './stripe-client.ts';
 import {
   createStripePaymentProvider,

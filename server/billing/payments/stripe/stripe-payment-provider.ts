@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { isBillingPeriod, isCurrency, isEdition, type Currency } from '#shared/pricing/index.ts';
-import { isSubscriptionStatus } from '../payment-types.ts';
+import { isSubscriptionStatus } from '#server/billing/subscriptions/payment-types.ts';
 import type {
   CheckoutSessionRef,
   CheckoutSessionStatus,
@@ -12,8 +12,8 @@ import type {
   OpenInvoice,
   PaymentEvent,
   SubscriptionSnapshot,
-} from '../payment-types.ts';
-import { PaymentError } from '../payment-errors.ts';
+} from '#server/billing/subscriptions/payment-types.ts';
+import { PaymentError } from '#server/billing/subscriptions/payment-errors.ts';
 import {
   checkoutQuantity,
   licenceQuantity,

@@ -12,7 +12,7 @@ import {
   type Currency,
   type Edition,
 } from '#shared/pricing/index.ts';
-import type { CheckoutOrder } from '../payment-types.ts';
+import type { CheckoutOrder } from '#server/billing/subscriptions/payment-types.ts';
 
 /**
  * The Stripe catalogue derived from the pricing engine (decision 060): one product per edition,

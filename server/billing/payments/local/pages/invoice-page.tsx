@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { formatEmailDate } from '#server/platform/email/render-email.ts';
-import { INVOICE_SUSPEND_AFTER_DAYS } from '#server/billing/invoices/invoice-rules.ts';
+import { INVOICE_SUSPEND_AFTER_DAYS } from '#server/billing/subscriptions/invoice-rules.ts';
 import { formatMinorAmount } from '../local-billing.ts';
 import type { LocalInvoice } from '../local-payment-repository.ts';
 import { PageLayout } from './page-layout.tsx';

@@ -1,6 +1,6 @@
-import type { DatabaseHandle } from './db/client.ts';
-import type { Logger } from './logger.ts';
-import type { RateLimiter } from './rate-limit/rate-limiter.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 
 /**
  * What every domain's routes and services may use of the running service (decision 176). Each

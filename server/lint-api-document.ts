@@ -1,5 +1,5 @@
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
-import { apiDocument } from '../domains.ts';
+import { apiDocument } from './domains.ts';
 
 /**
  * Redocly's `recommended` rules over the served document; `npm run lint:openapi` prints the
