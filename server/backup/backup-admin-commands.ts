@@ -1,6 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { AdminError, EXIT_OK, type AdminCommand } from '../platform/commands/command.ts';
-import type { Env } from '../env.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type CommandSettings,
+} from '../platform/commands/command.ts';
 import { BackupError, databaseDataRowCount, restoreBackup } from './backup-file.ts';
 import { BackupRefused } from './check-backup-path.ts';
 import { requestServerBackup } from './request-server-backup.ts';
@@ -10,7 +14,13 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-const backup: AdminCommand<Env> = {
+/** What the backup commands read of the environment. */
+export interface BackupCommandSettings extends CommandSettings {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+}
+
+const backup: AdminCommand<BackupCommandSettings> = {
   name: 'backup',
   summary: 'Write the whole database to a file (gzip JSON lines)',
   details: [
@@ -57,7 +67,7 @@ const backup: AdminCommand<Env> = {
   },
 };
 
-const restore: AdminCommand<Env> = {
+const restore: AdminCommand<BackupCommandSettings> = {
   name: 'restore',
   summary: 'Replace the whole database with a backup',
   details: [
@@ -104,4 +114,7 @@ const restore: AdminCommand<Env> = {
   },
 };
 
-export const backupAdminCommands: readonly AdminCommand<Env>[] = [backup, restore];
+export const backupAdminCommands: readonly AdminCommand<BackupCommandSettings>[] = [
+  backup,
+  restore,
+];

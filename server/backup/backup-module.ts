@@ -1,5 +1,5 @@
-import type { AppDeps } from '../deps.ts';
-import type { Env } from '../env.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { BackupCommandSettings } from './backup-admin-commands.ts';
 import { defineDomain } from '../platform/domain/define-domain.ts';
 import { backupScheduleJob } from './schedule-backups.ts';
 import type { BackupTaker } from './take-backup.ts';
@@ -9,7 +9,21 @@ import type { BackupTaker } from './take-backup.ts';
  * (decision 130) through the process's one backup queue, which the embedded database's backup
  * socket shares (started by the runtime).
  */
-export const backupDomain = defineDomain<never, { deps: AppDeps; backupTaker: BackupTaker }, Env>({
+/** What scheduling backups reads of the running service. */
+interface BackupJobContext {
+  deps: {
+    env: {
+      BACKUP_DIR?: string | undefined;
+      BACKUP_EVERY?: number | undefined;
+      BACKUP_KEEP: number;
+    };
+    clock: () => Date;
+    logger: Logger;
+  };
+  backupTaker: BackupTaker;
+}
+
+export const backupDomain = defineDomain<never, BackupJobContext, BackupCommandSettings>({
   name: 'backup',
   adminCommands: async () => (await import('./backup-admin-commands.ts')).backupAdminCommands,
   jobs: ({ deps, backupTaker }) =>
