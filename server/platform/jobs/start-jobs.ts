@@ -54,7 +54,6 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
       })
     : Promise.resolve();
   const reports = new Map<string, JobRunReport>();
-  let stopped = false;
   const stopping = new AbortController();
 
   const names = new Set<string>();
@@ -81,7 +80,7 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
     let again = false;
 
     const arm = (ms: number) => {
-      if (stopped) return;
+      if (stopping.signal.aborted) return;
       clearTimeout(timer);
       timer = setTimeout(start, Math.max(0, ms));
       timer.unref();
@@ -165,7 +164,7 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
     };
 
     function start() {
-      if (stopped) return;
+      if (stopping.signal.aborted) return;
       if (running) {
         again = true;
         return;
@@ -203,7 +202,6 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
     },
     lastRuns: () => [...reports.values()],
     async stop() {
-      stopped = true;
       stopping.abort();
       await Promise.all(slots.map((slot) => slot.stop()));
     },
