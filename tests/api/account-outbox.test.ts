@@ -392,7 +392,7 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     }
     // a is back within b's wait and records what it sent; b never sends it.
     expect(await a.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
-    expect(await outbox.findById(first.id)).toMatchObject({ status: 'sent', claimToken: null });
+    expect(await outbox.findById(first.id)).toMatchObject({ status: 'sent', attempts: 1 });
     now = new Date(now.getTime() + 60_000);
     expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect(sent).toEqual([first.messageId]);
@@ -423,6 +423,10 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
       claimToken: fresh.claimToken,
     });
     expect(await outbox.markSent(fresh, now)).toBe(true);
+    // Written again (the first reply was lost with the connection): still this claim's record.
+    expect(await outbox.markSent(fresh, now)).toBe(true);
+    expect(await outbox.markSent(old, now)).toBe(false);
+    expect(await outbox.findById(row.id)).toMatchObject({ status: 'sent', sentAt: now });
   });
 
   it('writes .eml files under $DATA_DIR/mail when no SMTP server is configured', async () => {

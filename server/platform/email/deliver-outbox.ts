@@ -269,7 +269,10 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
           stopKeeping();
           // Given back unattempted (kept to give back later if the database is away); a row whose
           // send was cut short keeps its lease until it runs out.
-          for (const row of untouched) await record(row, () => outbox.release(row));
+          // A release that finds nothing (given back already, its reply lost) sent nothing either.
+          for (const row of untouched) {
+            await record(row, () => outbox.release(row).then(() => true));
+          }
         }
         if (claimed.length < batchSize || recordFailed || !leaseHolds()) break;
       }

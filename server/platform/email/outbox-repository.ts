@@ -139,8 +139,10 @@ export function createOutboxRepository(db: Executor) {
     },
 
     /**
-     * Marks a claimed message sent and drops its bodies (they may hold a licence key). False when
-     * the claim was no longer this worker's: another took the message over meanwhile.
+     * Marks a claimed message sent and drops its bodies (they may hold a licence key). The claim's
+     * token stays on the row, so writing this again (its first reply lost with the connection)
+     * still finds it. False when the claim was no longer this worker's: another took the message
+     * over meanwhile.
      */
     async markSent(claimed: OutboxRow, now: Date): Promise<boolean> {
       const rows = await db
@@ -149,12 +151,11 @@ export function createOutboxRepository(db: Executor) {
           status: 'sent',
           sentAt: now,
           leasedUntil: null,
-          claimToken: null,
           textBody: null,
           htmlBody: null,
           lastError: null,
         })
-        .where(ownClaim(claimed))
+        .where(recordable(claimed, 'sent'))
         .returning({ id: emailOutbox.id });
       return rows.length === 1;
     },
@@ -162,7 +163,7 @@ export function createOutboxRepository(db: Executor) {
     async markForRetry(claimed: OutboxRow, nextAttemptAt: Date, error: string): Promise<boolean> {
       const rows = await db
         .update(emailOutbox)
-        .set({ nextAttemptAt, leasedUntil: null, claimToken: null, lastError: error })
+        .set({ nextAttemptAt, leasedUntil: null, lastError: error })
         .where(ownClaim(claimed))
         .returning({ id: emailOutbox.id });
       return rows.length === 1;
@@ -171,8 +172,8 @@ export function createOutboxRepository(db: Executor) {
     async markFailed(claimed: OutboxRow, error: string): Promise<boolean> {
       const rows = await db
         .update(emailOutbox)
-        .set({ status: 'failed', leasedUntil: null, claimToken: null, lastError: error })
-        .where(ownClaim(claimed))
+        .set({ status: 'failed', leasedUntil: null, lastError: error })
+        .where(recordable(claimed, 'failed'))
         .returning({ id: emailOutbox.id });
       return rows.length === 1;
     },
@@ -231,10 +232,18 @@ export function createOutboxRepository(db: Executor) {
  * (a requeue may set `attempts` back, so it cannot tell claims apart).
  */
 function ownClaim(claimed: OutboxRow) {
+  return and(sameClaim(claimed), eq(emailOutbox.status, 'pending'));
+}
+
+/** {@link ownClaim}, or the same outcome already recorded by this claim (a repeated write). */
+function recordable(claimed: OutboxRow, outcome: 'sent' | 'failed') {
+  return and(sameClaim(claimed), inArray(emailOutbox.status, ['pending', outcome]));
+}
+
+function sameClaim(claimed: OutboxRow) {
   return and(
     eq(emailOutbox.id, claimed.id),
     claimed.claimToken === null ? sql`false` : eq(emailOutbox.claimToken, claimed.claimToken),
-    eq(emailOutbox.status, 'pending'),
   );
 }
 

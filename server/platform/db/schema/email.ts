@@ -25,8 +25,8 @@ export const emailOutbox = pgTable('email_outbox', {
   /** Set while a worker holds the message; it extends the lease while it sends (decision 111). */
   leasedUntil: timestamptz('leased_until'),
   /**
-   * The claim under way: new with every claim, cleared when it ends. Only its holder may record the
-   * attempt's outcome (decision 194).
+   * The last claim: new with every claim, cleared when a claim is given back unattempted. Only its
+   * holder may record the attempt's outcome, and may write that outcome again (decision 194).
    */
   claimToken: uuid('claim_token'),
   lastError: text('last_error'),
