@@ -175,9 +175,11 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     const claimed = await outbox.claimDue(now, 10, 60_000);
     expect(claimed).toHaveLength(1);
     expect(await outbox.claimDue(now, 10, 60_000)).toHaveLength(0);
-    now = new Date(now.getTime() + 60_000);
     const transport = createSmtpTransport(sink.url);
     const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
+    // A worker that has reached the database all along takes the lapsed claim over.
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    now = new Date(now.getTime() + 60_000);
     expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
     transport.close();
     // The dead worker's late report must not overwrite the outcome.
@@ -336,6 +338,95 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     now = new Date(now.getTime() + 60_000);
     expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect(sent).toHaveLength(2);
+  });
+
+  it('after an outage longer than the lease, another worker leaves a message in doubt to its sender', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const first = await outbox.enqueue(email(400, { kind: 'in-doubt' }), now);
+    const sent: string[] = [];
+    const recording: MailTransport = {
+      name: 'recording',
+      async send(mail) {
+        sent.push(mail.messageId);
+      },
+      close: () => undefined,
+    };
+    const other = target.name === 'postgres' ? await secondInstance(handle) : handle;
+    const a = createOutboxDelivery({
+      db: handle.db,
+      transport: recording,
+      from: FROM,
+      clock,
+      logger,
+    });
+    const b = createOutboxDelivery({
+      db: other.db,
+      transport: recording,
+      from: FROM,
+      clock,
+      logger,
+    });
+    await handle.db.execute(
+      sql.raw(`create function refuse_sent() returns trigger language plpgsql as $$
+        begin
+          if new.status = 'sent' then raise exception 'database away'; end if;
+          return new;
+        end $$`),
+    );
+    await handle.db.execute(
+      sql`create trigger refuse_sent before update on email_outbox for each row execute function refuse_sent()`,
+    );
+    try {
+      // a hands the message to the relay; the database goes away before it can say so.
+      expect(await a.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+      expect(a.unrecordedCount()).toBe(1);
+      // 20 s later (the 15 s lease has run out) b reaches the database again first: the lapsed
+      // claim is in doubt, and b does not take it over yet.
+      now = new Date(now.getTime() + 20_000);
+      expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+      now = new Date(now.getTime() + 5_000);
+      expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    } finally {
+      await handle.db.execute(sql`drop trigger refuse_sent on email_outbox`);
+      await handle.db.execute(sql`drop function refuse_sent()`);
+    }
+    // a is back within b's wait and records what it sent; b never sends it.
+    expect(await a.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await outbox.findById(first.id)).toMatchObject({ status: 'sent', attempts: 1 });
+    now = new Date(now.getTime() + 60_000);
+    expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(sent).toEqual([first.messageId]);
+
+    // A claim whose worker died is taken over once b has reached the database for 10 s.
+    const second = await outbox.enqueue(email(401, { kind: 'in-doubt' }), now);
+    expect(await outbox.claimDue(now, 10, 15_000)).toHaveLength(1);
+    now = new Date(now.getTime() + 15_000);
+    expect(await b.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(sent).toEqual([first.messageId, second.messageId]);
+    if (other !== handle) await other.close();
+  });
+
+  it('gives every claim its own token: a claim voided by a requeue records nothing', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const row = await outbox.enqueue(email(402), now);
+    const [old] = await outbox.claimDue(now, 10, 15_000);
+    expect(old?.claimToken).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await outbox.requeue(row.id, now)).toBe(true);
+    const [fresh] = await outbox.claimDue(now, 10, 15_000);
+    // Same attempt count as the voided claim, another token.
+    expect(fresh?.attempts).toBe(old?.attempts);
+    expect(fresh?.claimToken).not.toBe(old?.claimToken);
+    if (!old || !fresh) throw new Error('no claim');
+    expect(await outbox.markSent(old, now)).toBe(false);
+    expect(await outbox.findById(row.id)).toMatchObject({
+      status: 'pending',
+      claimToken: fresh.claimToken,
+    });
+    expect(await outbox.markSent(fresh, now)).toBe(true);
+    // Written again (the first reply was lost with the connection): still this claim's record.
+    expect(await outbox.markSent(fresh, now)).toBe(true);
+    expect(await outbox.markSent(old, now)).toBe(false);
+    expect(await outbox.findById(row.id)).toMatchObject({ status: 'sent', sentAt: now });
   });
 
   it('writes .eml files under $DATA_DIR/mail when no SMTP server is configured', async () => {

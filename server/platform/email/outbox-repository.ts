@@ -37,22 +37,29 @@ export function createOutboxRepository(db: Executor) {
 
     /**
      * Claims up to `limit` due messages for one delivery attempt: rows locked by another worker are
-     * skipped, and each claimed row gets a lease of `leaseMs`, so no other worker takes it while it
-     * is being sent. The sender extends the lease while it works ({@link extendLeases}); a dead
-     * sender's rows come back when it runs out, or at once when the embedded database is opened
-     * again ({@link releaseAllLeases}).
+     * skipped, and each claimed row gets a lease of `leaseMs` and a fresh claim token, so no other
+     * worker takes it while it is being sent. The sender extends the lease while it works
+     * ({@link extendLeases}); a dead sender's rows come back when it runs out, or at once when the
+     * embedded database is opened again ({@link releaseAllLeases}).
+     *
+     * A message whose lease ran out is in doubt: its sender may have handed it to the relay and
+     * not been able to say so. `takeOver: false` leaves such messages alone (decision 194); only a
+     * worker that has reached the database for a while takes them over.
      */
-    async claimDue(now: Date, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+    async claimDue(
+      now: Date,
+      limit: number,
+      leaseMs: number,
+      options: { takeOver?: boolean } = {},
+    ): Promise<OutboxRow[]> {
+      const free =
+        options.takeOver === false
+          ? isNull(emailOutbox.leasedUntil)
+          : or(isNull(emailOutbox.leasedUntil), lte(emailOutbox.leasedUntil, now));
       const due = db
         .select({ id: emailOutbox.id })
         .from(emailOutbox)
-        .where(
-          and(
-            eq(emailOutbox.status, 'pending'),
-            lte(emailOutbox.nextAttemptAt, now),
-            or(isNull(emailOutbox.leasedUntil), lte(emailOutbox.leasedUntil, now)),
-          ),
-        )
+        .where(and(eq(emailOutbox.status, 'pending'), lte(emailOutbox.nextAttemptAt, now), free))
         .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id))
         .limit(limit)
         .for('update', { skipLocked: true });
@@ -61,6 +68,7 @@ export function createOutboxRepository(db: Executor) {
         .set({
           attempts: sql`${emailOutbox.attempts} + 1`,
           leasedUntil: new Date(now.getTime() + leaseMs),
+          claimToken: sql`gen_random_uuid()`,
         })
         .where(inArray(emailOutbox.id, due))
         .returning();
@@ -82,11 +90,13 @@ export function createOutboxRepository(db: Executor) {
     },
 
     /** Gives back a claim that was not attempted (shutdown): due again, the attempt not counted. */
-    async release(claimed: OutboxRow): Promise<void> {
-      await db
+    async release(claimed: OutboxRow): Promise<boolean> {
+      const rows = await db
         .update(emailOutbox)
-        .set({ leasedUntil: null, attempts: sql`${emailOutbox.attempts} - 1` })
-        .where(ownClaim(claimed));
+        .set({ leasedUntil: null, claimToken: null, attempts: sql`${emailOutbox.attempts} - 1` })
+        .where(ownClaim(claimed))
+        .returning({ id: emailOutbox.id });
+      return rows.length === 1;
     },
 
     /**
@@ -96,7 +106,7 @@ export function createOutboxRepository(db: Executor) {
     async releaseAllLeases(): Promise<number> {
       const rows = await db
         .update(emailOutbox)
-        .set({ leasedUntil: null })
+        .set({ leasedUntil: null, claimToken: null })
         .where(and(eq(emailOutbox.status, 'pending'), isNotNull(emailOutbox.leasedUntil)))
         .returning({ id: emailOutbox.id });
       return rows.length;
@@ -128,9 +138,14 @@ export function createOutboxRepository(db: Executor) {
       return { pending: row?.pending ?? 0, oldestDue: row?.oldestDue ?? undefined };
     },
 
-    /** Marks a claimed message sent and drops its bodies (they may hold a licence key). */
-    async markSent(claimed: OutboxRow, now: Date): Promise<void> {
-      await db
+    /**
+     * Marks a claimed message sent and drops its bodies (they may hold a licence key). The claim's
+     * token stays on the row, so writing this again (its first reply lost with the connection)
+     * still finds it. False when the claim was no longer this worker's: another took the message
+     * over meanwhile.
+     */
+    async markSent(claimed: OutboxRow, now: Date): Promise<boolean> {
+      const rows = await db
         .update(emailOutbox)
         .set({
           status: 'sent',
@@ -140,21 +155,27 @@ export function createOutboxRepository(db: Executor) {
           htmlBody: null,
           lastError: null,
         })
-        .where(ownClaim(claimed));
+        .where(recordable(claimed, 'sent'))
+        .returning({ id: emailOutbox.id });
+      return rows.length === 1;
     },
 
-    async markForRetry(claimed: OutboxRow, nextAttemptAt: Date, error: string): Promise<void> {
-      await db
+    async markForRetry(claimed: OutboxRow, nextAttemptAt: Date, error: string): Promise<boolean> {
+      const rows = await db
         .update(emailOutbox)
         .set({ nextAttemptAt, leasedUntil: null, lastError: error })
-        .where(ownClaim(claimed));
+        .where(ownClaim(claimed))
+        .returning({ id: emailOutbox.id });
+      return rows.length === 1;
     },
 
-    async markFailed(claimed: OutboxRow, error: string): Promise<void> {
-      await db
+    async markFailed(claimed: OutboxRow, error: string): Promise<boolean> {
+      const rows = await db
         .update(emailOutbox)
         .set({ status: 'failed', leasedUntil: null, lastError: error })
-        .where(ownClaim(claimed));
+        .where(recordable(claimed, 'failed'))
+        .returning({ id: emailOutbox.id });
+      return rows.length === 1;
     },
 
     /** The latest messages in the given states, newest first (operator view). */
@@ -171,7 +192,13 @@ export function createOutboxRepository(db: Executor) {
     async requeue(id: number, now: Date): Promise<boolean> {
       const rows = await db
         .update(emailOutbox)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
+        .set({
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          leasedUntil: null,
+          claimToken: null,
+        })
         .where(and(eq(emailOutbox.id, id), ne(emailOutbox.status, 'sent')))
         .returning({ id: emailOutbox.id });
       return rows.length === 1;
@@ -181,7 +208,13 @@ export function createOutboxRepository(db: Executor) {
     async requeueFailed(now: Date): Promise<number> {
       const rows = await db
         .update(emailOutbox)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
+        .set({
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          leasedUntil: null,
+          claimToken: null,
+        })
         .where(eq(emailOutbox.status, 'failed'))
         .returning({ id: emailOutbox.id });
       return rows.length;
@@ -194,12 +227,23 @@ export function createOutboxRepository(db: Executor) {
   };
 }
 
-/** Only the worker that made this attempt may record its outcome (a re-claim bumps `attempts`). */
+/**
+ * Only the worker that made this attempt may record its outcome: every claim draws a new token
+ * (a requeue may set `attempts` back, so it cannot tell claims apart).
+ */
 function ownClaim(claimed: OutboxRow) {
+  return and(sameClaim(claimed), eq(emailOutbox.status, 'pending'));
+}
+
+/** {@link ownClaim}, or the same outcome already recorded by this claim (a repeated write). */
+function recordable(claimed: OutboxRow, outcome: 'sent' | 'failed') {
+  return and(sameClaim(claimed), inArray(emailOutbox.status, ['pending', outcome]));
+}
+
+function sameClaim(claimed: OutboxRow) {
   return and(
     eq(emailOutbox.id, claimed.id),
-    eq(emailOutbox.attempts, claimed.attempts),
-    eq(emailOutbox.status, 'pending'),
+    claimed.claimToken === null ? sql`false` : eq(emailOutbox.claimToken, claimed.claimToken),
   );
 }
 

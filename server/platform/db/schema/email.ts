@@ -1,4 +1,4 @@
-import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const outboxStatuses = ['pending', 'sent', 'failed'] as const;
 export type OutboxStatus = (typeof outboxStatuses)[number];
@@ -24,6 +24,11 @@ export const emailOutbox = pgTable('email_outbox', {
   nextAttemptAt: timestamptz('next_attempt_at').notNull(),
   /** Set while a worker holds the message; it extends the lease while it sends (decision 111). */
   leasedUntil: timestamptz('leased_until'),
+  /**
+   * The last claim: new with every claim, cleared when a claim is given back unattempted. Only its
+   * holder may record the attempt's outcome, and may write that outcome again (decision 194).
+   */
+  claimToken: uuid('claim_token'),
   lastError: text('last_error'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   sentAt: timestamptz('sent_at'),
