@@ -90,6 +90,60 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     expect(stored?.sentAt?.toISOString()).toBe(now.toISOString());
   });
 
+  it('sends attachments over SMTP, byte for byte, then clears them with the bodies', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const pdf = Buffer.from('%PDF-1.7\n\u0000\u00ff binary bytes\n%%EOF\n', 'latin1');
+    const row = await outbox.enqueue(
+      email(9, {
+        attachments: [
+          { filename: 'Q-2026-0009.pdf', contentType: 'application/pdf', content: pdf },
+        ],
+      }),
+      now,
+    );
+    expect(row.attachments).toHaveLength(1);
+    const transport = createSmtpTransport(sink.url);
+    const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
+    expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    transport.close();
+
+    const [mail] = sink.mailsFor({ to: 'person9@example.com' });
+    expect(mail?.text).toBe('Plain body 9');
+    expect(mail?.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ['Q-2026-0009.pdf', 'application/pdf'],
+    ]);
+    expect(mail?.attachments[0]?.content.equals(pdf)).toBe(true);
+    const stored = await outbox.findById(row.id);
+    expect(stored).toMatchObject({
+      status: 'sent',
+      textBody: null,
+      htmlBody: null,
+      attachments: null,
+    });
+  });
+
+  it('refuses an attachment with a path for a name, or too heavy to relay', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const content = Buffer.from('x');
+    for (const filename of ['../etc/passwd', 'a\r\nBcc: x@example.com.pdf', '', '.hidden']) {
+      await expect(
+        outbox.enqueue(
+          email(10, { attachments: [{ filename, contentType: 'text/plain', content }] }),
+          now,
+        ),
+      ).rejects.toThrow(/not an attachment name/);
+    }
+    const heavy = Buffer.alloc(5 * 1024 * 1024 + 1);
+    await expect(
+      outbox.enqueue(
+        email(10, {
+          attachments: [{ filename: 'big.pdf', contentType: 'application/pdf', content: heavy }],
+        }),
+        now,
+      ),
+    ).rejects.toThrow(/exceed/);
+  });
+
   it('keeps a message while the SMTP server is down and delivers it once when it is back', async () => {
     const outbox = createOutboxRepository(handle.db);
     const row = await outbox.enqueue(email(2), now);

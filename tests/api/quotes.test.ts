@@ -131,6 +131,15 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     expect(mail?.textBody).toContain(body.acceptUrl);
     expect(mail?.textBody).toContain('$37,800.00 per year');
     expect(mail?.textBody).toContain('Reverse charge');
+    // The PDF itself rides along (decision 181), the same as the link serves.
+    expect(mail?.attachments?.map(({ filename, contentType }) => [filename, contentType])).toEqual([
+      ['Q-2026-0001.pdf', 'application/pdf'],
+    ]);
+    const attached = Buffer.from(mail?.attachments?.[0]?.contentBase64 ?? '', 'base64');
+    const text = await pdfText(new Uint8Array(attached).buffer);
+    expect(text).toContain('Q-2026-0001');
+    expect(text).toContain('Müller & Söhne GmbH');
+    expect(text).toContain('$37,800.00');
   });
 
   it('serves the PDF to the token: number, company, lines, totals, saving and tax note', async () => {

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { Job } from '../jobs/job.ts';
 import { maskAddressesIn } from './mask-address.ts';
 import type { MailTransport } from './outgoing-email.ts';
-import { createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
+import { attachmentsOf, createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
 
 export interface OutboxDeliveryOptions {
   db: Database;
@@ -159,6 +159,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         subject: row.subject,
         text: row.textBody ?? '',
         html: row.htmlBody ?? '',
+        attachments: attachmentsOf(row),
         createdAt: row.createdAt,
       });
     } catch (error) {

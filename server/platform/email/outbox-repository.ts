@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
-import { emailOutbox, type OutboxStatus } from '../db/schema.ts';
+import { emailOutbox, type OutboxStatus, type StoredAttachment } from '../db/schema.ts';
+import type { EmailAttachment } from './outgoing-email.ts';
 import type { RenderedEmail } from './render-email.ts';
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -12,6 +13,43 @@ export interface QueuedEmail extends RenderedEmail {
   kind: string;
   to: string;
   replyTo?: string | null;
+  /** Files sent with it, kept until it is sent ({@link MAX_ATTACHMENT_BYTES} in all). */
+  attachments?: readonly EmailAttachment[];
+}
+
+/** What the attachments of one message may weigh together: relays commonly refuse above 10 MB. */
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+
+/** A file name a mail client shows as written: no path, no control characters, not too long. */
+const ATTACHMENT_NAME = /^[\w][\w .()-]{0,99}$/;
+
+function storedAttachments(
+  attachments: readonly EmailAttachment[] | undefined,
+): StoredAttachment[] | null {
+  if (!attachments || attachments.length === 0) return null;
+  const bytes = attachments.reduce((sum, attachment) => sum + attachment.content.byteLength, 0);
+  if (bytes > MAX_ATTACHMENT_BYTES) {
+    throw new Error(`e-mail attachments of ${bytes} bytes exceed ${MAX_ATTACHMENT_BYTES}`);
+  }
+  return attachments.map((attachment) => {
+    if (!ATTACHMENT_NAME.test(attachment.filename)) {
+      throw new Error(`not an attachment name: ${JSON.stringify(attachment.filename)}`);
+    }
+    return {
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      contentBase64: attachment.content.toString('base64'),
+    };
+  });
+}
+
+/** A claimed message's attachments, as the transport sends them. */
+export function attachmentsOf(row: OutboxRow): EmailAttachment[] {
+  return (row.attachments ?? []).map((stored) => ({
+    filename: stored.filename,
+    contentType: stored.contentType,
+    content: Buffer.from(stored.contentBase64, 'base64'),
+  }));
 }
 
 export function createOutboxRepository(db: Executor) {
@@ -28,6 +66,7 @@ export function createOutboxRepository(db: Executor) {
           subject: email.subject,
           textBody: email.text,
           htmlBody: email.html,
+          attachments: storedAttachments(email.attachments),
           nextAttemptAt: now,
         })
         .returning();
@@ -139,10 +178,10 @@ export function createOutboxRepository(db: Executor) {
     },
 
     /**
-     * Marks a claimed message sent and drops its bodies (they may hold a licence key). The claim's
-     * token stays on the row, so writing this again (its first reply lost with the connection)
-     * still finds it. False when the claim was no longer this worker's: another took the message
-     * over meanwhile.
+     * Marks a claimed message sent and drops its bodies (they may hold a licence key) and its
+     * attachments (a buyer's document). The claim's token stays on the row, so writing this again
+     * (its first reply lost with the connection) still finds it. False when the claim was no
+     * longer this worker's: another took the message over meanwhile.
      */
     async markSent(claimed: OutboxRow, now: Date): Promise<boolean> {
       const rows = await db
@@ -153,6 +192,7 @@ export function createOutboxRepository(db: Executor) {
           leasedUntil: null,
           textBody: null,
           htmlBody: null,
+          attachments: null,
           lastError: null,
         })
         .where(recordable(claimed, 'sent'))

@@ -6,7 +6,7 @@ import type { QuoteDocument } from '../quote-document.ts';
 
 /**
  * The quote as an e-mail to whoever asked for it: the figures, and links to the PDF and to the
- * accept page (decision 142: links, not an attachment).
+ * accept page (decision 142); the PDF is also attached (decision 181).
  */
 export function quoteEmail(input: {
   document: QuoteDocument;

@@ -1,13 +1,20 @@
-import { bigint, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const outboxStatuses = ['pending', 'sent', 'failed'] as const;
 export type OutboxStatus = (typeof outboxStatuses)[number];
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 
+/** A file carried by an outbox message, its content base64 (cleared once the message is sent). */
+export interface StoredAttachment {
+  filename: string;
+  contentType: string;
+  contentBase64: string;
+}
+
 /**
- * The transactional e-mail outbox. Bodies are cleared once a message is delivered, so licence
- * keys do not stay in the database.
+ * The transactional e-mail outbox. Bodies and attachments are cleared once a message is delivered,
+ * so licence keys and documents do not stay in the database.
  */
 export const emailOutbox = pgTable('email_outbox', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
@@ -18,6 +25,8 @@ export const emailOutbox = pgTable('email_outbox', {
   subject: text('subject').notNull(),
   textBody: text('text_body'),
   htmlBody: text('html_body'),
+  /** Files sent with the message; cleared with the bodies once it is sent. */
+  attachments: jsonb('attachments').$type<StoredAttachment[]>(),
   status: text('status', { enum: outboxStatuses }).notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
   /** When the message is next due (first send or retry). */
