@@ -2,7 +2,8 @@ import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
-import { failureMessages, portalLinkNotices } from '#shared/contracts/messages.ts';
+import { cardDeclinedAtCheckout } from '#server/billing/payments/local/local-routes.ts';
+import { portalLinkNotices } from '#shared/contracts/messages.ts';
 import { waitForHydration } from './support/shell.ts';
 
 let sink: SmtpSink;
@@ -93,14 +94,15 @@ test('cancelling the checkout returns to the pricing page with the selection int
   await expect(page.getByRole('slider')).toHaveValue('12');
 });
 
-test('the decline card shows the billing error and keeps what was typed', async ({ page }) => {
+test('the decline card shows the decline alone and keeps what was typed', async ({ page }) => {
   const email = `declined-${run}@example.com`;
   await openPlanCheckout(page, 'size=25&period=monthly&currency=USD', 'Buy Enterprise');
   await payWithCard(page, email, '4000 0000 0000 0002');
   await page.getByRole('button', { name: 'Pay $3,500' }).click();
   const alert = page.getByRole('alert');
-  await expect(alert).toContainText('Your card was declined.');
-  await expect(alert).toContainText(failureMessages.billing);
+  await expect(alert).toContainText(cardDeclinedAtCheckout.title);
+  await expect(alert).toContainText(cardDeclinedAtCheckout.message);
+  await expect(alert).not.toContainText('Something went wrong');
   await expect(page.getByLabel('Email address')).toHaveValue(email);
   await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 0002');
   await expectNoAxeViolations(page, page.url());
