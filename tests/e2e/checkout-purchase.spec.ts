@@ -75,6 +75,8 @@ test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives
   await expect(page.getByRole('status')).toContainText(
     `Your Orgsmith Pro (10 orgs) licence key is on its way to ${email}.`,
   );
+  // A new key: nothing about keeping a key the buyer never had.
+  await expect(page.getByRole('main')).not.toContainText('same licence key');
   await expectNoAxeViolations(page, page.url());
 
   const mail = await sink.waitForMail({ to: email });
@@ -140,6 +142,10 @@ test('converting a trial by its key keeps the key', async ({ page }) => {
   await expect(page.getByRole('status')).toContainText(
     'Your trial is now Orgsmith Pro (6 orgs). Keep using the same licence key',
   );
+  // The same key: the page promises no new one.
+  const main = page.getByRole('main');
+  await expect(main).toContainText('Your key does not change');
+  await expect(main).not.toContainText('licence key is on its way');
   const converted = await sink.waitForMail({ to: email, subject: /trial is now/ });
   expect(converted.text).toContain(`ends in ${key.slice(-4)}`);
   expect(converted.text).not.toMatch(keyPattern);
