@@ -141,4 +141,6 @@ export interface InvoiceCheckoutResponse {
   currency: 'USD' | 'EUR';
   dueAt: string;
   licenceEmail: string;
+  /** Where the invoice was e-mailed; null when none was (test mode). */
+  invoiceEmailedTo: string | null;
 }

@@ -92,6 +92,11 @@ export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
 export interface InvoiceSubscriptionRef {
   subscriptionId: string;
   invoice: OpenInvoice & { amountDue: number };
+  /**
+   * Where the provider e-mailed the invoice; null when it sent none (the local provider, Stripe
+   * in test mode), so no page claims an e-mail that never left.
+   */
+  emailedTo: string | null;
 }
 
 /** The order a checkout session sells: amounts are not part of it, the provider prices it. */

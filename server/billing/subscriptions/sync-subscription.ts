@@ -191,6 +191,7 @@ async function attachLicence(
         renewsAt: snapshot.currentPeriodEnd,
         publicBaseUrl: deps.publicBaseUrl,
         accountBaseUrl: deps.accountBaseUrl,
+        openInvoice: snapshot.openInvoice,
       }),
     },
   };

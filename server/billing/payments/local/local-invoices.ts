@@ -123,6 +123,8 @@ export async function createLocalInvoiceSubscription(
           hostedUrl: localInvoiceUrl(deps.publicBaseUrl, invoice.id),
           amountDue: invoice.amount,
         },
+        // Test mode: the invoice is a page of this server, e-mailed to no one.
+        emailedTo: null,
       },
       events: localEvents(subscription.id, 'customer.subscription.created'),
     };

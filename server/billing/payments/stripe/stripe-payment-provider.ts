@@ -255,6 +255,8 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         return {
           subscriptionId: subscription.id,
           invoice: { ...open, amountDue: invoice.amount_due },
+          // Stripe e-mails invoices to customers in live mode only.
+          emailedTo: invoice.livemode ? (invoice.customer_email ?? customer.email ?? null) : null,
         };
       });
     },

@@ -1,6 +1,6 @@
 import { planName, type Edition } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { accessTokenEmailBlocks } from '#server/licensing/access-tokens/emails/access-token-email-blocks.ts';
+import { keyUsageEmailBlocks } from '#server/licensing/key-usage/key-usage-email-blocks.ts';
 import { gettingStartedBlocks, keySafetyNote } from '#server/platform/email/mail-blocks.ts';
 import type { QueuedEmail } from '#server/platform/email/outbox-repository.ts';
 import {
@@ -9,6 +9,10 @@ import {
   type EmailBlock,
   type RenderedEmail,
 } from '#server/platform/email/render-email.ts';
+import {
+  INVOICE_SUSPEND_AFTER_DAYS,
+  suspensionDate,
+} from '#server/billing/subscriptions/invoice-rules.ts';
 import type { LifecycleEvent } from '../lifecycle-rules.ts';
 
 /**
@@ -56,6 +60,57 @@ function keyFacts(licence: LicenceFacts, extra: Array<{ label: string; value: st
   };
 }
 
+/**
+ * What the buyer has: paid until the period's end, or, for an order by invoice not yet paid, the
+ * invoice and its due date and what happens if it stays unpaid (decision 183).
+ */
+function termsBlocks(
+  licence: LicenceFacts,
+  renewsAt: Date,
+  openInvoice: { number: string; dueAt: Date } | null,
+): EmailBlock[] {
+  const plan = { label: 'Licence', value: planName(licence.edition, licence.quantity) };
+  if (licence.edition === 'Starter') {
+    return [
+      {
+        kind: 'facts',
+        items: [
+          plan,
+          { label: 'Renews', value: `${formatEmailDate(renewsAt)} (renews automatically)` },
+        ],
+      },
+    ];
+  }
+  if (!openInvoice) {
+    return [
+      {
+        kind: 'facts',
+        items: [
+          plan,
+          { label: 'Paid until', value: `${formatEmailDate(renewsAt)} (renews automatically)` },
+        ],
+      },
+    ];
+  }
+  return [
+    {
+      kind: 'facts',
+      items: [
+        plan,
+        {
+          label: 'Invoice',
+          value: `${openInvoice.number}, unpaid, due ${formatEmailDate(openInvoice.dueAt)}`,
+        },
+        { label: 'Valid until', value: `${formatEmailDate(renewsAt)} once the invoice is paid` },
+      ],
+    },
+    {
+      kind: 'paragraph',
+      text: `The key works from now on. If the invoice is still unpaid on ${formatEmailDate(suspensionDate(openInvoice.dueAt))}, ${INVOICE_SUSPEND_AFTER_DAYS} days after its due date, the key stops working until the payment arrives.`,
+    },
+  ];
+}
+
 /** A new Paid or Free licence: the key, its only appearance. */
 export function licenceKeyEmail(input: {
   key: string;
@@ -64,6 +119,8 @@ export function licenceKeyEmail(input: {
   publicBaseUrl: string;
   /** Where the account service answers: ACCOUNT_API_URL, else the site's origin. */
   accountBaseUrl: string;
+  /** An order by invoice not paid yet: its invoice (the key works before the money arrives). */
+  openInvoice?: { number: string; dueAt: Date } | null;
 }): RenderedEmail {
   const { key, licence, renewsAt, publicBaseUrl, accountBaseUrl } = input;
   const free = licence.edition === 'Starter';
@@ -79,23 +136,14 @@ export function licenceKeyEmail(input: {
           : `thank you for your purchase. Here is your licence key for ${planName(licence.edition, licence.quantity)}:`,
       },
       { kind: 'code', text: key },
-      {
-        kind: 'facts',
-        items: [
-          { label: 'Licence', value: planName(licence.edition, licence.quantity) },
-          {
-            label: free ? 'Renews' : 'Paid until',
-            value: `${formatEmailDate(renewsAt)} (renews automatically)`,
-          },
-        ],
-      },
+      ...termsBlocks(licence, renewsAt, input.openInvoice ?? null),
       keySafetyNote(),
       ...gettingStartedBlocks(publicBaseUrl),
       {
         kind: 'note',
         text: `By using this licence key you accept the End User License Agreement: ${publicBaseUrl}/eula/cli`,
       },
-      ...accessTokenEmailBlocks(accountBaseUrl),
+      ...keyUsageEmailBlocks(key, accountBaseUrl),
       ...addressFooter(licence),
     ],
   });
