@@ -11,7 +11,7 @@ import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { erasePersonalDataOf } from '#server/features/privacy/privacy-requests.ts';
 import { licences, privacyRequests, subscriptions } from '#server/platform/db/schema.ts';
 import { databaseTargets } from '../support/databases.ts';
-import { createLicence, runAdminOn } from '../support/licensing.ts';
+import { createLicence, runAdminOn, updateLicence } from '../support/licensing.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { postJson, requestTrial } from './account-support.ts';
 
@@ -165,5 +165,71 @@ describe.each(databaseTargets)('privacy export and erase on $name', (target) => 
     expect(
       await t.deps.database.db.select().from(licences).where(eq(licences.id, licence.id)),
     ).toHaveLength(1);
+  });
+  it('ends a running subscription at the provider first, then erases and keeps its record', async () => {
+    const { licence } = await createLicence(t, { email: 'ending@example.com' });
+    const deps = syncDepsOf(t.deps);
+    const subscriptionId = `sub_${randomUUID()}`;
+    const now = t.deps.clock();
+    const snapshot = {
+      provider: deps.payments.name,
+      subscriptionId,
+      customerId: 'cus_2',
+      customerEmail: 'ending@example.com',
+      status: 'active' as const,
+      edition: 'Pro' as const,
+      quantity: 4,
+      billingPeriod: 'yearly' as const,
+      currency: 'EUR' as const,
+      currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000),
+      cancelAtPeriodEnd: false,
+      endedAt: null,
+      endedForNonPayment: false,
+      licenceIdToConvert: null,
+      collection: 'card' as const,
+      openInvoice: null,
+      paymentReceived: true,
+    };
+    await t.deps.database.db.insert(subscriptions).values({
+      ...snapshot,
+      licenceId: licence.id,
+      snapshotReadAt: now,
+    });
+    await updateLicence(t, licence.id, { subscriptionId, customerId: 'cus_2' });
+    const cancelled: string[] = [];
+    let current:
+      | typeof snapshot
+      | (Omit<typeof snapshot, 'status' | 'endedAt'> & {
+          status: 'canceled';
+          endedAt: Date;
+        }) = snapshot;
+    const ending = {
+      ...deps,
+      secretKey: t.deps.secretKey,
+      payments: {
+        ...deps.payments,
+        name: deps.payments.name,
+        cancelSubscription: async (id: string) => {
+          cancelled.push(id);
+          current = { ...snapshot, status: 'canceled', endedAt: now };
+        },
+        retrieveSubscription: async () => current,
+      },
+    };
+    const dry = await erasePersonalDataOf(ending, 'ending@example.com', { dryRun: true });
+    expect(dry).toMatchObject({ ok: true, toEnd: [subscriptionId], ended: [] });
+    expect(cancelled).toEqual([]);
+
+    const result = await erasePersonalDataOf(ending, 'Ending@Example.com', { dryRun: false });
+    expect(cancelled).toEqual([subscriptionId]);
+    expect(result).toMatchObject({ ok: true, ended: [subscriptionId], erased: { licences: 1 } });
+    const [kept] = await t.deps.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.subscriptionId, subscriptionId));
+    expect(kept).toMatchObject({ status: 'canceled', licenceId: null });
+    expect(
+      await t.deps.database.db.select().from(licences).where(eq(licences.id, licence.id)),
+    ).toEqual([]);
   });
 });
