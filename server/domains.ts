@@ -9,6 +9,7 @@ import { paymentDomain } from './billing/payments/payment-module.ts';
 import { quoteDomain } from './billing/quotes/quote-module.ts';
 import { subscriptionDomain } from './billing/subscriptions/subscription-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
+import { privacyDomain } from './features/privacy/privacy-module.ts';
 import { securityContactDomain } from './features/security-contact/security-contact-module.ts';
 import { trialDomain } from './features/trials/trial-module.ts';
 import { healthDomain } from './health/health-module.ts';
@@ -62,6 +63,7 @@ export const domains: readonly AppDomain[] = [
   licenceRecoveryDomain,
   licenceValidationDomain,
   rateLimitDomain,
+  privacyDomain,
   referenceDomain((urls) => apiDocument(urls)),
 ];
 
