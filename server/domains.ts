@@ -29,7 +29,7 @@ import { rateLimitDomain } from './platform/rate-limit/rate-limit-module.ts';
 /** What the runtime hands every background job. */
 export interface JobContext {
   deps: AppDeps;
-  /** The process's one backup queue, shared by scheduled backups and the backup socket. */
+  /** The process's one backup queue, shared by scheduled backups and the admin socket. */
   backupTaker: BackupTaker;
 }
 
