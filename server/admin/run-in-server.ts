@@ -132,6 +132,7 @@ export async function runInServer(options: {
     let exitCode: number | undefined;
     let broken: string | undefined;
     let received = Buffer.alloc(0);
+    let heard = false;
     /** File requests are answered in the order they came, one after another. */
     let answering = Promise.resolve();
     const breakOff = (why: string) => {
@@ -158,6 +159,7 @@ export async function runInServer(options: {
       }
     };
     socket.on('data', (chunk: Buffer) => {
+      heard = true;
       received = Buffer.concat([received, chunk]);
       for (;;) {
         const end = received.indexOf(0x0a);
@@ -182,7 +184,9 @@ export async function runInServer(options: {
       }
       options.io.err(
         broken ??
-          'The server closed the connection before the command finished; it may have done part of it.',
+          (heard
+            ? 'The server closed the connection before the command finished; it may have done part of it.'
+            : 'The server closed the connection without running the command (it is stopping, or runs 4 admin commands at once); nothing was done: run it again.'),
       );
       resolve(EXIT_FAILURE);
     });
