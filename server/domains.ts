@@ -30,7 +30,7 @@ import { rateLimitDomain } from './platform/rate-limit/rate-limit-module.ts';
 /** What the runtime hands every background job. */
 export interface JobContext {
   deps: AppDeps;
-  /** The process's one backup queue, shared by scheduled backups and the backup socket. */
+  /** The process's one backup queue, shared by scheduled backups and the admin socket. */
   backupTaker: BackupTaker;
 }
 
@@ -77,7 +77,10 @@ export function apiDocument(urls: ApiDocumentUrls): Record<string, unknown> {
   );
 }
 
-/** Every operator command, loaded on demand: the server never loads them (decision 135). */
+/**
+ * Every operator command, loaded on demand: the server loads them only when its admin socket runs
+ * one (decisions 135 and 189).
+ */
 export async function loadAdminCommands(): Promise<readonly AdminCommand<Env>[]> {
   const lists = await Promise.all(domains.map((domain) => domain.adminCommands?.() ?? []));
   return lists.flat();

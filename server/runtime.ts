@@ -1,4 +1,5 @@
-import { startBackupSocket } from './backup/serve-backup-socket.ts';
+import { adminCommandRunner } from './admin/admin-command-runner.ts';
+import { startAdminSocket } from './admin/serve-admin-socket.ts';
 import { createBackupTaker } from './backup/take-backup.ts';
 import { makeDataDirPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.ts';
@@ -23,7 +24,7 @@ export interface Runtime {
   /**
    * Starts every domain's background jobs (e-mail outbox, licence lifecycle, rate-limit flushing
    * and sweeping, the signing key's record of use, scheduled backups and, on the embedded
-   * database, the backup socket); the stopper waits for them and writes the rate-limit hits
+   * database, the admin socket); the stopper waits for them and writes the rate-limit hits
    * still in memory.
    */
   startWorkers(): () => Promise<void>;
@@ -110,7 +111,12 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
         dataDir: env.DATA_DIR,
       });
       if (database.kind === 'pglite') {
-        const socket = startBackupSocket({ dataDir: env.DATA_DIR, taker: backupTaker, logger });
+        const socket = startAdminSocket({
+          dataDir: env.DATA_DIR,
+          taker: backupTaker,
+          logger,
+          runCommand: adminCommandRunner(deps),
+        });
         stoppers.push(() => socket.stop());
       }
       // Every domain's jobs (decision 169) on one runner (decision 174); each says whether it

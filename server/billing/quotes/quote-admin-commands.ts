@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { formatCents, isCurrency } from '#shared/pricing/index.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import {
@@ -115,7 +114,7 @@ const show: AdminCommand = {
     const document = quoteDocumentSchema.parse(quote.document);
     if (typeof options.pdf === 'string') {
       const path = context.resolvePath(options.pdf);
-      await writeFile(path, await renderQuotePdf(document));
+      await context.files.write(path, await renderQuotePdf(document));
       context.io.err(`PDF written to ${path}`);
     }
     if (options.json === true) {
