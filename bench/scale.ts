@@ -272,6 +272,30 @@ const DEPENDENT_SQL = [
    cross join lateral (select $2::timestamptz - ((n % 700) + 1 - k) * interval '1 day' as ts) t`,
 ];
 
+/**
+ * Runs `work` in a transaction, again (up to three times) when the connection was cut: the server
+ * is shared, and a batch is all or nothing.
+ */
+async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>) {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await work(client);
+      await client.query('commit');
+      client.release();
+      return;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      client.release(true);
+      const code = String(Reflect.get(Object(error), 'code') ?? '');
+      const cut = code.startsWith('57P') || code.startsWith('08');
+      if (!cut || attempt >= 3) throw error;
+      log(`  a seeding batch lost its connection (${code}); again`);
+    }
+  }
+}
+
 /** Inserts licences n = from … to − 1 and everything that hangs off them. */
 async function seed(pool: pg.Pool, from: number, to: number, now: Date): Promise<void> {
   for (let start = from; start < to; start += BATCH) {
@@ -285,9 +309,7 @@ async function seed(pool: pg.Pool, from: number, to: number, now: Date): Promise
       hints.push(key.slice(-4));
       claims.push(hashEmailAddress(SECRET_KEY, emailOf(n)));
     }
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(pool, async (client) => {
       await client.query(LICENCE_SQL, [start, hashes, now, hints, siteConfig.productId]);
       // One claim per address that ever held a licence (decision 051).
       await client.query(
@@ -300,12 +322,9 @@ async function seed(pool: pg.Pool, from: number, to: number, now: Date): Promise
       await client.query(DEPENDENT_SQL[0] ?? '', [start, end - 1]);
       await client.query(DEPENDENT_SQL[1] ?? '', [start, now, end - 1]);
       await client.query(DEPENDENT_SQL[2] ?? '', [start, now, end - 1]);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback');
-      throw error;
-    } finally {
-      client.release();
+    });
+    if (Math.floor(end / 100_000) > Math.floor(start / 100_000)) {
+      log(`  … ${end - 1} licences (load ${load()})`);
     }
   }
   await pool.query('analyze');
@@ -418,6 +437,7 @@ async function measureValidation(validateUrl: string, n: number) {
 function countingHandle(url: string): { handle: DatabaseHandle; locked: () => number } {
   let locked = 0;
   const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on('error', () => undefined);
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...a: unknown[]) => Promise<pg.QueryResult>;
     const counted = async (...a: unknown[]) => {
@@ -528,7 +548,12 @@ async function startInstance(url: string, poolMax: number): Promise<Instance> {
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForOk(`${baseUrl}/readyz`, 120_000, 100);
+    await Promise.race([
+      waitForOk(`${baseUrl}/readyz`, 120_000, 100),
+      exited.then(([code]) => {
+        throw new Error(`an instance exited with ${String(code)} before it was ready`);
+      }),
+    ]);
   } catch (error) {
     await stop();
     throw error;
@@ -614,6 +639,8 @@ try {
   const migrated = await openDatabase({ databaseUrl: database.url, poolMax: 2 });
   await migrated.close();
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  // An idle connection cut by the server must not end the bench; the next query opens another.
+  pool.on('error', () => undefined);
   const now = new Date();
   let started = performance.now();
   await seed(pool, 1, SMALL + 1, now);
@@ -720,9 +747,11 @@ try {
   );
   const free = Number(settings?.max) - Number(settings?.used) - HEADROOM;
   const poolMax = Math.max(1, Math.min(10, Math.floor(free / args.instances) - 1));
-  const instances = await Promise.all(
-    Array.from({ length: args.instances }, () => startInstance(database.url, poolMax)),
-  );
+  // One after another, as a rolling start brings them up (and no start waits out the others').
+  const instances: Instance[] = [];
+  for (let n = 0; n < args.instances; n++) {
+    instances.push(await startInstance(database.url, poolMax));
+  }
   let mixed;
   try {
     mixed = await mixedLoad(instances, validationBody(3), args.mixedSeconds);
