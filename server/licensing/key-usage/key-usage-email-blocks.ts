@@ -27,8 +27,8 @@ export function keyUsageEmailBlocks(key: string, accountBaseUrl: string): EmailB
     },
     {
       kind: 'note',
-      text: 'Every command, option and CI set-up is described in the documentation:',
-      link: { label: links.docs, url: links.docs },
+      text: 'Every command, option and CI set-up is described in the',
+      link: { label: 'documentation', url: links.docs },
     },
   ];
 }
