@@ -185,8 +185,16 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
   }
 
   function subscriptionView(subscription: FakeSubscription, expand: FormValue[]): JsonObject {
-    if (!expand.includes('customer')) return subscription;
-    return { ...subscription, customer: customers.get(subscription.customer) ?? null };
+    const latest = subscription.latest_invoice;
+    return {
+      ...subscription,
+      ...(expand.includes('customer')
+        ? { customer: customers.get(subscription.customer) ?? null }
+        : {}),
+      ...(expand.includes('latest_invoice') && latest
+        ? { latest_invoice: invoices.get(latest) ?? null }
+        : {}),
+    };
   }
 
   function createSubscription(session: FakeSession, customerId: string): FakeSubscription {

@@ -9,6 +9,10 @@ import {
   type EmailBlock,
   type RenderedEmail,
 } from '#server/platform/email/render-email.ts';
+import {
+  documentLinkLabel,
+  type DocumentLink,
+} from '#server/billing/documents/payment-document.ts';
 import type { LifecycleEvent } from '../lifecycle-rules.ts';
 
 /**
@@ -45,6 +49,19 @@ function addressFooter(licence: LicenceFacts): EmailBlock[] {
   ];
 }
 
+/** The payment's invoice or receipt, linked (decision 180). */
+function documentBlocks(document: DocumentLink | null | undefined): EmailBlock[] {
+  if (!document) return [];
+  const noun = document.kind === 'receipt' ? 'receipt' : 'invoice';
+  return [
+    {
+      kind: 'paragraph',
+      text: `Your ${noun} for this payment, to file with your accounts:`,
+      link: { label: documentLinkLabel(document), url: document.url },
+    },
+  ];
+}
+
 function keyFacts(licence: LicenceFacts, extra: Array<{ label: string; value: string }> = []) {
   return {
     kind: 'facts' as const,
@@ -64,6 +81,8 @@ export function licenceKeyEmail(input: {
   publicBaseUrl: string;
   /** Where the account service answers: ACCOUNT_API_URL, else the site's origin. */
   accountBaseUrl: string;
+  /** The payment's invoice or receipt; none for a free plan. */
+  document?: DocumentLink | null;
 }): RenderedEmail {
   const { key, licence, renewsAt, publicBaseUrl, accountBaseUrl } = input;
   const free = licence.edition === 'Starter';
@@ -89,6 +108,7 @@ export function licenceKeyEmail(input: {
           },
         ],
       },
+      ...documentBlocks(input.document),
       keySafetyNote(),
       ...gettingStartedBlocks(publicBaseUrl),
       {
@@ -106,6 +126,8 @@ export function trialConvertedEmail(input: {
   licence: LicenceFacts;
   renewsAt: Date;
   publicBaseUrl: string;
+  /** The payment's invoice or receipt. */
+  document?: DocumentLink | null;
 }): RenderedEmail {
   const { licence, renewsAt, publicBaseUrl } = input;
   return renderEmail({
@@ -120,6 +142,7 @@ export function trialConvertedEmail(input: {
       keyFacts(licence, [
         { label: 'Renews', value: `${formatEmailDate(renewsAt)} (automatically)` },
       ]),
+      ...documentBlocks(input.document),
       portalStep(publicBaseUrl),
       ...addressFooter(licence),
     ],
