@@ -232,6 +232,16 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     expect(sequences).toEqual(sequences.map((_, index) => index + 1));
   });
 
+  it('numbers payments made at the same time one after another, each once', async () => {
+    const counter = (await counterOf(t, 2026)) ?? 0;
+    const bought = await Promise.all(
+      [1, 2, 3, 4].map((n) => buyByCard(t, `parallel-${n}@receipt.test`)),
+    );
+    const numbers = bought.map((one) => /INV-2026-(\d{5})/.exec(one.link ?? '')?.[1]);
+    expect(numbers.map(Number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4].map((n) => counter + n));
+    expect(await counterOf(t, 2026)).toBe(counter + 4);
+  });
+
   it('sends a renewal its own receipt, and numbers start again at 1 in a new year', async () => {
     const { subscriptionId } = await buyByCard(t, 'renewal@receipt.test');
     t.setNow(new Date('2027-01-15T10:00:01Z'));
