@@ -27,6 +27,7 @@ import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts
 import {
   createCheckout,
   freshIp,
+  issueTrial,
   licencesOf,
   mailsTo,
   payLocally,
@@ -128,23 +129,38 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     }
   });
 
+  it('links the receipt from the e-mail of a trial converted by the purchase', async () => {
+    await issueTrial(t, 'trial@receipt.test');
+    const { sessionId } = await createCheckout(t, pro10YearlyEur);
+    const paid = await payLocally(t, sessionId, { email: 'trial@receipt.test', card: successCard });
+    expect(paid.status).toBe(303);
+    const mails = await mailsTo(t, 'trial@receipt.test');
+    expect(mails.map((mail) => mail.kind)).toEqual(['trial-converted']);
+    expect(mails[0]?.textBody).toMatch(/Download receipt INV-2026-\d{5} \(PDF\)/);
+    const link = new URL(mails[0]?.textBody?.match(DOCUMENT_LINK)?.[0] ?? '');
+    expect((await t.app.request(link.pathname + link.search)).status).toBe(200);
+  });
+
   it('answers 404 to a guessed number, another document’s token and a missing or bent token', async () => {
     const second = await buyByCard(t, 'second@receipt.test');
-    expect(second.link).toContain('INV-2026-00002');
     const own = new URL(second.link ?? '');
+    const number = /INV-2026-\d{5}/.exec(own.pathname)?.[0] ?? '';
+    const sequence = Number(number.slice(-5));
+    const next = `INV-2026-${String(sequence + 1).padStart(5, '0')}`;
     const token = own.searchParams.get('token') ?? '';
+    const bent = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     const firstToken = paymentDocumentToken(t.deps.secretKey, 'INV-2026-00001');
     for (const path of [
-      `/documents/INV-2026-00002.pdf`,
-      `/documents/INV-2026-00002.pdf?token=`,
-      `/documents/INV-2026-00002.pdf?token=${firstToken}`,
+      `/documents/${number}.pdf`,
+      `/documents/${number}.pdf?token=`,
+      `/documents/${number}.pdf?token=${firstToken}`,
       `/documents/INV-2026-00001.pdf?token=${token}`,
-      `/documents/INV-2026-00003.pdf?token=${token}`,
-      `/documents/INV-2026-00002.pdf?token=${token.slice(0, -1)}A`,
-      `/documents/INV-2026-00002.pdf?token=${'A'.repeat(43)}`,
-      `/documents/INV-2026-0002.pdf?token=${token}`,
-      // A token that is right for a number nobody was given.
-      `/documents/INV-2026-00099.pdf?token=${paymentDocumentToken(t.deps.secretKey, 'INV-2026-00099')}`,
+      `/documents/${next}.pdf?token=${token}`,
+      `/documents/${number}.pdf?token=${bent}`,
+      `/documents/${number}.pdf?token=${'A'.repeat(43)}`,
+      `/documents/${number.replace('-0', '-')}.pdf?token=${token}`,
+      // A token that is right for a number nobody was given yet.
+      `/documents/${next}.pdf?token=${paymentDocumentToken(t.deps.secretKey, next)}`,
     ]) {
       const res = await t.app.request(path);
       expect(res.status, path).toBe(404);
