@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { issuePaymentDocuments } from '#server/billing/documents/issue-payment-documents.ts';
 import type { DocumentablePayment } from '#server/billing/documents/payment-document.ts';
 import { paymentDocumentToken } from '#server/billing/documents/payment-document-link.ts';
@@ -317,6 +318,7 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     expect(placed.status).toBe(201);
     const confirmed = await confirmOrder(t, await confirmationToken(t, billingEmail));
     expect(confirmed.status).toBe(200);
+    const { invoiceUrl } = z.object({ invoiceUrl: z.url() }).parse(await confirmed.json());
     const licenceMail = (await mailsTo(t, billingEmail)).find(
       (mail) => mail.kind === 'licence-key',
     );
@@ -332,6 +334,12 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     const res = await t.app.request(link.pathname + link.search);
     expect(res.status).toBe(200);
     const text = await pdfText(new Uint8Array(await res.arrayBuffer()));
+    // The provider's invoice page links the invoice to file.
+    const page = await t.app.request(new URL(invoiceUrl).pathname);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(
+      `<a href="${link.href.replaceAll('&', '&amp;')}" rel="noreferrer">Download invoice ${number} (PDF)</a>`,
+    );
     for (const expected of [
       'Invoice',
       number,
