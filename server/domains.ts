@@ -7,6 +7,7 @@ import { checkoutDomain } from './billing/checkout/checkout-module.ts';
 import { invoiceDomain } from './billing/invoices/invoice-module.ts';
 import { paymentDomain } from './billing/payments/payment-module.ts';
 import { quoteDomain } from './billing/quotes/quote-module.ts';
+import { paymentDocumentDomain } from './billing/documents/payment-document-module.ts';
 import { subscriptionDomain } from './billing/subscriptions/subscription-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
 import { privacyDomain } from './features/privacy/privacy-module.ts';
@@ -50,6 +51,7 @@ export const domains: readonly AppDomain[] = [
   trialDomain,
   contactDomain,
   quoteDomain,
+  paymentDocumentDomain,
   emailDomain,
   backupDomain,
   paymentDomain,

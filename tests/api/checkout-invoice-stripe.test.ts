@@ -158,6 +158,8 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     const keyMails = (await mailsTo(t, buyer)).filter((mail) => mail.kind === 'licence-key');
     expect(keyMails).toHaveLength(1);
     expect(keyMails[0]?.textBody).toMatch(licenceKeyPattern);
+    // Stripe's own invoice, linked (decision 180); the product numbers none of its own.
+    expect(keyMails[0]?.textBody).toContain(`View your invoice: ${order.invoiceUrl}`);
 
     const sync = syncDepsOf(t.deps);
     const subscriptionId = order.subscriptionId;

@@ -11,6 +11,10 @@ import {
   rateLimitCounters,
 } from '#server/platform/db/schema.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
+import { createOutboxDelivery } from '#server/platform/email/deliver-outbox.ts';
+import { createSmtpTransport } from '#server/platform/email/smtp-transport.ts';
+import { createLogger } from '#server/platform/logger.ts';
+import { startSmtpSink } from '#tests/support/smtp-sink.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { freshIp, outboxRows, postJson } from './account-support.ts';
@@ -140,6 +144,46 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     expect(text).toContain('Q-2026-0001');
     expect(text).toContain('Müller & Söhne GmbH');
     expect(text).toContain('$37,800.00');
+  });
+
+  it('delivers the quote e-mail over SMTP with its PDF attached, then keeps no copy', async () => {
+    const body = await (await postJson(t, PATH, valid)).json();
+    const sink = await startSmtpSink();
+    const transport = createSmtpTransport(sink.url);
+    try {
+      const delivery = createOutboxDelivery({
+        db: t.deps.database.db,
+        transport,
+        from: 'Orgsmith <no-reply@orgsmith.io>',
+        clock: t.deps.clock,
+        logger: createLogger('silent'),
+      });
+      expect(await delivery.deliverDue()).toMatchObject({ sent: 1 });
+      const mail = await sink.waitForMail({ to: 'buyer@example.com' });
+      expect(mail.subject).toBe(`Your Orgsmith quote ${body.number}`);
+      expect(mail.text).toContain(body.downloadUrl);
+      expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+        [`${body.number}.pdf`, 'application/pdf'],
+      ]);
+      const text = await pdfText(new Uint8Array(mail.attachments[0]?.content ?? []).buffer);
+      expect(text).toContain(body.number);
+      expect(text).toContain('Müller & Söhne GmbH');
+      // The link serves the same document.
+      const linked = await pdfText(
+        await (await t.app.request(pathOf(body.downloadUrl))).arrayBuffer(),
+      );
+      expect(linked).toBe(text);
+      const [row] = await outboxRows(t);
+      expect(row).toMatchObject({
+        status: 'sent',
+        textBody: null,
+        htmlBody: null,
+        attachments: null,
+      });
+    } finally {
+      transport.close();
+      await sink.close();
+    }
   });
 
   it('serves the PDF to the token: number, company, lines, totals, saving and tax note', async () => {

@@ -1,4 +1,5 @@
 import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
+import type { DocumentablePayment } from '#server/billing/documents/payment-document.ts';
 
 /**
  * The provider-neutral words of the payment boundary: Stripe and the local provider both answer
@@ -52,6 +53,13 @@ export interface SubscriptionSnapshot {
    * converted without its key being named (issue 25; decision 161).
    */
   paymentReceived: boolean;
+  /**
+   * The latest payments whose invoice or receipt the product makes itself (the local provider's,
+   * decision 180); absent when the provider makes its own (Stripe).
+   */
+  documentablePayments?: DocumentablePayment[];
+  /** The provider's own document of the latest payment (Stripe's hosted invoice), if any. */
+  providerDocumentUrl?: string | null;
 }
 
 /** An invoice sent to the buyer for payment. */

@@ -16,3 +16,4 @@ export * from './schema/quotes.ts';
 export * from './schema/invoice-orders.ts';
 export * from './schema/jobs.ts';
 export * from './schema/privacy.ts';
+export * from './schema/payment-documents.ts';

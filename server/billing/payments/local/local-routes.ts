@@ -3,6 +3,8 @@ import * as z from 'zod/mini';
 import { EMAIL_ADDRESS_PATTERN } from '#shared/contracts/fields.ts';
 import { freeLicenceLimitMessage, validationMessages } from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
+import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
+import { createPaymentDocumentRepository } from '#server/billing/documents/payment-document-repository.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/platform/csrf/csrf.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
@@ -360,7 +362,15 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
       );
     }
     const { invoicePage } = await localPages.invoice();
-    return c.html(invoicePage({ invoice, now: deps.clock() }));
+    const issued = await createPaymentDocumentRepository(db).findByProviderInvoice(
+      'local',
+      invoice.id,
+    );
+    const document = issued && {
+      number: issued.number,
+      url: paymentDocumentUrl(deps.env.PUBLIC_BASE_URL, deps.secretKey, issued.number),
+    };
+    return c.html(invoicePage({ invoice, now: deps.clock(), document }));
   });
 
   app.get('/billing/local/portal/:id', async (c) => {

@@ -328,7 +328,7 @@ describe('sessions, subscriptions and the portal', () => {
     });
     fake.requests.length = 0;
     const snapshot = await provider.retrieveSubscription(subscription.id);
-    expect(fake.requests[0]?.query).toEqual({ expand: ['customer'] });
+    expect(fake.requests[0]?.query).toEqual({ expand: ['customer', 'latest_invoice'] });
     expect(snapshot).toEqual({
       provider: 'stripe',
       subscriptionId: subscription.id,
@@ -347,6 +347,8 @@ describe('sessions, subscriptions and the portal', () => {
       collection: 'card',
       openInvoice: null,
       paymentReceived: true,
+      // Stripe's own invoice of the first payment (decision 180).
+      providerDocumentUrl: `https://invoice.stripe.test/i/${subscription.latest_invoice}`,
     });
 
     fake.updateSubscription(subscription.id, {

@@ -88,6 +88,12 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 /** The Stripe side of the payment boundary. Only this folder imports `stripe`. */
+/** The hosted page of a subscription's latest invoice, once it is final (a draft has none). */
+function hostedDocumentOf(invoice: string | Stripe.Invoice | null): string | null {
+  if (!invoice || typeof invoice === 'string') return null;
+  return invoice.hosted_invoice_url ?? null;
+}
+
 export function createStripePaymentProvider(options: StripePaymentProviderOptions) {
   const { stripe, webhookSecret } = options;
 
@@ -282,7 +288,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
     async retrieveSubscription(subscriptionId: string): Promise<SubscriptionSnapshot> {
       return call('retrieve subscription', async () => {
         const subscription = await stripe.subscriptions.retrieve(subscriptionId, {
-          expand: ['customer'],
+          expand: ['customer', 'latest_invoice'],
         });
         const item = subscription.items.data[0];
         if (!item) throw new PaymentError('NotConfigured', `${subscriptionId} has no items`);
@@ -346,6 +352,8 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           collection: byInvoice ? 'invoice' : 'card',
           openInvoice,
           paymentReceived,
+          // Stripe's own invoice of the latest payment, linked from our e-mails (decision 180).
+          providerDocumentUrl: hostedDocumentOf(subscription.latest_invoice),
         };
       });
     },

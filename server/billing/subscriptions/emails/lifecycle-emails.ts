@@ -13,6 +13,10 @@ import {
   INVOICE_SUSPEND_AFTER_DAYS,
   suspensionDate,
 } from '#server/billing/subscriptions/invoice-rules.ts';
+import {
+  documentLinkLabel,
+  type DocumentLink,
+} from '#server/billing/documents/payment-document.ts';
 import type { LifecycleEvent } from '../lifecycle-rules.ts';
 
 /**
@@ -46,6 +50,19 @@ function addressFooter(licence: LicenceFacts): EmailBlock[] {
       text: 'To manage your subscription, ask for a billing-portal link with the e-mail address below: it is the address you gave at purchase.',
     },
     { kind: 'facts', items: [{ label: 'Licence e-mail address', value: licence.email }] },
+  ];
+}
+
+/** The payment's invoice or receipt, linked (decision 180). */
+function documentBlocks(document: DocumentLink | null | undefined): EmailBlock[] {
+  if (!document) return [];
+  const noun = document.kind === 'receipt' ? 'receipt' : 'invoice';
+  return [
+    {
+      kind: 'paragraph',
+      text: `Your ${noun} for this payment, to file with your accounts:`,
+      link: { label: documentLinkLabel(document), url: document.url },
+    },
   ];
 }
 
@@ -121,6 +138,8 @@ export function licenceKeyEmail(input: {
   accountBaseUrl: string;
   /** An order by invoice not paid yet: its invoice (the key works before the money arrives). */
   openInvoice?: { number: string; dueAt: Date } | null;
+  /** The payment's invoice or receipt; none for a free plan. */
+  document?: DocumentLink | null;
 }): RenderedEmail {
   const { key, licence, renewsAt, publicBaseUrl, accountBaseUrl } = input;
   const free = licence.edition === 'Starter';
@@ -137,6 +156,7 @@ export function licenceKeyEmail(input: {
       },
       { kind: 'code', text: key },
       ...termsBlocks(licence, renewsAt, input.openInvoice ?? null),
+      ...documentBlocks(input.document),
       keySafetyNote(),
       ...gettingStartedBlocks(publicBaseUrl),
       {
@@ -154,6 +174,8 @@ export function trialConvertedEmail(input: {
   licence: LicenceFacts;
   renewsAt: Date;
   publicBaseUrl: string;
+  /** The payment's invoice or receipt. */
+  document?: DocumentLink | null;
 }): RenderedEmail {
   const { licence, renewsAt, publicBaseUrl } = input;
   return renderEmail({
@@ -168,6 +190,7 @@ export function trialConvertedEmail(input: {
       keyFacts(licence, [
         { label: 'Renews', value: `${formatEmailDate(renewsAt)} (automatically)` },
       ]),
+      ...documentBlocks(input.document),
       portalStep(publicBaseUrl),
       ...addressFooter(licence),
     ],
