@@ -15,3 +15,4 @@ export * from './schema/licensing.ts';
 export * from './schema/quotes.ts';
 export * from './schema/invoice-orders.ts';
 export * from './schema/jobs.ts';
+export * from './schema/instances.ts';
