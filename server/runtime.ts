@@ -15,6 +15,7 @@ import { securityTxtExpiryProblem } from './features/security-contact/security-t
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
 import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
+import { createInstanceRegistry } from './platform/instances/instance-registry.ts';
 import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
 import { domains } from './domains.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
@@ -46,6 +47,7 @@ export async function assembleDeps(options: {
 }): Promise<AppDeps> {
   const { env, database, logger, clock, secretKey } = options;
   const metrics = metricsEnabled(env) ? createServiceMetrics({ database, clock }) : metricsOff;
+  const instances = createInstanceRegistry({ db: database.db, clock });
   return {
     env,
     database,
@@ -60,7 +62,10 @@ export async function assembleDeps(options: {
       clock,
       secretKey,
       onRefusal: (rule) => metrics.rateLimitRefused(rule.name),
+      // Shared by the live instances on PostgreSQL; the embedded database has one (decision 195).
+      ...(database.kind === 'postgres' ? { sharers: instances } : {}),
     }),
+    instances,
     wakeOutbox: options.wakeOutbox,
     metrics,
   };

@@ -398,9 +398,21 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     const outbox = createOutboxRepository(handle.db);
     const first = await outbox.enqueue(email(400, { kind: 'in-doubt' }), now);
     const sent: string[] = [];
+    // The database goes away while the message is on the wire: every write is refused.
+    let cutDuringSend = true;
     const recording: MailTransport = {
       name: 'recording',
       async send(mail) {
+        if (cutDuringSend) {
+          cutDuringSend = false;
+          await handle.db.execute(
+            sql.raw(`create function refuse_all() returns trigger language plpgsql as $$
+              begin raise exception 'database away'; end $$`),
+          );
+          await handle.db.execute(
+            sql`create trigger refuse_all before update on email_outbox for each statement execute function refuse_all()`,
+          );
+        }
         sent.push(mail.messageId);
       },
       close: () => undefined,
@@ -420,30 +432,21 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
       clock,
       logger,
     });
-    await handle.db.execute(
-      sql.raw(`create function refuse_sent() returns trigger language plpgsql as $$
-        begin
-          if new.status = 'sent' then raise exception 'database away'; end if;
-          return new;
-        end $$`),
-    );
-    await handle.db.execute(
-      sql`create trigger refuse_sent before update on email_outbox for each row execute function refuse_sent()`,
-    );
     try {
-      // a hands the message to the relay; the database goes away before it can say so.
+      // a hands the message to the relay and cannot say so; b is cut off too.
       expect(await a.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
       expect(a.unrecordedCount()).toBe(1);
-      // 20 s later (the 15 s lease has run out) b reaches the database again first: the lapsed
-      // claim is in doubt, and b does not take it over yet.
-      now = new Date(now.getTime() + 20_000);
-      expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
-      now = new Date(now.getTime() + 5_000);
-      expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+      await expect(b.deliverDue()).rejects.toThrow(/update "email_outbox"/);
     } finally {
-      await handle.db.execute(sql`drop trigger refuse_sent on email_outbox`);
-      await handle.db.execute(sql`drop function refuse_sent()`);
+      await handle.db.execute(sql`drop trigger if exists refuse_all on email_outbox`);
+      await handle.db.execute(sql`drop function if exists refuse_all()`);
     }
+    // 20 s later (the 15 s lease has run out) b reaches the database again first: the lapsed
+    // claim is in doubt, and b does not take it over yet.
+    now = new Date(now.getTime() + 20_000);
+    expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    now = new Date(now.getTime() + 5_000);
+    expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     // a is back within b's wait and records what it sent; b never sends it.
     expect(await a.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect(await outbox.findById(first.id)).toMatchObject({ status: 'sent', attempts: 1 });

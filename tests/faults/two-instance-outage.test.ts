@@ -48,6 +48,8 @@ describe('two instances, PostgreSQL away longer than the outbox lease', () => {
         instances.push(
           await startInstance({
             port,
+            // Two servers starting on a busy machine: more than the default 30 s to listen.
+            timeoutMs: 90_000,
             env: {
               SMTP_URL: sink.url,
               DATA_DIR: dirs[index] ?? '',

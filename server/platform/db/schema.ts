@@ -17,3 +17,4 @@ export * from './schema/invoice-orders.ts';
 export * from './schema/jobs.ts';
 export * from './schema/privacy.ts';
 export * from './schema/payment-documents.ts';
+export * from './schema/instances.ts';

@@ -84,10 +84,12 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
   const takeOverAfterMs = options.takeOverAfterMs ?? OUTBOX_TAKE_OVER_AFTER_MS;
   const outbox = createOutboxRepository(db);
   /**
-   * Since when every database call of this worker has succeeded (undefined: the last one failed,
-   * or none was made yet). Claims in doubt are taken over only after `takeOverAfterMs` of it.
+   * Since when every database call of this worker has succeeded; undefined after a failure until
+   * the next success. Claims in doubt are taken over only after `takeOverAfterMs` of it. A worker
+   * that has never been cut off starts "long ago": a replacement for a crashed instance takes its
+   * claims over as soon as their lease lapses, as before (decision 194).
    */
-  let reachableSince: number | undefined;
+  let reachableSince: number | undefined = Number.NEGATIVE_INFINITY;
   const reached = () => {
     reachableSince ??= clock().getTime();
   };
