@@ -214,15 +214,16 @@ export function startAdminSocket(options: {
     waiting.add(socket);
     socket.on('close', () => waiting.delete(socket));
     socket.on('error', () => undefined);
-    socket.setTimeout(ADMIN_REQUEST_TIMEOUT_MS, () =>
-      answerBackup(socket, { ok: false, error: 'No request arrived in time.' }),
-    );
+    const tooLate = () => answerBackup(socket, { ok: false, error: 'No request arrived in time.' });
+    socket.setTimeout(ADMIN_REQUEST_TIMEOUT_MS);
+    socket.once('timeout', tooLate);
     let received = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       const end = received.indexOf(0x0a);
       if (end < 0 && received.length <= ADMIN_REQUEST_MAX_BYTES) return;
       socket.off('data', onData);
+      socket.off('timeout', tooLate);
       socket.setTimeout(0);
       waiting.delete(socket);
       if (end < 0 || end > ADMIN_REQUEST_MAX_BYTES) {
