@@ -22,8 +22,9 @@ import { siteConfig } from '../site-config.ts';
 /** The seller's country, from its VAT ID (`DE318765432` → `DE`). */
 export const sellerCountry = siteConfig.company.vatId.slice(0, 2) as CountryCode;
 
-/** The German standard rate, in percent (§ 12 (1) UStG). */
-export const GERMAN_VAT_PERCENT = 19;
+import { GERMAN_VAT_PERCENT } from './vat-line.ts';
+
+export { GERMAN_VAT_PERCENT, vatPricingLine } from './vat-line.ts';
 
 export interface VatIdFormat {
   /** The prefix VAT IDs of the state start with: its ISO code, except Greece's `EL`. */
@@ -278,6 +279,3 @@ export function vatAmounts(
     ratePercent,
   };
 }
-
-/** What the pricing page says about tax, in the rule's words. */
-export const vatPricingLine = `All prices are net. Businesses in Germany, and in other EU states without a VAT ID, pay ${GERMAN_VAT_PERCENT} % German VAT on top; EU businesses with a VAT ID pay no VAT (reverse charge); businesses outside the EU pay no German VAT.`;

@@ -109,6 +109,8 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
         billingCurrency: 'EUR',
         companyName: 'Globex SE',
         billingEmail: buyer,
+        addressLine: '1 rue de la Paix',
+        postalCode: '75002',
         country: 'FR',
         city: 'Paris',
         vatId: 'FR12345678901',
@@ -128,7 +130,7 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     expect(customer?.body).toMatchObject({
       name: 'Globex SE',
       email: buyer,
-      address: { country: 'FR', city: 'Paris' },
+      address: { country: 'FR', city: 'Paris', line1: '1 rue de la Paix', postal_code: '75002' },
       tax_id_data: [{ type: 'eu_vat', value: 'FR12345678901' }],
       invoice_settings: { custom_fields: [{ name: 'PO number', value: 'PO-2026-17' }] },
     });

@@ -62,7 +62,7 @@ export async function createQuote(deps: QuoteDeps, request: QuoteRequest): Promi
       tokenHash: hashQuoteToken(deps.secretKey, token),
       companyName: request.companyName,
       email: request.emailAddress,
-      billingAddress: request.billingAddress ?? null,
+      billingAddress: document.buyer.addressLines.join('\n'),
       vatId: request.vatId ?? null,
       purchaseOrder: request.purchaseOrder ?? null,
       edition: request.edition,

@@ -6,7 +6,7 @@ import {
   printTable,
   sinceDay,
 } from '#server/platform/commands/command-io.ts';
-import { quoteDocumentSchema } from './quote-document.ts';
+import { quoteDocumentSchema, quoteTotals } from './quote-document.ts';
 import { parseQuoteNumber } from './quote-number.ts';
 import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';
 import { quoteStatusOf } from './quote-status.ts';
@@ -156,11 +156,14 @@ const show: AdminCommand = {
       ]),
     );
     context.io.out('');
-    context.io.out(`Total (net) ${document.period}: ${money(document.totalCents)}`);
+    const totals = quoteTotals(document);
+    for (const line of totals.lines) {
+      context.io.out(line.cents === null ? line.label : `${line.label}: ${money(line.cents)}`);
+    }
     if (document.yearlySavingCents !== undefined) {
       context.io.out(`Yearly saving: ${money(document.yearlySavingCents)}`);
     }
-    context.io.out(`Tax: ${document.tax.note}`);
+    if (totals.note) context.io.out(`Tax: ${totals.note}`);
     return EXIT_OK;
   },
 };

@@ -129,7 +129,9 @@ describe('checkout sessions', () => {
       success_url: successUrl,
       cancel_url: cancelUrl,
       payment_method_collection: 'always',
-      billing_address_collection: 'auto',
+      billing_address_collection: 'required',
+      tax_id_collection: { enabled: 'true' },
+      automatic_tax: { enabled: 'true' },
     });
     expect(create?.idempotencyKey).toBe('checkout-chk_1');
     expect(create?.authorization).toBe('Bearer sk_test_fake');
