@@ -172,6 +172,28 @@ test('the e-mailed link opens a landing page; only its button uses the link, onc
   await page.getByRole('button', { name: 'Open the billing portal' }).click();
   await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
 
+  // The portal's parts (change plan, cancel, invoices) stand apart: a rule and room above each.
+  const parts = await page.locator('section.card h3').evaluateAll((headings) =>
+    headings.map((heading) => {
+      const previous = heading.previousElementSibling?.getBoundingClientRect();
+      const style = getComputedStyle(heading);
+      return {
+        text: heading.textContent ?? '',
+        gap: heading.getBoundingClientRect().top - (previous?.bottom ?? 0),
+        rule: style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) >= 1,
+      };
+    }),
+  );
+  expect(parts.map((part) => part.text)).toEqual([
+    'Change plan, quantity or billing period',
+    'Cancel subscription',
+    'Invoices',
+  ]);
+  for (const part of parts) {
+    expect(part.gap, part.text).toBeGreaterThanOrEqual(24);
+    expect(part.rule, part.text).toBe(true);
+  }
+
   // The other tab's button finds the link used and says so in place.
   await otherTab.getByRole('button', { name: 'Open the billing portal' }).click();
   await expect(otherTab.getByRole('status')).toHaveText(portalLinkNotices.expired);

@@ -62,9 +62,7 @@ test('trial: the success view names the download as the next step', async ({ pag
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
-test('manage subscription: the success view says to follow the e-mailed link', async ({
-  page,
-}) => {
+test('manage subscription: the success view says to follow the e-mailed link', async ({ page }) => {
   await page.goto('/support?modal=portal-access');
   const dialog = page.getByRole('dialog', { name: 'Enter your email address' });
   await dialog.getByPlaceholder('Email address').fill(`phone-portal-${run}@example.com`);
