@@ -146,6 +146,10 @@ describe('admin commands while a server runs on the embedded database', () => {
         billingPeriod: 'yearly',
         billingCurrency: 'EUR',
         companyName,
+        addressLine: 'Hauptstraße 1',
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
         edition: 'Pro',
         quantity: 7,
       });

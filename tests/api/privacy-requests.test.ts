@@ -64,6 +64,10 @@ describe.each(databaseTargets)('privacy export and erase on $name', (target) => 
         await postJson(t, '/account/v1/quotes', {
           emailAddress: ADDRESS,
           companyName: 'Doe GmbH',
+          addressLine: 'Hauptstraße 1',
+          postalCode: '10115',
+          city: 'Berlin',
+          country: 'DE',
           edition: 'Pro',
           quantity: 4,
           billingPeriod: 'yearly',

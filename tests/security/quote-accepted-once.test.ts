@@ -45,6 +45,10 @@ describe.each(databaseTargets)('a quote is accepted once on $name', (target) => 
       const response = await postJson(world.t, '/account/v1/quotes', {
         companyName: 'Quote Buyer GmbH',
         emailAddress: email,
+        addressLine: 'Hauptstraße 1',
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
         purchaseOrder: 'PO-Q-1',
         edition: 'Enterprise',
         quantity: 25,

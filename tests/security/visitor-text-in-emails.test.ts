@@ -32,6 +32,10 @@ describe.each(databaseTargets)('visitor text in e-mails on $name', (target) => {
     const response = await postJson(t, '/account/v1/quotes', {
       companyName: lure,
       emailAddress: 'victim@example.com',
+      addressLine: 'Hauptstraße 1',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
       purchaseOrder: 'PO-1 http://evil.example/po',
       edition: 'Enterprise',
       quantity: 25,

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import {
   AdminError,
   EXIT_OK,
@@ -42,9 +41,9 @@ const show: AdminCommand<DocumentCommandSettings> = {
     );
     if (typeof options.pdf === 'string') {
       const { renderPaymentDocumentPdf } = await import('./render-payment-document-pdf.ts');
-      await writeFile(context.resolvePath(options.pdf), await renderPaymentDocumentPdf(document), {
-        mode: 0o600,
-      });
+      const path = context.resolvePath(options.pdf);
+      await context.files.write(path, await renderPaymentDocumentPdf(document));
+      context.io.err(`PDF written to ${path}`);
     }
     if (options.json === true) {
       context.io.out(JSON.stringify({ ...document, url }, null, 2));

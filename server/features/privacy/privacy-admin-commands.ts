@@ -1,9 +1,7 @@
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { adminSyncDeps, type AdminSyncSettings } from '#server/billing/payments/admin-sync-deps.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import { secretKeyOf } from '#server/platform/commands/command-io.ts';
-import { writePrivateFile } from '#server/platform/data-dir/write-private-file.ts';
 import { erasePersonalDataOf, exportPersonalData } from './privacy-requests.ts';
 
 const addressSchema = z.email().max(254);
@@ -41,7 +39,7 @@ const exportCommand: AdminCommand<AdminSyncSettings> = {
     const json = `${JSON.stringify(document, null, 2)}\n`;
     if (typeof options.out === 'string') {
       const file = context.resolvePath(options.out);
-      await writePrivateFile(file, Readable.from([json]));
+      await context.files.write(file, Buffer.from(json));
       const found = Object.entries(counts).filter(([, n]) => n > 0);
       context.io.out(
         `Wrote ${file}: ${found.length === 0 ? 'nothing is held about this address' : found.map(([part, n]) => `${part} ${n}`).join(', ')}.`,

@@ -21,7 +21,7 @@ export type FileReading =
 export interface AdminFiles {
   /** Reads `file` whole unless it is larger than `maxBytes`. */
   read(file: string, maxBytes: number): Promise<FileReading>;
-  /** Writes `bytes` to `file` (created or replaced, with the operator's umask); throws on failure. */
+  /** Writes `bytes` to `file` atomically, readable by the operator only (0600); throws on failure. */
   write(file: string, bytes: Uint8Array): Promise<void>;
 }
 
