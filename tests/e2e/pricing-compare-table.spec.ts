@@ -24,18 +24,19 @@ for (const width of [320, 390]) {
     await expect(hint).toHaveText('Swipe sideways to see all three plans');
     const state = await scrollState(page);
     expect(state.overflow).toBeGreaterThan(0);
-    expect(state.pageOverflow).toBe(0);
+    expect(state.pageOverflow).toBeLessThanOrEqual(0);
     // Two white covers that scroll with the table and two shades fixed to the edges.
     expect(state.background.match(/linear-gradient/g)).toHaveLength(2);
     expect(state.background.match(/radial-gradient/g)).toHaveLength(2);
 
-    // The last column can be scrolled fully into view.
-    await comparison(page).evaluate((scroller) => {
+    // Scrolled to the end, the last column lies wholly inside the wrapper.
+    const inside = await comparison(page).evaluate((scroller) => {
       scroller.scrollLeft = scroller.scrollWidth;
+      const box = scroller.getBoundingClientRect();
+      const last = scroller.querySelector('thead th:last-child')?.getBoundingClientRect();
+      return !!last && last.left >= box.left && last.right <= box.right + 1;
     });
-    await expect(
-      page.getByRole('table').getByRole('columnheader', { name: 'Enterprise' }),
-    ).toBeInViewport({ ratio: 1 });
+    expect(inside).toBe(true);
     await comparison(page).screenshot({ path: `test-results/compare-table-${width}.png` });
   });
 }
