@@ -86,6 +86,12 @@ export const pages = {
     description:
       'Download the Orgsmith CLI for Windows, macOS or Linux, pull the Docker image, or set it up in GitHub Actions. Checksums and the change log included.',
   },
+  security: {
+    path: '/security',
+    title: 'Security',
+    description:
+      'How Orgsmith keeps licence keys, what a licence certificate proves, how releases are signed and verified, SBOMs, backups, data retention and how to report a vulnerability.',
+  },
   imprint: {
     path: '/imprint',
     title: 'Imprint',

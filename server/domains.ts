@@ -7,8 +7,10 @@ import { checkoutDomain } from './billing/checkout/checkout-module.ts';
 import { invoiceDomain } from './billing/invoices/invoice-module.ts';
 import { paymentDomain } from './billing/payments/payment-module.ts';
 import { quoteDomain } from './billing/quotes/quote-module.ts';
+import { paymentDocumentDomain } from './billing/documents/payment-document-module.ts';
 import { subscriptionDomain } from './billing/subscriptions/subscription-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
+import { privacyDomain } from './features/privacy/privacy-module.ts';
 import { securityContactDomain } from './features/security-contact/security-contact-module.ts';
 import { trialDomain } from './features/trials/trial-module.ts';
 import { healthDomain } from './health/health-module.ts';
@@ -29,7 +31,7 @@ import { rateLimitDomain } from './platform/rate-limit/rate-limit-module.ts';
 /** What the runtime hands every background job. */
 export interface JobContext {
   deps: AppDeps;
-  /** The process's one backup queue, shared by scheduled backups and the backup socket. */
+  /** The process's one backup queue, shared by scheduled backups and the admin socket. */
   backupTaker: BackupTaker;
 }
 
@@ -49,6 +51,7 @@ export const domains: readonly AppDomain[] = [
   trialDomain,
   contactDomain,
   quoteDomain,
+  paymentDocumentDomain,
   emailDomain,
   backupDomain,
   paymentDomain,
@@ -62,6 +65,7 @@ export const domains: readonly AppDomain[] = [
   licenceRecoveryDomain,
   licenceValidationDomain,
   rateLimitDomain,
+  privacyDomain,
   referenceDomain((urls) => apiDocument(urls)),
 ];
 
@@ -75,7 +79,10 @@ export function apiDocument(urls: ApiDocumentUrls): Record<string, unknown> {
   );
 }
 
-/** Every operator command, loaded on demand: the server never loads them (decision 135). */
+/**
+ * Every operator command, loaded on demand: the server loads them only when its admin socket runs
+ * one (decisions 135 and 189).
+ */
 export async function loadAdminCommands(): Promise<readonly AdminCommand<Env>[]> {
   const lists = await Promise.all(domains.map((domain) => domain.adminCommands?.() ?? []));
   return lists.flat();

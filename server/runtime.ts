@@ -1,4 +1,5 @@
-import { startBackupSocket } from './backup/serve-backup-socket.ts';
+import { adminCommandRunner } from './admin/admin-command-runner.ts';
+import { startAdminSocket } from './admin/serve-admin-socket.ts';
 import { createBackupTaker } from './backup/take-backup.ts';
 import { makeDataDirPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.ts';
@@ -14,6 +15,7 @@ import { securityTxtExpiryProblem } from './features/security-contact/security-t
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
 import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
+import { createInstanceRegistry } from './platform/instances/instance-registry.ts';
 import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
 import { domains } from './domains.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
@@ -23,7 +25,7 @@ export interface Runtime {
   /**
    * Starts every domain's background jobs (e-mail outbox, licence lifecycle, rate-limit flushing
    * and sweeping, the signing key's record of use, scheduled backups and, on the embedded
-   * database, the backup socket); the stopper waits for them and writes the rate-limit hits
+   * database, the admin socket); the stopper waits for them and writes the rate-limit hits
    * still in memory.
    */
   startWorkers(): () => Promise<void>;
@@ -45,6 +47,7 @@ export async function assembleDeps(options: {
 }): Promise<AppDeps> {
   const { env, database, logger, clock, secretKey } = options;
   const metrics = metricsEnabled(env) ? createServiceMetrics({ database, clock }) : metricsOff;
+  const instances = createInstanceRegistry({ db: database.db, clock });
   return {
     env,
     database,
@@ -59,7 +62,10 @@ export async function assembleDeps(options: {
       clock,
       secretKey,
       onRefusal: (rule) => metrics.rateLimitRefused(rule.name),
+      // Shared by the live instances on PostgreSQL; the embedded database has one (decision 195).
+      ...(database.kind === 'postgres' ? { sharers: instances } : {}),
     }),
+    instances,
     wakeOutbox: options.wakeOutbox,
     metrics,
   };
@@ -110,7 +116,12 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
         dataDir: env.DATA_DIR,
       });
       if (database.kind === 'pglite') {
-        const socket = startBackupSocket({ dataDir: env.DATA_DIR, taker: backupTaker, logger });
+        const socket = startAdminSocket({
+          dataDir: env.DATA_DIR,
+          taker: backupTaker,
+          logger,
+          runCommand: adminCommandRunner(deps),
+        });
         stoppers.push(() => socket.stop());
       }
       // Every domain's jobs (decision 169) on one runner (decision 174); each says whether it

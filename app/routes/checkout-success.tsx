@@ -3,7 +3,7 @@ import type { Route } from './+types/checkout-success.ts';
 import { LicenceStatus } from '../components/checkout/LicenceStatus.tsx';
 import { LostKeyForm } from '../components/licences/LostKeyForm.tsx';
 import { licenceStatusFor } from '../components/checkout/licence-status-data.ts';
-import { checkoutSuccessContent } from '../content/checkout-success.ts';
+import { checkoutSuccessContent, purchaseContent } from '../content/checkout-success.ts';
 import { pages } from '../pages.ts';
 import { metaFor } from '../root-data.ts';
 import { perVisitHeaders } from '../http/per-visit-headers.ts';
@@ -27,6 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function CheckoutSuccessPage({ loaderData }: Route.ComponentProps) {
   const content = checkoutSuccessContent;
+  const purchase = purchaseContent(loaderData);
   return (
     <div className={`container ${styles.page}`}>
       <div className={styles.mark} aria-hidden="true">
@@ -45,10 +46,10 @@ export default function CheckoutSuccessPage({ loaderData }: Route.ComponentProps
       </div>
       <h1>{pages.checkoutSuccess.title}</h1>
       <p className={styles.congratulation}>{content.congratulation}</p>
-      <p className="lead">{content.summary}</p>
+      <p className="lead">{purchase.summary}</p>
       <LicenceStatus status={loaderData} />
       <ol className={styles.steps}>
-        {content.steps.map((step) => (
+        {purchase.steps.map((step) => (
           <li key={step.title}>
             <h2 className={styles.stepTitle}>{step.title}</h2>
             <p>{step.text}</p>

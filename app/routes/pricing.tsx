@@ -5,6 +5,7 @@ import { ModalLink } from '../components/dialogs/ModalLink.tsx';
 import { NeedHelp } from '../components/pricing/NeedHelp.tsx';
 import { PlanComparison } from '../components/pricing/PlanComparison.tsx';
 import { PlanSelector } from '../components/pricing/PlanSelector.tsx';
+import { searchParamsWithSelection } from '../components/pricing/price-selection.ts';
 import { usePriceSelection } from '../components/pricing/use-price-selection.ts';
 import { Faq, faqJsonLd } from '../components/ui/Faq.tsx';
 import { pricingFaqItems } from '../content/pricing-faq.tsx';
@@ -47,6 +48,20 @@ export default function PricingPage() {
             Choose your plan
           </h2>
           <PlanSelector taglines={planTaglines} features={planFeatures} />
+          <p className={styles.company}>
+            <ModalLink
+              modal="quote"
+              className="button button-secondary"
+              withParams={(current) =>
+                searchParamsWithSelection(current, {
+                  ...selection,
+                  size: Math.max(selection.size, priceConfig.proStartSize),
+                })
+              }
+            >
+              Buying for a company? Get a quote or pay by invoice
+            </ModalLink>
+          </p>
         </div>
       </section>
 

@@ -6,7 +6,8 @@ const healthSchema = z.object({ status: z.literal('ok'), database: z.string() })
 
 /**
  * PGlite serves one process per data directory, and a second opener corrupts it. Before opening
- * the embedded database, ask whether a server with this environment's PORT is up on it.
+ * the embedded database, ask whether a server with this environment's PORT is up on it: one
+ * whose admin socket did not answer (decision 189), e.g. a server of an older version.
  */
 export async function assertEmbeddedDatabaseFree(env: Env, timeoutMs = 1500): Promise<void> {
   let body: unknown;
@@ -24,8 +25,9 @@ export async function assertEmbeddedDatabaseFree(env: Env, timeoutMs = 1500): Pr
       [
         `A server on port ${env.PORT} is running on the embedded database, and the embedded`,
         'database allows only one process at a time: opening it here too would corrupt it.',
-        `Stop that server first (if it uses DATA_DIR=${env.DATA_DIR}), then run this command`,
-        'again, or run the service on PostgreSQL (DATABASE_URL) to publish while it runs.',
+        `Its admin socket in DATA_DIR=${env.DATA_DIR} did not answer: if that server uses this`,
+        'DATA_DIR, restart it (its version may predate the socket), or stop it, then run this',
+        'command again.',
       ].join('\n'),
     );
   }

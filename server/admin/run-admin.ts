@@ -9,17 +9,31 @@ import {
   EXIT_USAGE,
   type AdminCommand,
   type AdminContext,
+  type AdminFiles,
   type AdminIo,
 } from '../platform/commands/command.ts';
+import { localFiles } from '../platform/commands/local-files.ts';
 import { loadAdminCommands } from '../domains.ts';
 import { assertEmbeddedDatabaseFree } from './embedded-database-guard.ts';
+import { runInServer, serverRunsOn } from './run-in-server.ts';
 
 export const ADMIN_INVOCATION = 'npm run admin --';
 
 export interface RunAdminOptions {
   /** The environment to read (default: process.env). */
   environment?: Record<string, string | undefined>;
+  /** The environment already read (the server's own, for a command run in it). */
+  env?: Env;
   io?: AdminIo;
+  /** The operator's files (default: this machine's, as this user). */
+  files?: AdminFiles;
+  /**
+   * Run for the CLI in the server, through the admin socket (decision 189): only commands that
+   * run there, never forwarded on.
+   */
+  inServer?: boolean;
+  /** Told the name of the command found, before it runs. */
+  onCommand?: (name: string) => void;
   /** Where relative paths are resolved (default: the directory npm was started in). */
   cwd?: string;
   /** Tests pass an already open database; the default opens it as the server does. */
@@ -174,13 +188,44 @@ export async function runAdmin(argv: string[], options: RunAdminOptions = {}): P
 
   let env: Env;
   try {
-    env = parseEnv(options.environment ?? process.env);
+    env = options.env ?? parseEnv(options.environment ?? process.env);
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));
     return EXIT_FAILURE;
   }
 
   const cwd = options.cwd ?? process.env.INIT_CWD ?? process.cwd();
+  options.onCommand?.(command.name);
+  const whileServing = command.whileServing ?? 'in-server';
+  if (options.inServer && whileServing !== 'in-server') {
+    io.err(`"${command.name}" does not run through the admin socket.`);
+    return EXIT_USAGE;
+  }
+  // The embedded database opens in one process only: while a server has it, the command runs
+  // there (decision 189).
+  if (!options.inServer && !options.openDatabase && !env.DATABASE_URL && whileServing !== 'here') {
+    const dataDir = path.resolve(env.DATA_DIR);
+    try {
+      if (whileServing === 'stop-first') {
+        if (await serverRunsOn(dataDir)) {
+          io.err(
+            [
+              `${command.name} needs the service stopped: a server is running on the embedded database in ${dataDir}.`,
+              `Stop that server, run \`${ADMIN_INVOCATION} ${command.name}\` again, then start the server.`,
+            ].join('\n'),
+          );
+          return EXIT_FAILURE;
+        }
+      } else {
+        const code = await runInServer({ dataDir, argv, cwd, io, files: options.files });
+        if (code !== undefined) return code;
+      }
+    } catch (error) {
+      io.err(error instanceof Error ? error.message : String(error));
+      return EXIT_FAILURE;
+    }
+  }
+
   const open = options.openDatabase ?? defaultOpenDatabase;
   let handle: DatabaseHandle | undefined;
   const context: AdminContext<Env> = {
@@ -191,9 +236,12 @@ export async function runAdmin(argv: string[], options: RunAdminOptions = {}): P
       return handle.db;
     },
     resolvePath: (file) => path.resolve(cwd, file),
+    files: options.files ?? localFiles,
     // As the server resolves it (against its working directory), so both find the same socket.
     embeddedDataDir:
-      env.DATABASE_URL || options.openDatabase ? undefined : path.resolve(env.DATA_DIR),
+      env.DATABASE_URL || options.openDatabase || options.inServer
+        ? undefined
+        : path.resolve(env.DATA_DIR),
     now: options.now ?? (() => new Date()),
   };
   const values: Record<string, string | boolean | undefined> = {};

@@ -26,13 +26,15 @@ const backup: AdminCommand<BackupCommandSettings> = {
   details: [
     'Reads every table in one consistent snapshot, while the servers run. On the embedded',
     'database, which only one process may open, the command asks the server running on DATA_DIR',
-    'to write the file, through its local socket ($DATA_DIR/run/backup.sock); with no server',
+    'to write the file, through its admin socket ($DATA_DIR/run/admin.sock); with no server',
     'running it opens the database itself. A relative path is taken from the directory you run',
     'the command in; its directory must exist. The file holds every customer address, SECRET_KEY',
     'and the licence signing key: it is written readable by its owner only (0600); keep it',
     'encrypted, off the machine and with restricted access. See docs/operations.md for how often.',
   ].join('\n'),
   arguments: [{ name: 'file', description: 'Where to write, e.g. orgsmith-2026-11-25.jsonl.gz' }],
+  // It asks the running server itself, through the backup request of the admin socket.
+  whileServing: 'here',
   async run(context, { args }) {
     const file = context.resolvePath(args[0] ?? '');
     const report = (taken: Omit<TakenBackup, 'at' | 'migrations'>, by: string) =>
@@ -82,6 +84,7 @@ const restore: AdminCommand<BackupCommandSettings> = {
   options: {
     replace: { type: 'boolean', description: 'Replace a database that already holds data' },
   },
+  whileServing: 'stop-first',
   async run(context, { args, options }) {
     const file = context.resolvePath(args[0] ?? '');
     await stat(file).catch(() => {

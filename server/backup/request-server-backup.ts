@@ -1,9 +1,6 @@
 import { createConnection } from 'node:net';
-import {
-  backupAnswerSchema,
-  backupSocketPath,
-  type BackupAnswer,
-} from './backup-socket-protocol.ts';
+import { adminSocketPath } from '../platform/data-dir/admin-socket-path.ts';
+import { backupAnswerSchema, type BackupAnswer } from './backup-socket-protocol.ts';
 
 /**
  * Nothing listens there: no server runs on this data directory (or it is stopping), or the path
@@ -28,14 +25,14 @@ function parseJson(text: string): unknown {
 
 /**
  * Asks the server running on the embedded database in `dataDir` to write a backup to `file`
- * (absolute) through its local socket (decision 130). Resolves with its answer, or undefined when
+ * (absolute) through its admin socket (decisions 130 and 189). Resolves with its answer, or undefined when
  * no server listens there, so the caller may open the database itself.
  */
 export function requestServerBackup(
   dataDir: string,
   file: string,
 ): Promise<BackupAnswer | undefined> {
-  const socketPath = backupSocketPath(dataDir);
+  const socketPath = adminSocketPath(dataDir);
   return new Promise((resolve, reject) => {
     const socket = createConnection(socketPath);
     let connected = false;

@@ -6,25 +6,38 @@ import type {
 } from './access-tokens/access-token-contract.ts';
 import type { licenceKeySetSchema } from './licence-certificates/licence-certificate-contract.ts';
 import type { validationAnswerSchema } from './licence-validation/licence-validation-contract.ts';
+import { licenceEntitlements } from './licence-validation/licence-entitlements.ts';
 
 /**
  * Sample values of the CLI's flows for the API reference: validate a licence, verify its
  * certificate with the key set, manage access tokens for CI. Typed by the answers' schemas, and
  * `tests/api/openapi-examples.test.ts` validates each against the served document.
  */
-const licenseKey = 'ORGS-7KQ3-M9TD-2WXH-C4RV-8PJN-YB6E-GZ1A';
-const token = 'orgsmith_at_Qm9vdHN0cmFwIHRva2VuIGZvciB0aGUgcmVmZXJlbmNlIGV4';
+const licenseKey = 'ORGS-7K3P-9XD2-WH5C-S4V8-N1Y6-RAFT-BJ73';
+const token = 'orgsmith_at_RXhhbXBsZSB0b2tlbiBvZiB0aGUgQVBJIHJlZmVyZW5';
 const orgId = '00D5g000004ABCDEA4';
+const tokenId = '3f0e9a52-6c1d-4b7e-9a8f-2d5c7e1b4a60';
+
+/**
+ * The credentials the examples use, each of a valid form (key checksum, token length, org id
+ * checksum): `tests/api/openapi-examples-run.test.ts` gives a licence exactly these and sends
+ * every example request, so a pasted example gets the documented answer (issue 27 item 7).
+ */
+export const exampleCredentials = {
+  licenseKey,
+  token,
+  tokenId,
+  orgId,
+  licence: { type: 'Paid', edition: 'Pro', quantity: 10 },
+} as const;
+
+const entitlements = licenceEntitlements(exampleCredentials.licence);
 
 const proLicence = {
-  id: 'lic_01J9Z8K7Q3M2',
-  type: 'Paid',
-  edition: 'Pro',
-  quantity: 10,
-  orgs: 10,
+  id: '9b2d4c1e-5f3a-4e8b-a7c6-0d1e2f3a4b5c',
+  ...exampleCredentials.licence,
+  ...entitlements,
   orgsInUse: 3,
-  stacks: 'unlimited',
-  features: ['deploy', 'toolbox-write'],
   expiresAt: '2027-01-15T10:00:00.000Z',
 } satisfies NonNullable<z.output<typeof validationAnswerSchema>['license']>;
 
@@ -37,12 +50,8 @@ const validAnswer = {
     payload: {
       version: 1,
       licenceId: proLicence.id,
-      type: 'Paid',
-      edition: 'Pro',
-      quantity: 10,
-      orgs: 10,
-      stacks: 'unlimited',
-      features: ['deploy', 'toolbox-write'],
+      ...exampleCredentials.licence,
+      ...entitlements,
       orgId,
       productId: 'orgsmith-cli',
       issuedAt: '2026-01-15T10:00:00.000Z',
@@ -113,7 +122,7 @@ export const keySetExample = {
 };
 
 const tokenInfo = {
-  id: '3f0e9a52-6c1d-4b7e-9a8f-2d5c7e1b4a60',
+  id: tokenId,
   name: 'GitHub Actions',
   hint: token.slice(-4),
   createdVia: 'self-service',

@@ -56,19 +56,20 @@ export function buildApiDocument(
       description:
         'Trial licences, checkout, subscriptions, licence validation for the CLI and the release catalog. Error bodies carry `{"Error": "<Code>"}`.',
     },
+    // The reference's order (decision 185): what a CLI author needs first, the site's own calls last.
     tagDescriptions: {
+      'Licence validation': 'The CLI’s licence check.',
+      'Licence certificates': 'Public keys that verify the certificates of valid licences.',
       'Access tokens':
         'Tokens for CI that the CLI sends instead of the licence key; created, listed and revoked with the key.',
-      Contact: 'The site’s contact form.',
-      'Licence certificates': 'Public keys that verify the certificates of valid licences.',
-      'Licence validation': 'The CLI’s licence check.',
-      'Lost licence key': 'Replacing a lost licence key through a link e-mailed to its address.',
-      Reference: 'This document.',
       Releases: 'The release catalog, downloads and the release feed.',
-      Site: 'What the site’s own pages call.',
-      Subscriptions: 'Checkout, the billing portal and what they start.',
       Trials: 'Two-month trial licences.',
+      'Lost licence key': 'Replacing a lost licence key through a link e-mailed to its address.',
+      Subscriptions: 'Checkout, the billing portal and what they start.',
       Webhooks: 'Events from the payment provider.',
+      Contact: 'The site’s contact form.',
+      Site: 'What the site’s own pages call.',
+      Reference: 'This document.',
     },
     ...urls,
     securitySchemes: securitySchemes(csrfCookie),

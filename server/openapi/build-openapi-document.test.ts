@@ -132,13 +132,13 @@ describe('buildOpenApiDocument', () => {
     });
   });
 
-  it('describes every tag and refuses one without a description', () => {
+  it('describes every tag, in the order given, and refuses one without a description', () => {
     expect(document.tags).toEqual([
-      { name: 'Site', description: 'The site.' },
       { name: 'Things', description: 'Things.' },
+      { name: 'Site', description: 'The site.' },
     ]);
     expect(() => buildOpenApiDocument(docs, { ...options, tagDescriptions: {} })).toThrow(
-      /tag Site has no description/,
+      /tag (Site|Things) has no description/,
     );
   });
 

@@ -19,7 +19,10 @@ export interface OpenApiInfo {
 
 export interface BuildOpenApiOptions {
   info: OpenApiInfo;
-  /** One line per tag the docs use, shown as the heading of its group. */
+  /**
+   * One line per tag the docs use, shown as the heading of its group; the reference lists the
+   * groups in this order, so the reader's first task comes first.
+   */
   tagDescriptions: Record<string, string>;
   /** Base URL of the account service as clients call it. */
   accountBaseUrl: string;
@@ -235,6 +238,20 @@ function operationOf(
   return operation;
 }
 
+/** The tags the docs use, in the order their descriptions are given. */
+function tagsInOrder(
+  docs: readonly ApiOperationDoc[],
+  descriptions: Record<string, string>,
+): Array<{ name: string; description: string }> {
+  const used = new Set(docs.map((doc) => doc.tag));
+  for (const name of used) {
+    if (!descriptions[name]) throw new Error(`The tag ${name} has no description`);
+  }
+  return Object.entries(descriptions)
+    .filter(([name]) => used.has(name))
+    .map(([name, description]) => ({ name, description }));
+}
+
 /** Builds the OpenAPI 3.1 document of the given endpoints. */
 export function buildOpenApiDocument(
   docs: readonly ApiOperationDoc[],
@@ -260,11 +277,7 @@ export function buildOpenApiDocument(
     info: options.info,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: options.accountBaseUrl }],
-    tags: [...new Set(docs.map((doc) => doc.tag))].sort().map((name) => {
-      const description = options.tagDescriptions[name];
-      if (!description) throw new Error(`The tag ${name} has no description`);
-      return { name, description };
-    }),
+    tags: tagsInOrder(docs, options.tagDescriptions),
     paths: sortedByKey(resolvedPaths),
     components: {
       schemas: sortedByKey(components),

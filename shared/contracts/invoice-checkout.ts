@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { quantityIsValidForEdition } from '../pricing/index.ts';
+import { buyerAddressFields, buyerVatId, buyerVatIdCheck } from './buyer-address.ts';
 
 const TEXT_MAX_LENGTH = 200;
 const EMAIL_MAX_LENGTH = 254;
@@ -9,8 +10,6 @@ export const invoiceCheckoutMessages = {
   companyRequired: 'Enter the company name the invoice is made out to.',
   emailInvalid: 'Enter the e-mail address the invoice is sent to.',
   tooLong: `At most ${TEXT_MAX_LENGTH} characters.`,
-  vatIdInvalid: 'An EU VAT ID starts with the two-letter country code, e.g. DE123456789.',
-  countryInvalid: 'A country is its two-letter ISO code, e.g. DE.',
   notInvoiceable: 'Pay by invoice is offered for yearly Pro and Enterprise subscriptions only.',
   quoteLinkInvalid: 'This quote link is not valid. Use the “Accept this quote” link in your quote.',
   quotePlanDiffers: 'An order that accepts a quote must be for the plan the quote names.',
@@ -24,70 +23,55 @@ const optionalText = (max = TEXT_MAX_LENGTH) =>
     z.transform((value) => (value ? value : null)),
   );
 
-/** An EU VAT ID as Stripe's `eu_vat` tax id takes it: country prefix, then 2–13 letters or digits. */
-export const euVatIdPattern =
-  /^(AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)[0-9A-Z+*]{2,13}$/;
-
 /**
  * `POST /account/v1/checkout/invoice` (decision 144): a yearly Pro or Enterprise subscription
- * paid by invoice, net 30. The quote's accept page sends its PO reference and VAT ID here too.
+ * paid by invoice, net 30. The company dialog and the quote's accept page send the same
+ * structured address and VAT ID as a quote (decision 179); the VAT ID must fit the country.
  */
-export const invoiceCheckoutRequestSchema = z
-  .strictObject({
-    edition: z.enum(['Starter', 'Pro', 'Enterprise']),
-    quantity: z.int(),
-    billingPeriod: z.enum(['monthly', 'yearly']),
-    billingCurrency: z.enum(['USD', 'EUR']),
-    companyName: z
-      .string({ error: invoiceCheckoutMessages.companyRequired })
-      .check(
-        z.trim(),
-        z.minLength(1, invoiceCheckoutMessages.companyRequired),
-        z.maxLength(TEXT_MAX_LENGTH, invoiceCheckoutMessages.tooLong),
+export const invoiceCheckoutRequestSchema = z.pipe(
+  z
+    .strictObject({
+      edition: z.enum(['Starter', 'Pro', 'Enterprise']),
+      quantity: z.int(),
+      billingPeriod: z.enum(['monthly', 'yearly']),
+      billingCurrency: z.enum(['USD', 'EUR']),
+      companyName: z
+        .string({ error: invoiceCheckoutMessages.companyRequired })
+        .check(
+          z.trim(),
+          z.minLength(1, invoiceCheckoutMessages.companyRequired),
+          z.maxLength(TEXT_MAX_LENGTH, invoiceCheckoutMessages.tooLong),
+        ),
+      billingEmail: z
+        .string({ error: invoiceCheckoutMessages.emailInvalid })
+        .check(
+          z.trim(),
+          z.maxLength(EMAIL_MAX_LENGTH, invoiceCheckoutMessages.emailInvalid),
+          z.email({ error: invoiceCheckoutMessages.emailInvalid }),
+        ),
+      ...buyerAddressFields,
+      poReference: optionalText(100),
+      /**
+       * Set by the quote's accept page: the token of the quote's accept link, so the order accepts
+       * that quote (once, decision 154) and its number is printed on the invoice.
+       */
+      quoteToken: z.optional(
+        z.nullable(
+          z
+            .string()
+            .check(z.regex(/^[A-Za-z0-9_-]{32}$/, invoiceCheckoutMessages.quoteLinkInvalid)),
+        ),
       ),
-    billingEmail: z
-      .string({ error: invoiceCheckoutMessages.emailInvalid })
-      .check(
-        z.trim(),
-        z.maxLength(EMAIL_MAX_LENGTH, invoiceCheckoutMessages.emailInvalid),
-        z.email({ error: invoiceCheckoutMessages.emailInvalid }),
-      ),
-    addressLine: optionalText(),
-    postalCode: optionalText(20),
-    city: optionalText(),
-    country: z.pipe(
-      optionalText(2),
-      z.transform((value) => value?.toUpperCase() ?? null),
+    })
+    .check(
+      z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
+        path: ['quantity'],
+        error: invoiceCheckoutMessages.quantityInvalid,
+      }),
+      buyerVatIdCheck,
     ),
-    vatId: z.pipe(
-      optionalText(20),
-      z.transform((value) => value?.replace(/[\s.-]/g, '').toUpperCase() ?? null),
-    ),
-    poReference: optionalText(100),
-    /**
-     * Set by the quote's accept page: the token of the quote's accept link, so the order accepts
-     * that quote (once, decision 154) and its number is printed on the invoice.
-     */
-    quoteToken: z.optional(
-      z.nullable(
-        z.string().check(z.regex(/^[A-Za-z0-9_-]{32}$/, invoiceCheckoutMessages.quoteLinkInvalid)),
-      ),
-    ),
-  })
-  .check(
-    z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
-      path: ['quantity'],
-      error: invoiceCheckoutMessages.quantityInvalid,
-    }),
-    z.refine((request) => request.vatId === null || euVatIdPattern.test(request.vatId), {
-      path: ['vatId'],
-      error: invoiceCheckoutMessages.vatIdInvalid,
-    }),
-    z.refine((request) => request.country === null || /^[A-Z]{2}$/.test(request.country), {
-      path: ['country'],
-      error: invoiceCheckoutMessages.countryInvalid,
-    }),
-  );
+  z.transform((request) => ({ ...request, vatId: buyerVatId(request) ?? null })),
+);
 
 export type InvoiceCheckoutRequest = z.output<typeof invoiceCheckoutRequestSchema>;
 export type InvoiceCheckoutRequestInput = z.input<typeof invoiceCheckoutRequestSchema>;
@@ -141,4 +125,6 @@ export interface InvoiceCheckoutResponse {
   currency: 'USD' | 'EUR';
   dueAt: string;
   licenceEmail: string;
+  /** Where the invoice was e-mailed; null when none was (test mode). */
+  invoiceEmailedTo: string | null;
 }

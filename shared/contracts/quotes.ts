@@ -1,77 +1,57 @@
 import * as z from 'zod/mini';
 import { quantityIsValidForEdition, type BillingPeriod, type Currency } from '../pricing/index.ts';
-import { emailAddressField, optionalLine, optionalLines, requiredLine } from './fields.ts';
+import {
+  buyerAddressFields,
+  buyerAddressLimits,
+  buyerVatId,
+  buyerVatIdCheck,
+} from './buyer-address.ts';
+import { emailAddressField, optionalLine, requiredLine } from './fields.ts';
 import { validationMessages as m } from './messages.ts';
 
 export const quoteLimits = {
   companyName: 200,
-  billingAddress: 500,
-  billingAddressLines: 6,
   purchaseOrder: 100,
-  /** Longer than any VAT ID with spaces and dots, short enough to refuse junk at once. */
-  vatIdInput: 40,
+  ...buyerAddressLimits,
 } as const;
 
 /**
- * A VAT identification number, loosely (decision 143): a two-letter country prefix, then 2 to 13
- * letters or digits. Spaces, dots and hyphens people type are dropped and letters upper-cased
- * first; whether the number exists is not checked here.
+ * What the visitor types into the company dialog (decision 179); the dialog validates with these
+ * same fields. The address is structured as an invoice prints it; the VAT ID must fit the
+ * country (decision 177).
  */
-export const VAT_ID_PATTERN = /^[A-Z]{2}[A-Z0-9]{2,13}$/;
-
-/** `de 123.456-789` → `DE123456789`. */
-export function normalizeVatId(value: string): string {
-  return value.replace(/[\s.-]/g, '').toUpperCase();
-}
-
-const vatIdField = z.pipe(
-  z
-    .pipe(
-      z.optional(
-        z.nullable(
-          z.string({ error: m.notText }).check(z.maxLength(quoteLimits.vatIdInput, m.vatIdInvalid)),
-        ),
-      ),
-      z.transform((value) => normalizeVatId(value ?? '')),
-    )
-    .check(z.refine((value) => value === '' || VAT_ID_PATTERN.test(value), m.vatIdInvalid)),
-  z.transform((value) => (value ? value : undefined)),
-);
-
-/** What the visitor types into the quote dialog; the dialog validates with these same fields. */
 const customerFields = {
   companyName: requiredLine(m.companyNameRequired, quoteLimits.companyName, m.companyTooLong),
   emailAddress: emailAddressField,
-  billingAddress: optionalLines(
-    quoteLimits.billingAddress,
-    m.billingAddressTooLong,
-    quoteLimits.billingAddressLines,
-    m.billingAddressTooManyLines,
-  ),
-  vatId: vatIdField,
+  ...buyerAddressFields,
   purchaseOrder: optionalLine(quoteLimits.purchaseOrder, m.purchaseOrderTooLong),
 };
 
-export const quoteFormSchema = z.object(customerFields);
+export const quoteFormSchema = z.object(customerFields).check(buyerVatIdCheck);
 
 /**
  * `POST /account/v1/quotes`: the buyer's details and the pricing selector's choice. Quotes are
  * for the paid plans; the quantity must fit the edition as at checkout (Pro 4–24, Enterprise 25).
+ * The VAT ID comes out as it is printed (`123456789` in Germany → `DE123456789`).
  */
-export const quoteRequestSchema = z
-  .strictObject({
-    ...customerFields,
-    edition: z.enum(['Pro', 'Enterprise'], { error: m.quoteEditionInvalid }),
-    quantity: z.int(),
-    billingPeriod: z.enum(['monthly', 'yearly']),
-    billingCurrency: z.enum(['USD', 'EUR']),
-  })
-  .check(
-    z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
-      path: ['quantity'],
-      error: 'The quantity does not fit the edition.',
-    }),
-  );
+export const quoteRequestSchema = z.pipe(
+  z
+    .strictObject({
+      ...customerFields,
+      edition: z.enum(['Pro', 'Enterprise'], { error: m.quoteEditionInvalid }),
+      quantity: z.int(),
+      billingPeriod: z.enum(['monthly', 'yearly']),
+      billingCurrency: z.enum(['USD', 'EUR']),
+    })
+    .check(
+      z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
+        path: ['quantity'],
+        error: 'The quantity does not fit the edition.',
+      }),
+      buyerVatIdCheck,
+    ),
+  z.transform((request) => ({ ...request, vatId: buyerVatId(request) })),
+);
 
 export type QuoteRequest = z.output<typeof quoteRequestSchema>;
 export type QuoteRequestInput = z.input<typeof quoteRequestSchema>;
@@ -118,13 +98,19 @@ export type QuoteSummary =
       currency: Currency;
       planName: string;
       lines: QuoteSummaryLine[];
+      /** The net total. */
       total: string;
       /** "per month" or "per year". */
       period: string;
-      taxNote: string;
+      /** Net, VAT and gross (decision 177); a quote from before it: net and "+ local tax". */
+      totals: { label: string; amount: string | null; emphasis: boolean }[];
+      /** The VAT rule's note (reverse charge, outside the EU…); none for plain German VAT. */
+      taxNote: string | null;
       yearlySaving?: string;
       purchaseOrder?: string;
       /** The buyer's details as the quote states them: the invoice form starts from them. */
       buyerEmail: string;
       vatId?: string;
+      /** The structured address (quotes since decision 179). */
+      address?: { addressLine: string; postalCode: string; city: string; country: string };
     };

@@ -36,3 +36,16 @@ export { quantityIsValidForEdition } from './quantity.ts';
 export { mayPayByInvoice } from './pay-by-invoice.ts';
 export { formatCents, formatPrice } from './format-price.ts';
 export { planName } from './plan-name.ts';
+export {
+  GERMAN_VAT_PERCENT,
+  decideVat,
+  euCountries,
+  isEuCountry,
+  normalizeVatId,
+  vatAmounts,
+  vatIdProblem,
+  vatLabel,
+  vatPricingLine,
+  type VatCase,
+  type VatDecision,
+} from './vat.ts';

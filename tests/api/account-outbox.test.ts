@@ -90,6 +90,60 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     expect(stored?.sentAt?.toISOString()).toBe(now.toISOString());
   });
 
+  it('sends attachments over SMTP, byte for byte, then clears them with the bodies', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const pdf = Buffer.from('%PDF-1.7\n\u0000\u00ff binary bytes\n%%EOF\n', 'latin1');
+    const row = await outbox.enqueue(
+      email(9, {
+        attachments: [
+          { filename: 'Q-2026-0009.pdf', contentType: 'application/pdf', content: pdf },
+        ],
+      }),
+      now,
+    );
+    expect(row.attachments).toHaveLength(1);
+    const transport = createSmtpTransport(sink.url);
+    const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
+    expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    transport.close();
+
+    const [mail] = sink.mailsFor({ to: 'person9@example.com' });
+    expect(mail?.text).toBe('Plain body 9');
+    expect(mail?.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ['Q-2026-0009.pdf', 'application/pdf'],
+    ]);
+    expect(mail?.attachments[0]?.content.equals(pdf)).toBe(true);
+    const stored = await outbox.findById(row.id);
+    expect(stored).toMatchObject({
+      status: 'sent',
+      textBody: null,
+      htmlBody: null,
+      attachments: null,
+    });
+  });
+
+  it('refuses an attachment with a path for a name, or too heavy to relay', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const content = Buffer.from('x');
+    for (const filename of ['../etc/passwd', 'a\r\nBcc: x@example.com.pdf', '', '.hidden']) {
+      await expect(
+        outbox.enqueue(
+          email(10, { attachments: [{ filename, contentType: 'text/plain', content }] }),
+          now,
+        ),
+      ).rejects.toThrow(/not an attachment name/);
+    }
+    const heavy = Buffer.alloc(5 * 1024 * 1024 + 1);
+    await expect(
+      outbox.enqueue(
+        email(10, {
+          attachments: [{ filename: 'big.pdf', contentType: 'application/pdf', content: heavy }],
+        }),
+        now,
+      ),
+    ).rejects.toThrow(/exceed/);
+  });
+
   it('keeps a message while the SMTP server is down and delivers it once when it is back', async () => {
     const outbox = createOutboxRepository(handle.db);
     const row = await outbox.enqueue(email(2), now);
@@ -175,9 +229,11 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     const claimed = await outbox.claimDue(now, 10, 60_000);
     expect(claimed).toHaveLength(1);
     expect(await outbox.claimDue(now, 10, 60_000)).toHaveLength(0);
-    now = new Date(now.getTime() + 60_000);
     const transport = createSmtpTransport(sink.url);
     const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
+    // A worker that has reached the database all along takes the lapsed claim over.
+    expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    now = new Date(now.getTime() + 60_000);
     expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
     transport.close();
     // The dead worker's late report must not overwrite the outcome.
@@ -336,6 +392,98 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     now = new Date(now.getTime() + 60_000);
     expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect(sent).toHaveLength(2);
+  });
+
+  it('after an outage longer than the lease, another worker leaves a message in doubt to its sender', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const first = await outbox.enqueue(email(400, { kind: 'in-doubt' }), now);
+    const sent: string[] = [];
+    // The database goes away while the message is on the wire: every write is refused.
+    let cutDuringSend = true;
+    const recording: MailTransport = {
+      name: 'recording',
+      async send(mail) {
+        if (cutDuringSend) {
+          cutDuringSend = false;
+          await handle.db.execute(
+            sql.raw(`create function refuse_all() returns trigger language plpgsql as $$
+              begin raise exception 'database away'; end $$`),
+          );
+          await handle.db.execute(
+            sql`create trigger refuse_all before update on email_outbox for each statement execute function refuse_all()`,
+          );
+        }
+        sent.push(mail.messageId);
+      },
+      close: () => undefined,
+    };
+    const other = target.name === 'postgres' ? await secondInstance(handle) : handle;
+    const a = createOutboxDelivery({
+      db: handle.db,
+      transport: recording,
+      from: FROM,
+      clock,
+      logger,
+    });
+    const b = createOutboxDelivery({
+      db: other.db,
+      transport: recording,
+      from: FROM,
+      clock,
+      logger,
+    });
+    try {
+      // a hands the message to the relay and cannot say so; b is cut off too.
+      expect(await a.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+      expect(a.unrecordedCount()).toBe(1);
+      await expect(b.deliverDue()).rejects.toThrow(/update "email_outbox"/);
+    } finally {
+      await handle.db.execute(sql`drop trigger if exists refuse_all on email_outbox`);
+      await handle.db.execute(sql`drop function if exists refuse_all()`);
+    }
+    // 20 s later (the 15 s lease has run out) b reaches the database again first: the lapsed
+    // claim is in doubt, and b does not take it over yet.
+    now = new Date(now.getTime() + 20_000);
+    expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    now = new Date(now.getTime() + 5_000);
+    expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    // a is back within b's wait and records what it sent; b never sends it.
+    expect(await a.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await outbox.findById(first.id)).toMatchObject({ status: 'sent', attempts: 1 });
+    now = new Date(now.getTime() + 60_000);
+    expect(await b.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(sent).toEqual([first.messageId]);
+
+    // A claim whose worker died is taken over once b has reached the database for 10 s.
+    const second = await outbox.enqueue(email(401, { kind: 'in-doubt' }), now);
+    expect(await outbox.claimDue(now, 10, 15_000)).toHaveLength(1);
+    now = new Date(now.getTime() + 15_000);
+    expect(await b.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(sent).toEqual([first.messageId, second.messageId]);
+    if (other !== handle) await other.close();
+  });
+
+  it('gives every claim its own token: a claim voided by a requeue records nothing', async () => {
+    const outbox = createOutboxRepository(handle.db);
+    const row = await outbox.enqueue(email(402), now);
+    const [old] = await outbox.claimDue(now, 10, 15_000);
+    expect(old?.claimToken).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await outbox.requeue(row.id, now)).toBe(true);
+    const [fresh] = await outbox.claimDue(now, 10, 15_000);
+    // Same attempt count as the voided claim, another token.
+    expect(fresh?.attempts).toBe(old?.attempts);
+    expect(fresh?.claimToken).not.toBe(old?.claimToken);
+    if (!old || !fresh) throw new Error('no claim');
+    expect(await outbox.markSent(old, now)).toBe(false);
+    expect(await outbox.findById(row.id)).toMatchObject({
+      status: 'pending',
+      claimToken: fresh.claimToken,
+    });
+    expect(await outbox.markSent(fresh, now)).toBe(true);
+    // Written again (the first reply was lost with the connection): still this claim's record.
+    expect(await outbox.markSent(fresh, now)).toBe(true);
+    expect(await outbox.markSent(old, now)).toBe(false);
+    expect(await outbox.findById(row.id)).toMatchObject({ status: 'sent', sentAt: now });
   });
 
   it('writes .eml files under $DATA_DIR/mail when no SMTP server is configured', async () => {

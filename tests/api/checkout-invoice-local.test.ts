@@ -58,6 +58,7 @@ const orderSchema = z.object({
   currency: z.enum(['USD', 'EUR']),
   dueAt: z.string(),
   licenceEmail: z.string(),
+  invoiceEmailedTo: z.string().nullable(),
 });
 
 /** Orders, then confirms the link e-mailed to the billing address (decision 153). */
@@ -147,6 +148,10 @@ describe.each(databaseTargets)('pay by invoice with the local provider on $name'
       (mail) => mail.kind === 'licence-key',
     );
     expect(keyMail?.textBody).toMatch(licenceKeyPattern);
+    // Test mode e-mails no invoice: nothing may say so, and the key's e-mail does not call it paid.
+    expect(placed.invoiceEmailedTo).toBeNull();
+    expect(keyMail?.textBody).not.toMatch(/paid until/i);
+    expect(keyMail?.textBody).toContain(`Invoice: ${placed.invoiceNumber}, unpaid, due `);
 
     // The hosted invoice page shows who pays what, by when, for which PO and VAT ID.
     const path = new URL(placed.invoiceUrl).pathname;

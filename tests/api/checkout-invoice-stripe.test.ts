@@ -26,6 +26,7 @@ const orderSchema = z.object({
   invoiceUrl: z.string(),
   dueAt: z.string(),
   licenceEmail: z.string(),
+  invoiceEmailedTo: z.string().nullable(),
 });
 
 describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target) => {
@@ -108,6 +109,8 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
         billingCurrency: 'EUR',
         companyName: 'Globex SE',
         billingEmail: buyer,
+        addressLine: '1 rue de la Paix',
+        postalCode: '75002',
         country: 'FR',
         city: 'Paris',
         vatId: 'FR12345678901',
@@ -120,12 +123,14 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     const confirmed = await confirmOrder(t, await confirmationToken(t, buyer));
     expect(confirmed.status).toBe(200);
     const order = orderSchema.parse(await confirmed.json());
+    // The fake is a test-mode account: Stripe e-mails no customer there, so nothing claims it did.
+    expect(order.invoiceEmailedTo).toBeNull();
 
     const [customer] = fake.requestsTo('POST', '/v1/customers');
     expect(customer?.body).toMatchObject({
       name: 'Globex SE',
       email: buyer,
-      address: { country: 'FR', city: 'Paris' },
+      address: { country: 'FR', city: 'Paris', line1: '1 rue de la Paix', postal_code: '75002' },
       tax_id_data: [{ type: 'eu_vat', value: 'FR12345678901' }],
       invoice_settings: { custom_fields: [{ name: 'PO number', value: 'PO-2026-17' }] },
     });
@@ -155,6 +160,8 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     const keyMails = (await mailsTo(t, buyer)).filter((mail) => mail.kind === 'licence-key');
     expect(keyMails).toHaveLength(1);
     expect(keyMails[0]?.textBody).toMatch(licenceKeyPattern);
+    // Stripe's own invoice, linked (decision 180); the product numbers none of its own.
+    expect(keyMails[0]?.textBody).toContain(`View your invoice: ${order.invoiceUrl}`);
 
     const sync = syncDepsOf(t.deps);
     const subscriptionId = order.subscriptionId;

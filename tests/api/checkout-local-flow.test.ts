@@ -10,6 +10,7 @@ import {
   subscriptions,
 } from '#server/platform/db/schema.ts';
 import { hashLicenceKey } from '#server/licensing/licences/licence-key.ts';
+import { cardDeclinedAtCheckout } from '#server/billing/payments/local/local-routes.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { failureMessages } from '#shared/contracts/messages.ts';
 import { databaseTargets } from '../support/databases.ts';
@@ -140,7 +141,7 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     });
   });
 
-  it('shows the billing error for the decline card and keeps what was typed', async () => {
+  it('shows the decline alone for the decline card and keeps what was typed', async () => {
     const { sessionId } = await createCheckout(t, pro10YearlyEur);
     const declined = await payLocally(t, sessionId, {
       email: 'declined@acme.test',
@@ -149,8 +150,11 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     expect(declined.status).toBe(402);
     const html = flat(await declined.text());
     expect(html).toContain('role="alert"');
-    expect(html).toContain('Your card was declined.');
-    expect(html).toContain(failureMessages.billing);
+    // One message, the decline: not the generic billing error beside it.
+    expect(html).toContain(cardDeclinedAtCheckout.title);
+    expect(html).toContain(cardDeclinedAtCheckout.message);
+    expect(html).not.toContain(failureMessages.billing);
+    expect(html).not.toContain('Something went wrong');
     expect(html).toContain('value="declined@acme.test"');
     expect(html).toContain('value="4000 0000 0000 0002"');
     expect(await licencesOf(t, 'declined@acme.test')).toEqual([]);

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentEvents } from '#server/platform/db/schema.ts';
+import { paymentDocuments, paymentEvents } from '#server/platform/db/schema.ts';
 import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import { readCheckoutStatus } from '#server/billing/checkout/read-checkout-status.ts';
@@ -135,7 +135,13 @@ describe.each(databaseTargets)('Stripe webhooks on $name', (target) => {
       subscriptionStatus: 'active',
       expiresAt: new Date('2027-01-15T10:00:00Z'),
     });
-    expect((await mailsTo(t, 'ops@acme.test')).map((mail) => mail.kind)).toEqual(['licence-key']);
+    const keyMails = await mailsTo(t, 'ops@acme.test');
+    expect(keyMails.map((mail) => mail.kind)).toEqual(['licence-key']);
+    // Stripe's invoice of the payment is linked; with Stripe the product numbers none itself.
+    expect(keyMails[0]?.textBody).toContain(
+      `View your invoice: https://invoice.stripe.test/i/${subscription.latest_invoice}`,
+    );
+    expect(await t.deps.database.db.select().from(paymentDocuments)).toEqual([]);
     const recorded = await t.deps.database.db.select().from(paymentEvents);
     const ids = events.map((e) => e.id);
     expect(recorded.filter((row) => ids.includes(row.eventId))).toHaveLength(3);

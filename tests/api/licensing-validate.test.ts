@@ -6,6 +6,10 @@ import {
 } from '#server/licensing/licence-certificates/licence-certificate-contract.ts';
 import { verifyLicenceCertificate } from '#server/licensing/licence-certificates/verify-licence-certificate.ts';
 import { normalizeSalesforceOrgId } from '#server/licensing/licence-validation/salesforce-org-id.ts';
+import {
+  ORG_ID_MESSAGE,
+  orgIdChecksumMessage,
+} from '#server/licensing/licence-validation/licence-validation-contract.ts';
 import { generateLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../support/databases.ts';
@@ -264,6 +268,28 @@ describe.each(databaseTargets)('licence validation on $name', (target) => {
     expect(res.status).toBe(status);
     const error = z.object({ Error: z.string(), message: z.string() }).parse(await res.json());
     expect(error.message.length).toBeGreaterThan(10);
+  });
+
+  it('names the checksum when that is what is wrong with the org id', async () => {
+    const wrongSuffix = await postJson(t, VALIDATE, {
+      licenseKey: 'x',
+      productId,
+      orgId: '00D5g000004ABCDEAA',
+    });
+    expect(wrongSuffix.status).toBe(400);
+    expect(await wrongSuffix.json()).toMatchObject({
+      Error: 'InvalidRequest',
+      message: expect.stringContaining(orgIdChecksumMessage('00D5g000004ABCDEA4')),
+    });
+    const wrongShape = await postJson(t, VALIDATE, {
+      licenseKey: 'x',
+      productId,
+      orgId: '0015g000004ABCDEA4',
+    });
+    expect(wrongShape.status).toBe(400);
+    const { message } = z.object({ message: z.string() }).parse(await wrongShape.json());
+    expect(message).toContain(ORG_ID_MESSAGE);
+    expect(message).not.toContain('checksum');
   });
 
   it('refuses query parameters', async () => {

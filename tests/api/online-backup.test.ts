@@ -19,11 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runAdmin } from '#server/admin/run-admin.ts';
 import { databaseFingerprint } from '#server/backup/backup-file.ts';
-import { backupSocketPath } from '#server/backup/backup-socket-protocol.ts';
+import { adminSocketPath } from '#server/platform/data-dir/admin-socket-path.ts';
 import { backupScheduleJob } from '#server/backup/schedule-backups.ts';
 import { createJobRunRepository } from '#server/platform/jobs/job-run-repository.ts';
 import { startJobs } from '#server/platform/jobs/start-jobs.ts';
-import { startBackupSocket } from '#server/backup/serve-backup-socket.ts';
+import { startAdminSocket } from '#server/admin/serve-admin-socket.ts';
 import { createBackupTaker } from '#server/backup/take-backup.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import type { Database } from '#server/platform/db/database.ts';
@@ -99,7 +99,7 @@ describe('a backup of the embedded database while the server runs', () => {
   let t: TestApp;
   let dataDir: string;
   let outDir: string;
-  let socket: ReturnType<typeof startBackupSocket>;
+  let socket: ReturnType<typeof startAdminSocket>;
   beforeAll(async () => {
     t = await createTestApp(pglite);
     expect(
@@ -117,7 +117,7 @@ describe('a backup of the embedded database while the server runs', () => {
       clock: t.deps.clock,
       dataDir,
     });
-    socket = startBackupSocket({ dataDir, taker, logger: createLogger('silent') });
+    socket = startAdminSocket({ dataDir, taker, logger: createLogger('silent') });
     expect(await socket.ready).toBe(true);
   });
   afterAll(async () => {
@@ -158,8 +158,8 @@ describe('a backup of the embedded database while the server runs', () => {
   });
 
   it('listens only on a 0600 socket in a 0700 directory of the data directory', async () => {
-    const socketPath = backupSocketPath(dataDir);
-    expect(socketPath).toBe(path.join(dataDir, 'run', 'backup.sock'));
+    const socketPath = adminSocketPath(dataDir);
+    expect(socketPath).toBe(path.join(dataDir, 'run', 'admin.sock'));
     expect((await stat(socketPath)).isSocket()).toBe(true);
     expect(await modeOf(socketPath)).toBe(0o600);
     expect(await modeOf(path.dirname(socketPath))).toBe(0o700);
@@ -170,7 +170,7 @@ describe('a backup of the embedded database while the server runs', () => {
     // still keeps everyone else out.
     await chmod(dataDir, 0o755);
     const file = path.join(outDir, 'by-nobody.jsonl.gz');
-    const socketPath = backupSocketPath(dataDir);
+    const socketPath = adminSocketPath(dataDir);
     // First that `nobody` reaches the socket's directory (so a refusal is the socket's own), then
     // the connection itself.
     const script = `console.log(require('node:fs').existsSync(${JSON.stringify(path.dirname(socketPath))}) ? 'sees run/' : 'no run/');
@@ -195,7 +195,7 @@ describe('a backup of the embedded database while the server runs', () => {
   });
 
   it('answers every bad request with a clear error and writes nothing', async () => {
-    const socketPath = backupSocketPath(dataDir);
+    const socketPath = adminSocketPath(dataDir);
     await mkdir(path.join(outDir, 'a-directory'));
     await symlink(path.join(dataDir, 'pglite'), path.join(outDir, 'link-to-database'));
     const before = { out: await listing(outDir), data: await listing(dataDir) };
@@ -240,7 +240,7 @@ describe('a backup of the embedded database while the server runs', () => {
   it('closes a connection that sends no request within 5 s', async () => {
     const started = Date.now();
     const answer = answerSchema.parse(
-      JSON.parse(await rawRequest(backupSocketPath(dataDir), '{"command":')),
+      JSON.parse(await rawRequest(adminSocketPath(dataDir), '{"command":')),
     );
     expect(answer).toEqual({ ok: false, error: 'No request arrived in time.' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
@@ -258,7 +258,7 @@ describe('a backup of the embedded database while the server runs', () => {
   it('writes requests that arrive together one after another, each complete', async () => {
     const requests = Array.from({ length: 4 }, (_, n) =>
       rawRequest(
-        backupSocketPath(dataDir),
+        adminSocketPath(dataDir),
         `${JSON.stringify({ command: 'backup', file: path.join(outDir, `together-${n}.jsonl.gz`) })}\n`,
       ),
     );

@@ -31,6 +31,10 @@ describe.each(databaseTargets)('quote operator commands on $name', (target) => {
   it('lists quotes newest first and shows one with its lines, total and tax note', async () => {
     const base = {
       emailAddress: 'buyer@example.com',
+      addressLine: 'Rue 1',
+      postalCode: '75001',
+      city: 'Paris',
+      country: 'FR',
       billingPeriod: 'yearly',
       billingCurrency: 'EUR',
     };
@@ -41,7 +45,6 @@ describe.each(databaseTargets)('quote operator commands on $name', (target) => {
       quantity: 7,
       vatId: 'FR40303265045',
       purchaseOrder: 'PO-1',
-      billingAddress: 'Rue 1\n75001 Paris',
     });
     t.setNow(new Date('2026-01-15T11:00:00Z'));
     await postJson(t, '/account/v1/quotes', {
@@ -71,11 +74,13 @@ describe.each(databaseTargets)('quote operator commands on $name', (target) => {
     expect(shown.out).toContain('Status:          open');
     expect(shown.out).toContain('Company:         First GmbH');
     expect(shown.out).toContain('VAT ID:          FR40303265045');
-    expect(shown.out).toContain('Billing address: Rue 1, 75001 Paris');
+    expect(shown.out).toContain('Billing address: Rue 1, 75001 Paris, France');
     expect(shown.out).toContain('Purchase order:  PO-1');
     expect(shown.out).toMatch(/Orgsmith Pro licence\s+1\s+€4,946\.00\s+€4,946\.00/);
     expect(shown.out).toMatch(/Additional Salesforce orgs\s+3\s+€1,350\.00\s+€4,050\.00/);
-    expect(shown.out).toContain('Total (net) per year: €8,996.00');
+    expect(shown.out).toContain('Net per year: €8,996.00');
+    expect(shown.out).toContain('VAT 0 % (reverse charge): €0.00');
+    expect(shown.out).toContain('Total per year: €8,996.00');
     expect(shown.out).toContain('Yearly saving: €1,000.00');
     expect(shown.out).toContain('Tax: Reverse charge');
   });

@@ -11,6 +11,10 @@ import {
   rateLimitCounters,
 } from '#server/platform/db/schema.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
+import { createOutboxDelivery } from '#server/platform/email/deliver-outbox.ts';
+import { createSmtpTransport } from '#server/platform/email/smtp-transport.ts';
+import { createLogger } from '#server/platform/logger.ts';
+import { startSmtpSink } from '#tests/support/smtp-sink.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { freshIp, outboxRows, postJson } from './account-support.ts';
@@ -21,7 +25,10 @@ const PATH = '/account/v1/quotes';
 const valid = {
   companyName: 'Müller & Söhne GmbH',
   emailAddress: 'buyer@example.com',
-  billingAddress: 'Hauptstraße 1\r\n\r\n10115 Berlin  \nGermany',
+  addressLine: ' 12 rue de Rivoli ',
+  postalCode: '75001',
+  city: 'Paris',
+  country: 'FR',
   vatId: 'fr 40 303 265 045',
   purchaseOrder: 'PO-77',
   edition: 'Enterprise',
@@ -104,7 +111,7 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
       sequence: 1,
       companyName: 'Müller & Söhne GmbH',
       email: 'buyer@example.com',
-      billingAddress: 'Hauptstraße 1\n10115 Berlin\nGermany',
+      billingAddress: '12 rue de Rivoli\n75001 Paris\nFrance',
       vatId: 'FR40303265045',
       purchaseOrder: 'PO-77',
       edition: 'Enterprise',
@@ -129,8 +136,59 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     });
     expect(mail?.textBody).toContain(body.downloadUrl);
     expect(mail?.textBody).toContain(body.acceptUrl);
-    expect(mail?.textBody).toContain('$37,800.00 per year');
+    expect(mail?.textBody).toContain('Net per year');
+    expect(mail?.textBody).toContain('$37,800.00');
+    expect(mail?.textBody).toContain('VAT 0 % (reverse charge)');
     expect(mail?.textBody).toContain('Reverse charge');
+    // The PDF itself rides along (decision 181), the same as the link serves.
+    expect(mail?.attachments?.map(({ filename, contentType }) => [filename, contentType])).toEqual([
+      ['Q-2026-0001.pdf', 'application/pdf'],
+    ]);
+    const attached = Buffer.from(mail?.attachments?.[0]?.contentBase64 ?? '', 'base64');
+    const text = await pdfText(new Uint8Array(attached).buffer);
+    expect(text).toContain('Q-2026-0001');
+    expect(text).toContain('Müller & Söhne GmbH');
+    expect(text).toContain('$37,800.00');
+  });
+
+  it('delivers the quote e-mail over SMTP with its PDF attached, then keeps no copy', async () => {
+    const body = await (await postJson(t, PATH, valid)).json();
+    const sink = await startSmtpSink();
+    const transport = createSmtpTransport(sink.url);
+    try {
+      const delivery = createOutboxDelivery({
+        db: t.deps.database.db,
+        transport,
+        from: 'Orgsmith <no-reply@orgsmith.io>',
+        clock: t.deps.clock,
+        logger: createLogger('silent'),
+      });
+      expect(await delivery.deliverDue()).toMatchObject({ sent: 1 });
+      const mail = await sink.waitForMail({ to: 'buyer@example.com' });
+      expect(mail.subject).toBe(`Your Orgsmith quote ${body.number}`);
+      expect(mail.text).toContain(body.downloadUrl);
+      expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+        [`${body.number}.pdf`, 'application/pdf'],
+      ]);
+      const text = await pdfText(new Uint8Array(mail.attachments[0]?.content ?? []).buffer);
+      expect(text).toContain(body.number);
+      expect(text).toContain('Müller & Söhne GmbH');
+      // The link serves the same document.
+      const linked = await pdfText(
+        await (await t.app.request(pathOf(body.downloadUrl))).arrayBuffer(),
+      );
+      expect(linked).toBe(text);
+      const [row] = await outboxRows(t);
+      expect(row).toMatchObject({
+        status: 'sent',
+        textBody: null,
+        htmlBody: null,
+        attachments: null,
+      });
+    } finally {
+      transport.close();
+      await sink.close();
+    }
   });
 
   it('serves the PDF to the token: number, company, lines, totals, saving and tax note', async () => {
@@ -145,11 +203,14 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     const text = await pdfText(bytes);
     expect(text).toContain('Q-2026-0001');
     expect(text).toContain('Müller & Söhne GmbH');
-    expect(text).toContain('10115 Berlin');
+    expect(text).toContain('75001 Paris');
+    expect(text).toContain('France');
     expect(text).toContain('VAT ID: FR40303265045');
     expect(text).toContain('PO-77');
     expect(text).toContain('Orgsmith Enterprise licence');
-    expect(text).toMatch(/Total \(net\) per year\s+\$37,800\.00/);
+    expect(text).toMatch(/Net per year\s+\$37,800\.00/);
+    expect(text).toMatch(/VAT 0 % \(reverse charge\)\s+\$0\.00/);
+    expect(text).toMatch(/Total per year\s+\$37,800\.00/);
     expect(text).toContain('you save $4,200.00');
     expect(text).toContain('Reverse charge');
     expect(text).not.toContain('+ local tax');
@@ -171,11 +232,16 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     expect(Buffer.from(await again.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
   });
 
-  it('notes "+ local tax" without an EU VAT ID of another state, and monthly has no saving', async () => {
+  it('adds 19 % VAT for a German business, and monthly has no saving', async () => {
     const body = await (
       await postJson(t, PATH, {
-        companyName: 'Acme Inc.',
+        companyName: 'Acme GmbH',
         emailAddress: 'ap@acme.example',
+        addressLine: 'Hauptstraße 1',
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        vatId: 'DE123456789',
         edition: 'Pro',
         quantity: 10,
         billingPeriod: 'monthly',
@@ -183,13 +249,34 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
       })
     ).json();
     const text = await pdfText(await (await t.app.request(pathOf(body.downloadUrl))).arrayBuffer());
-    expect(text).toContain('Acme Inc.');
+    expect(text).toContain('Acme GmbH');
     expect(text).toMatch(/Orgsmith Pro licence\s+1\s+€458\.00\s+€458\.00/);
     expect(text).toMatch(/Additional Salesforce orgs\s+6\s+€125\.00\s+€750\.00/);
-    expect(text).toMatch(/Total \(net\) per month\s+€1,208\.00/);
-    expect(text).toContain('+ local tax');
+    expect(text).toMatch(/Net per month\s+€1,208\.00/);
+    // 19 % of €1,208.00 is €229.52.
+    expect(text).toMatch(/VAT 19 %\s+€229\.52/);
+    expect(text).toMatch(/Total per month\s+€1,437\.52/);
+    expect(text).not.toContain('+ local tax');
     expect(text).not.toContain('Reverse charge');
     expect(text).not.toContain('you save');
+  });
+
+  it('charges no German VAT outside the EU and says why', async () => {
+    const body = await (
+      await postJson(t, PATH, {
+        ...valid,
+        companyName: 'Acme Inc.',
+        addressLine: '1 Main St',
+        postalCode: '10001',
+        city: 'New York',
+        country: 'US',
+        vatId: null,
+      })
+    ).json();
+    const text = await pdfText(await (await t.app.request(pathOf(body.downloadUrl))).arrayBuffer());
+    expect(text).toMatch(/VAT 0 % \(not taxable in Germany\)\s+\$0\.00/);
+    expect(text).toContain('Not taxable in Germany');
+    expect(text).toContain('United States');
   });
 
   it('answers 404 to a wrong, missing or another quote’s token and to unknown numbers', async () => {
@@ -225,6 +312,10 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     expect(json.issues).toEqual([
       { field: 'companyName', message: 'companyName: You must enter your company name.' },
       { field: 'emailAddress', message: 'emailAddress: You must enter an email address.' },
+      { field: 'addressLine', message: 'addressLine: You must enter the street and number.' },
+      { field: 'postalCode', message: 'postalCode: You must enter the postal code.' },
+      { field: 'city', message: 'city: You must enter the city.' },
+      { field: 'country', message: 'country: Choose the country from the list.' },
     ]);
     await nothingWritten();
   });
@@ -236,23 +327,35 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
       'emailAddress: This is not a valid email address.',
     ],
     [
-      'a VAT ID without a country prefix',
-      { vatId: '123456789' },
-      'vatId: This is not a valid VAT ID',
+      "another EU state's VAT ID",
+      { vatId: 'DE123456789' },
+      'vatId: This VAT ID is from Germany. Choose Germany as the country',
     ],
-    ['a VAT ID too long', { vatId: 'DE12345678901234' }, 'vatId: This is not a valid VAT ID'],
     [
-      'a VAT ID with other characters',
-      { vatId: 'DE12345/678' },
-      'vatId: This is not a valid VAT ID',
+      "a VAT ID not in the state's format",
+      { vatId: 'FR123' },
+      'vatId: This is not a valid VAT ID for France: FR, 2 letters or digits and 9 digits, e.g. FR40303265045.',
     ],
+    [
+      'an EU VAT ID for a country outside the EU',
+      { country: 'US', vatId: 'FR40303265045' },
+      'vatId: This VAT ID is from France.',
+    ],
+    ['a VAT ID over 40 characters', { vatId: 'FR'.repeat(21) }, 'at most 40 characters'],
+    ['a VAT ID that is not text', { vatId: 12 }, 'vatId: Expected text.'],
+    ['an unknown country code', { country: 'XX' }, 'country: Choose the country from the list.'],
+    ['a three-letter country', { country: 'FRA' }, 'country: Choose the country from the list.'],
+    ['a country that is not text', { country: ['FR'] }, 'country: Choose the country'],
+    ['a street over 200 characters', { addressLine: 'x'.repeat(201) }, 'at most 200 characters'],
+    ['a line break in the city', { city: 'Paris\nBcc: x' }, 'single line'],
+    ['a postal code over 20 characters', { postalCode: '1'.repeat(21) }, 'at most 20 characters'],
     [
       'a company name over 200 characters',
       { companyName: 'x'.repeat(201) },
       'at most 200 characters',
     ],
     ['a line break in the company name', { companyName: 'A\nB' }, 'single line'],
-    ['a billing address of 7 lines', { billingAddress: '1\n2\n3\n4\n5\n6\n7' }, 'at most 6 lines'],
+    ['the old free-text address', { billingAddress: 'Rue 1' }, 'Unknown fields: billingAddress.'],
     [
       'a purchase order over 100 characters',
       { purchaseOrder: 'x'.repeat(101) },
@@ -279,8 +382,11 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     const res = await postJson(t, PATH, {
       companyName: 'Acme',
       emailAddress: 'a@acme.example',
-      vatId: '  de-123.456.789 ',
-      billingAddress: '   ',
+      vatId: '  123.456.789 ',
+      addressLine: 'Hauptstraße 1',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'de',
       purchaseOrder: '',
       edition: 'Pro',
       quantity: 4,
@@ -291,7 +397,7 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
     const [stored] = await t.deps.database.db.select().from(quotes);
     expect(stored).toMatchObject({
       vatId: 'DE123456789',
-      billingAddress: null,
+      billingAddress: 'Hauptstraße 1\n10115 Berlin\nGermany',
       purchaseOrder: null,
     });
   });

@@ -76,8 +76,12 @@ test('sending a message shows progress, the success text, records the event and 
   await expect(send).toHaveAccessibleName('Sending…');
   release();
 
+  // The success view replaces the form (decision 186) and takes focus.
   await expect(dialog.getByRole('status')).toHaveText(successMessages.contact);
-  await expect(send).toBeDisabled();
+  const view = dialog.getByRole('region', { name: 'Message sent' });
+  await expect(view).toBeFocused();
+  await expect(view).toContainText('dana@example.com');
+  await expect(send).toHaveCount(0);
   await expect(dialog.getByTestId('typing-indicator')).toHaveCount(0);
 
   const events = await page.evaluate(() =>
@@ -103,10 +107,12 @@ test('sending a message shows progress, the success text, records the event and 
   expect(mail.text).toContain('Role: DevOps lead');
   expect(mail.html).toContain('Line &lt;two&gt;');
 
-  // Any edit resets the result and allows another message.
-  await dialog.getByLabel('Message', { exact: true }).fill('A follow-up');
-  await expect(dialog.getByRole('status')).toHaveCount(0);
-  await expect(send).toBeEnabled();
+  // Its Close button closes the dialog; opening it again starts with an empty form.
+  await view.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page).toHaveURL(/\/pricing$/);
+  await page.goto('/pricing?modal=contact');
+  await expect(page.getByRole('dialog').getByLabel('Name', { exact: true })).toHaveValue('');
 });
 
 test('a failed request shows the contact error and keeps what was typed', async ({ page }) => {

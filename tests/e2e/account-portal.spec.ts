@@ -53,7 +53,8 @@ test('an unknown address gets the success text and an e-mail saying no subscript
   await dialog.getByPlaceholder('Email address').fill(address);
   await dialog.locator('button[type=submit]').click();
   await expect(dialog.getByRole('status')).toHaveText(successMessages.portalAccess);
-  await expect(dialog.locator('button[type=submit]')).toBeDisabled();
+  await expect(dialog.locator('button[type=submit]')).toHaveCount(0);
+  await expect(dialog.getByRole('region', { name: 'Check your inbox' })).toBeFocused();
   const mail = await sink.waitForMail({ to: address });
   expect(mail.subject).toBe('About managing your Orgsmith subscription');
   expect(mail.text).toContain('we found no subscription for this e-mail address');
@@ -170,6 +171,28 @@ test('the e-mailed link opens a landing page; only its button uses the link, onc
   await waitForHydration(page);
   await page.getByRole('button', { name: 'Open the billing portal' }).click();
   await expect(page).toHaveURL(/\/billing\/local\/portal\/lps_/);
+
+  // The portal's parts (change plan, cancel, invoices) stand apart: a rule and room above each.
+  const parts = await page.locator('section.card h3').evaluateAll((headings) =>
+    headings.map((heading) => {
+      const previous = heading.previousElementSibling?.getBoundingClientRect();
+      const style = getComputedStyle(heading);
+      return {
+        text: heading.textContent ?? '',
+        gap: heading.getBoundingClientRect().top - (previous?.bottom ?? 0),
+        rule: style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) >= 1,
+      };
+    }),
+  );
+  expect(parts.map((part) => part.text)).toEqual([
+    'Change plan, quantity or billing period',
+    'Cancel subscription',
+    'Invoices',
+  ]);
+  for (const part of parts) {
+    expect(part.gap, part.text).toBeGreaterThanOrEqual(24);
+    expect(part.rule, part.text).toBe(true);
+  }
 
   // The other tab's button finds the link used and says so in place.
   await otherTab.getByRole('button', { name: 'Open the billing portal' }).click();

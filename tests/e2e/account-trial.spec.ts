@@ -38,7 +38,12 @@ test('requesting a trial e-mails a licence key with its expiry and first steps',
   await send.click();
   await expect(dialog.getByRole('status')).toHaveText(trialSuccessMessage(address));
   await expect(dialog.getByRole('status')).toContainText('junk mail folder');
-  await expect(send).toBeDisabled();
+  await expect(send).toHaveCount(0);
+  await expect(dialog.getByRole('region', { name: 'Check your inbox' })).toBeFocused();
+  await expect(dialog.getByRole('link', { name: 'Download Orgsmith' })).toHaveAttribute(
+    'href',
+    '/download',
+  );
 
   const mail = await sink.waitForMail({ to: address });
   expect(mail.subject).toBe('Your Orgsmith trial licence key');

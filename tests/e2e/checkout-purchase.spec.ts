@@ -2,7 +2,8 @@ import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
-import { failureMessages, portalLinkNotices } from '#shared/contracts/messages.ts';
+import { cardDeclinedAtCheckout } from '#server/billing/payments/local/local-routes.ts';
+import { portalLinkNotices } from '#shared/contracts/messages.ts';
 import { waitForHydration } from './support/shell.ts';
 
 let sink: SmtpSink;
@@ -74,6 +75,8 @@ test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives
   await expect(page.getByRole('status')).toContainText(
     `Your Orgsmith Pro (10 orgs) licence key is on its way to ${email}.`,
   );
+  // A new key: nothing about keeping a key the buyer never had.
+  await expect(page.getByRole('main')).not.toContainText('same licence key');
   await expectNoAxeViolations(page, page.url());
 
   const mail = await sink.waitForMail({ to: email });
@@ -93,14 +96,15 @@ test('cancelling the checkout returns to the pricing page with the selection int
   await expect(page.getByRole('slider')).toHaveValue('12');
 });
 
-test('the decline card shows the billing error and keeps what was typed', async ({ page }) => {
+test('the decline card shows the decline alone and keeps what was typed', async ({ page }) => {
   const email = `declined-${run}@example.com`;
   await openPlanCheckout(page, 'size=25&period=monthly&currency=USD', 'Buy Enterprise');
   await payWithCard(page, email, '4000 0000 0000 0002');
   await page.getByRole('button', { name: 'Pay $3,500' }).click();
   const alert = page.getByRole('alert');
-  await expect(alert).toContainText('Your card was declined.');
-  await expect(alert).toContainText(failureMessages.billing);
+  await expect(alert).toContainText(cardDeclinedAtCheckout.title);
+  await expect(alert).toContainText(cardDeclinedAtCheckout.message);
+  await expect(alert).not.toContainText('Something went wrong');
   await expect(page.getByLabel('Email address')).toHaveValue(email);
   await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 0002');
   await expectNoAxeViolations(page, page.url());
@@ -138,6 +142,10 @@ test('converting a trial by its key keeps the key', async ({ page }) => {
   await expect(page.getByRole('status')).toContainText(
     'Your trial is now Orgsmith Pro (6 orgs). Keep using the same licence key',
   );
+  // The same key: the page promises no new one.
+  const main = page.getByRole('main');
+  await expect(main).toContainText('Your key does not change');
+  await expect(main).not.toContainText('licence key is on its way');
   const converted = await sink.waitForMail({ to: email, subject: /trial is now/ });
   expect(converted.text).toContain(`ends in ${key.slice(-4)}`);
   expect(converted.text).not.toMatch(keyPattern);

@@ -80,3 +80,43 @@ test('privacy: version line, cookies, analytics with consent, retention and righ
     `mailto:${siteConfig.supportEmail}`,
   );
 });
+
+test('long contents entries wrap beside their number, never under it (320 and 390 px)', async ({
+  page,
+}) => {
+  for (const width of [320, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const path of ['/eula/cli', '/privacy']) {
+      await page.goto(path);
+      const entries = await page
+        .getByRole('navigation', { name: 'Contents' })
+        .getByRole('link')
+        .evaluateAll((links) =>
+          links.map((link) => {
+            const [number, text] = Array.from(link.querySelectorAll('span'));
+            const numberBox = number?.getBoundingClientRect();
+            const textBox = text?.getBoundingClientRect();
+            return {
+              name: link.textContent ?? '',
+              numberTop: numberBox?.top ?? -1,
+              numberRight: numberBox?.right ?? -1,
+              textTop: textBox?.top ?? -2,
+              textLeft: textBox?.left ?? -2,
+              wrapped: (textBox?.height ?? 0) > 1.5 * (numberBox?.height ?? 0),
+            };
+          }),
+        );
+      expect(entries.length, path).toBeGreaterThan(5);
+      for (const entry of entries) {
+        expect(Math.abs(entry.numberTop - entry.textTop), `${path} ${entry.name}`).toBeLessThan(2);
+        expect(entry.textLeft, `${path} ${entry.name}`).toBeGreaterThanOrEqual(entry.numberRight);
+      }
+      // The case that used to break is really exercised: some entry takes two lines here.
+      if (width === 320)
+        expect(
+          entries.some((entry) => entry.wrapped),
+          path,
+        ).toBe(true);
+    }
+  }
+});

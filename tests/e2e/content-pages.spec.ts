@@ -185,6 +185,28 @@ test('support: chat and e-mail links, free support, SLA, what to include with a 
   await expect(page.getByRole('dialog', { name: 'Get in touch' })).toBeVisible();
 });
 
+test("support: the three cards' buttons line up, whatever their labels wrap to", async ({
+  page,
+}) => {
+  for (const width of [900, 1024, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(pages.support.path);
+    const boxes = await page
+      .getByRole('region', { name: 'How to reach us' })
+      .getByRole('listitem')
+      .getByRole('link')
+      .evaluateAll((links) =>
+        links.map((link) => {
+          const box = link.getBoundingClientRect();
+          return { top: Math.round(box.top), height: Math.round(box.height) };
+        }),
+      );
+    expect(boxes, `${width} px`).toHaveLength(3);
+    const [first] = boxes;
+    for (const box of boxes) expect(box, `${width} px`).toEqual(first);
+  }
+});
+
 test('checkout success: congratulation, e-mail, junk folder, 10 minutes, support', async ({
   page,
 }) => {

@@ -19,12 +19,14 @@ test('the terminal waits 600 ms once on screen, then types the session', async (
 
   await page.clock.runFor(550);
   await expect(terminal).toHaveAttribute('data-phase', 'waiting');
-  await expect(screen).not.toContainText('orgsmith');
+  // Waiting shows the first step finished, nothing of the second.
+  await expect(screen).toContainText('Stack acme created');
+  await expect(screen).not.toContainText('env:create');
 
   await page.clock.runFor(100);
   await expect(terminal).toHaveAttribute('data-phase', 'running');
   await page.clock.runFor(3_000);
-  await expect(screen).toContainText('orgsmith stack:create');
+  await expect(screen).toContainText('orgsmith env:create');
   await expect(screen).not.toContainText('flow:merge');
 
   // Pausing stops the typing; resuming continues where it stopped.
@@ -38,6 +40,25 @@ test('the terminal waits 600 ms once on screen, then types the session', async (
   await expect(terminal).toHaveAttribute('data-phase', 'done');
   await expect(screen).toContainText('Merge flow complete');
   await expect(page.getByRole('button', { name: 'Replay the terminal demo' })).toBeVisible();
+});
+
+test('the server-rendered terminal shows a finished first frame, not an empty box', async ({
+  request,
+  page,
+}) => {
+  const html = await (await request.get('/')).text();
+  const screenHtml =
+    /data-testid="terminal-screen"[^>]*>(.*?)<\/div><div class="visually-hidden"/s.exec(html)?.[1];
+  expect(screenHtml).toContain('orgsmith stack:create --name acme');
+  expect(screenHtml).toContain('Stack acme created with environment prod');
+  expect(screenHtml).not.toContain('env:create');
+
+  // Before any script runs, the first frame is painted.
+  await page.route(/\.js$/, (route) => route.abort());
+  await page.goto('/');
+  const screen = page.getByTestId('terminal-screen');
+  await expect(screen).toContainText('orgsmith stack:create --name acme');
+  await expect(screen).toContainText('Stack acme created with environment prod');
 });
 
 test('the terminal starts on its own in real time, 600 ms after it is shown', async ({ page }) => {

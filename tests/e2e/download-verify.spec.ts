@@ -8,6 +8,38 @@ import { waitForHydration } from './support/shell.ts';
 
 /** "Verify your download" on /download (decision 140): links, fingerprint, copy-ready commands. */
 test.describe('verify your download', () => {
+  test('long commands scroll beside their Copy button, never under it', async ({ page }) => {
+    for (const width of [320, 390, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/download');
+      const blocks = await page
+        .getByRole('main')
+        .locator('pre')
+        .evaluateAll((pres) =>
+          pres.map((pre) => {
+            const button = pre.parentElement?.querySelector('button');
+            return {
+              label: pre.getAttribute('aria-label') ?? '',
+              codeRight: pre.getBoundingClientRect().right,
+              buttonLeft: button?.getBoundingClientRect().left ?? -1,
+              scrolls: pre.scrollWidth > pre.clientWidth,
+            };
+          }),
+        );
+      expect(blocks.length, `${width} px`).toBeGreaterThan(5);
+      for (const block of blocks) {
+        expect(block.codeRight, `${width} px: ${block.label}`).toBeLessThanOrEqual(
+          block.buttonLeft,
+        );
+      }
+      // The case that used to overlap is exercised: some command is wider than its box.
+      expect(
+        blocks.some((block) => block.scrolls),
+        `${width} px`,
+      ).toBe(true);
+    }
+  });
+
   test('links SHA256SUMS, the signature and the key, and shows the key’s fingerprint', async ({
     page,
     request,

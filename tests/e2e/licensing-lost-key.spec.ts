@@ -55,7 +55,8 @@ test('a lost key is replaced through the e-mailed link; the old key stops workin
   await input.fill(address);
   await send.click();
   await expect(form.getByRole('status')).toHaveText(lostKeyMessages.success);
-  await expect(input).toHaveValue(address);
+  await expect(input).toHaveCount(0);
+  await expect(form.getByRole('region', { name: 'Check your inbox' })).toBeFocused();
 
   const mail = await sink.waitForMail({ to: address, subject: 'Your Orgsmith licence key' });
   expect(mail.text).toContain(`key ending in ${oldKey.slice(-4)}`);
@@ -96,6 +97,10 @@ test('an unknown address gets the same answer and no e-mail (checkout-success pa
   await form.getByLabel('Email address', { exact: true }).fill(address);
   await form.getByRole('button', { name: 'Send' }).click();
   await expect(form.getByRole('status')).toHaveText(lostKeyMessages.success);
+  // A mistyped address: back to the form, the address kept and focused.
+  await form.getByRole('button', { name: 'Use another address' }).click();
+  await expect(form.getByLabel('Email address', { exact: true })).toBeFocused();
+  await expect(form.getByLabel('Email address', { exact: true })).toHaveValue(address);
   await page.waitForTimeout(1500);
   expect(sink.mailsFor({ to: address })).toHaveLength(0);
 });

@@ -1,3 +1,4 @@
+import { vatPricingLine } from '#shared/pricing/vat-line.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { waitForHydration } from './support/shell.ts';
@@ -35,7 +36,7 @@ test.describe('pricing selector', () => {
     await expect(card(page, 'Starter')).toHaveAttribute('aria-pressed', 'false');
     await expect(amount(page)).toHaveText('$495');
     await expect(period(page)).toHaveText('per month');
-    await expect(page.getByText('+ local tax where applicable')).toBeVisible();
+    await expect(page.getByText(vatPricingLine)).toBeVisible();
     await expect(page.getByTestId('includes-orgs')).toHaveText('4 orgs');
     await expect(page.getByTestId('includes-stacks')).toHaveText('1 stack');
     await expect(page.getByRole('radio', { name: 'Monthly' })).toBeChecked();
@@ -59,7 +60,7 @@ test.describe('pricing selector', () => {
     await expect(page.getByText('Base price $495 for 4 orgs + 6 more orgs × $135')).toBeVisible();
     await expectQuery(page, '?size=10&period=monthly&currency=USD');
     await expect(liveRegion(page)).toHaveText(
-      'Pro, 10 orgs, 2 stacks: $1,305 per month plus local tax where applicable.',
+      'Pro, 10 orgs, 2 stacks: $1,305 per month net of VAT.',
     );
 
     await page.keyboard.press('End');
@@ -73,7 +74,7 @@ test.describe('pricing selector', () => {
     await expect(slider(page)).toHaveValue('3');
     await expect(amount(page)).toHaveText('Free');
     await expect(page.getByTestId('includes-orgs')).toHaveText('3 orgs');
-    await expect(page.getByText('+ local tax where applicable')).toHaveCount(0);
+    await expect(page.getByText(vatPricingLine)).toHaveCount(0);
     await expect(liveRegion(page)).toHaveText('Starter, 3 orgs, 1 stack: free.');
     await expectQuery(page, '?size=3&period=monthly&currency=USD');
     expect(await page.evaluate(() => history.length)).toBe(historyLength);
@@ -187,7 +188,7 @@ test.describe('pricing selector', () => {
     await expect(page.getByRole('radio', { name: 'EUR' })).toBeChecked();
     await expectQuery(page, '?size=4&period=yearly&currency=EUR');
     await expect(liveRegion(page)).toHaveText(
-      'Pro, 4 orgs, 1 stack: €4,946 per year plus local tax where applicable. You save €550 a year.',
+      'Pro, 4 orgs, 1 stack: €4,946 per year net of VAT. You save €550 a year.',
     );
     await page.getByRole('radio', { name: /Monthly/ }).check();
     await expect(amount(page)).toHaveText('€458');

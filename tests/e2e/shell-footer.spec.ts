@@ -42,6 +42,7 @@ test('the footer carries navigation, features, contact, legal links, address and
   const legal = footer.getByRole('navigation', { name: 'Legal' });
   for (const [name, page_] of [
     ['Support', pages.support],
+    ['Security', pages.security],
     ['EULA', pages.eula],
     ['Imprint', pages.imprint],
     ['Privacy', pages.privacy],

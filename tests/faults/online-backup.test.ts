@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { backupSocketPath } from '#server/backup/backup-socket-protocol.ts';
+import { adminSocketPath } from '#server/platform/data-dir/admin-socket-path.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { freePort } from '#tests/support/free-port.ts';
@@ -60,18 +60,18 @@ async function issueTrial(instance: Instance, sink: SmtpSink, emailAddress: stri
   return key;
 }
 
-/** The server opens its backup socket right after start-up; wait for it, as an operator would. */
+/** The server opens its admin socket right after start-up; wait for it, as an operator would. */
 async function socketUp(dataDir: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (
-      await access(backupSocketPath(dataDir)).then(
+      await access(adminSocketPath(dataDir)).then(
         () => true,
         () => false,
       )
     )
       return;
-    if (Date.now() > deadline) throw new Error('no backup socket within 10 s');
+    if (Date.now() > deadline) throw new Error('no admin socket within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

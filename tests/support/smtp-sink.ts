@@ -18,6 +18,8 @@ export interface ReceivedMail {
   text: string;
   html: string;
   headers: Map<string, string>;
+  /** The files sent with it, decoded. */
+  attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
   raw: string;
 }
 
@@ -172,6 +174,11 @@ export async function parseMail(raw: string, to: string[] = []): Promise<Receive
     text: body(mail.text),
     html: body(mail.html),
     headers,
+    attachments: mail.attachments.map((attachment) => ({
+      filename: attachment.filename ?? '',
+      contentType: attachment.contentType,
+      content: attachment.content,
+    })),
     raw,
   };
 }

@@ -185,8 +185,16 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
   }
 
   function subscriptionView(subscription: FakeSubscription, expand: FormValue[]): JsonObject {
-    if (!expand.includes('customer')) return subscription;
-    return { ...subscription, customer: customers.get(subscription.customer) ?? null };
+    const latest = subscription.latest_invoice;
+    return {
+      ...subscription,
+      ...(expand.includes('customer')
+        ? { customer: customers.get(subscription.customer) ?? null }
+        : {}),
+      ...(expand.includes('latest_invoice') && latest
+        ? { latest_invoice: invoices.get(latest) ?? null }
+        : {}),
+    };
   }
 
   function createSubscription(session: FakeSession, customerId: string): FakeSubscription {
@@ -218,6 +226,27 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       collection_method: 'charge_automatically',
       latest_invoice: null,
     };
+    // Checkout charges the first period at once: a paid invoice with its hosted page, as Stripe's.
+    const first = items[0];
+    const invoice: FakeInvoice = {
+      object: 'invoice',
+      id: newId('in'),
+      status: 'paid',
+      subscription: subscription.id,
+      customer: customerId,
+      number: `FAKE-${String(invoices.size + 1).padStart(4, '0')}`,
+      amount_due: (first?.quantity ?? 1) * 100_00,
+      amount_paid: (first?.quantity ?? 1) * 100_00,
+      currency: String(first?.price.currency ?? 'usd'),
+      due_date: null,
+      hosted_invoice_url: null,
+      custom_fields: null,
+      days_until_due: 0,
+      created: now,
+    };
+    invoice.hosted_invoice_url = `https://invoice.stripe.test/i/${invoice.id}`;
+    invoices.set(invoice.id, invoice);
+    subscription.latest_invoice = invoice.id;
     subscriptions.set(subscription.id, subscription);
     return subscription;
   }

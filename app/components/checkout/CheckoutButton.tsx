@@ -143,7 +143,7 @@ export function CheckoutButton({
       <button
         type="button"
         onClick={() => void startCheckout()}
-        className={`button ${edition === 'Starter' ? 'button-secondary' : 'button-primary'} ${styles.submit}`}
+        className={`button button-primary ${styles.submit}`}
         disabled={!hydrated || processing}
         aria-busy={processing}
         aria-describedby={error ? errorId : undefined}

@@ -11,6 +11,7 @@ import {
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
+import { countriesByName } from '#shared/countries.ts';
 import { Alert } from '../ui/Alert.tsx';
 import styles from './InvoiceCheckout.module.css';
 
@@ -44,19 +45,22 @@ const fieldLabels: Record<FieldName, { label: string; hint?: string; autoComplet
     hint: 'We send a link to confirm the order here, then the invoice and the licence key.',
     autoComplete: 'email',
   },
-  addressLine: { label: 'Street and number (optional)', autoComplete: 'address-line1' },
-  postalCode: { label: 'Postal code (optional)', autoComplete: 'postal-code' },
-  city: { label: 'City (optional)', autoComplete: 'address-level2' },
-  country: {
-    label: 'Country code (optional)',
-    hint: 'Two letters, e.g. DE.',
-    autoComplete: 'country',
-  },
-  vatId: { label: 'EU VAT ID (optional)', hint: 'e.g. DE123456789', autoComplete: 'off' },
+  addressLine: { label: 'Street and number', autoComplete: 'address-line1' },
+  postalCode: { label: 'Postal code', autoComplete: 'postal-code' },
+  city: { label: 'City', autoComplete: 'address-level2' },
+  country: { label: 'Country', autoComplete: 'country' },
+  vatId: { label: 'VAT ID (optional)', hint: 'e.g. DE123456789', autoComplete: 'off' },
   poReference: { label: 'PO number (optional)', autoComplete: 'off' },
 };
 
-const required = new Set<FieldName>(['companyName', 'billingEmail']);
+const required = new Set<FieldName>([
+  'companyName',
+  'billingEmail',
+  'addressLine',
+  'postalCode',
+  'city',
+  'country',
+]);
 const noSubscription = () => () => undefined;
 
 function isFieldName(value: string): value is FieldName {
@@ -190,25 +194,45 @@ export function InvoiceCheckout({
                 {field.hint}
               </span>
             )}
-            <input
-              id={id}
-              className={styles.input}
-              type={name === 'billingEmail' ? 'email' : 'text'}
-              value={values[name]}
-              // Not `required`: these inputs sit inside the selector's form and would block it.
-              aria-required={required.has(name) || undefined}
-              autoComplete={field.autoComplete}
-              aria-invalid={issue ? true : undefined}
-              aria-describedby={describedBy || undefined}
-              onChange={(event) => setValues({ ...values, [name]: event.target.value })}
-              onKeyDown={(event) => {
-                // Enter would submit the selector's form; here it places the order.
-                if (event.key === 'Enter') {
-                  event.preventDefault();
-                  void submit();
-                }
-              }}
-            />
+            {name === 'country' ? (
+              <select
+                id={id}
+                className={styles.input}
+                value={values.country}
+                aria-required
+                autoComplete={field.autoComplete}
+                aria-invalid={issue ? true : undefined}
+                aria-describedby={describedBy || undefined}
+                onChange={(event) => setValues({ ...values, country: event.target.value })}
+              >
+                <option value="">Choose…</option>
+                {countriesByName.map((country) => (
+                  <option key={country.code} value={country.code}>
+                    {country.name}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={id}
+                className={styles.input}
+                type={name === 'billingEmail' ? 'email' : 'text'}
+                value={values[name]}
+                // Not `required`: these inputs sit inside the selector's form and would block it.
+                aria-required={required.has(name) || undefined}
+                autoComplete={field.autoComplete}
+                aria-invalid={issue ? true : undefined}
+                aria-describedby={describedBy || undefined}
+                onChange={(event) => setValues({ ...values, [name]: event.target.value })}
+                onKeyDown={(event) => {
+                  // Enter would submit the selector's form; here it places the order.
+                  if (event.key === 'Enter') {
+                    event.preventDefault();
+                    void submit();
+                  }
+                }}
+              />
+            )}
             {issue && (
               <span className={styles.error} id={`${id}-error`}>
                 {issue}
@@ -229,7 +253,6 @@ export function InvoiceCheckout({
       {error && <Alert tone="danger">{error}</Alert>}
     </div>
   );
-  // On a plan card `PayByInvoice` folds it away under the Buy button; on the quote's accept
-  // page it stands open under its own heading.
+  // On the quote's accept page it stands open under its own heading.
   return <div className={styles.invoice}>{fields}</div>;
 }

@@ -38,6 +38,8 @@ function isOrder(value: unknown): value is InvoiceCheckoutResponse {
     typeof value.dueAt === 'string' &&
     'licenceEmail' in value &&
     typeof value.licenceEmail === 'string' &&
+    'invoiceEmailedTo' in value &&
+    (value.invoiceEmailedTo === null || typeof value.invoiceEmailedTo === 'string') &&
     'amountDue' in value &&
     typeof value.amountDue === 'number' &&
     'currency' in value &&
@@ -50,8 +52,14 @@ function Confirmed({ order }: { order: InvoiceCheckoutResponse }) {
   return (
     <div className={styles.panel}>
       <Alert tone="success">
-        Thank you. Your licence key is on its way to <strong>{order.licenceEmail}</strong>, and the
-        invoice has been sent.
+        Thank you. Your licence key is on its way to <strong>{order.licenceEmail}</strong>.{' '}
+        {order.invoiceEmailedTo ? (
+          <>
+            The invoice was e-mailed to <strong>{order.invoiceEmailedTo}</strong>.
+          </>
+        ) : (
+          'The invoice was not e-mailed: open it below and keep it.'
+        )}
       </Alert>
       <dl className={styles.facts}>
         <dt>Invoice</dt>

@@ -50,10 +50,14 @@ export function LegalArticle({ document, actions }: LegalArticleProps) {
         <h2 id="toc-heading" className={styles.tocHeading}>
           Contents
         </h2>
-        <ol>
-          {document.sections.map((section) => (
+        {/* The number is the link's own first column, so a long entry wraps beside it, not under it. */}
+        <ol className={styles.tocList}>
+          {document.sections.map((section, index) => (
             <li key={section.id}>
-              <a href={`#${section.id}`}>{section.heading}</a>
+              <a href={`#${section.id}`} className={styles.tocLink}>
+                <span className={styles.tocNumber}>{index + 1}.</span>{' '}
+                <span>{section.heading}</span>
+              </a>
             </li>
           ))}
         </ol>

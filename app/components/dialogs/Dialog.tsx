@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { DialogCloseContext } from './dialog-close.ts';
 import styles from './Dialog.module.css';
 
 interface DialogProps {
@@ -94,7 +95,9 @@ export function Dialog({ title, eyebrow, onClose, children }: DialogProps) {
           </svg>
         </button>
       </div>
-      <div className={styles.body}>{children}</div>
+      <div className={styles.body}>
+        <DialogCloseContext value={onClose}>{children}</DialogCloseContext>
+      </div>
     </dialog>
   );
 }

@@ -12,7 +12,7 @@ const frames: Record<ModalName, { eyebrow: string; title: string }> = {
   contact: { eyebrow: 'Contact', title: 'Get in touch' },
   'portal-access': { eyebrow: 'Manage your subscription', title: 'Enter your email address' },
   trial: { eyebrow: 'Free trial', title: 'Start your free trial' },
-  quote: { eyebrow: 'Get a quote', title: 'Your quote as a PDF' },
+  quote: { eyebrow: 'Buying for a company', title: 'Get a quote or pay by invoice' },
 };
 
 /** One of the URL dialogs with its frame and body; loaded on demand by ModalHost. */

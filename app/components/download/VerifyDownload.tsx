@@ -10,6 +10,7 @@ import {
   type SigningKeyDescription,
   type VerifyCommand,
 } from '#shared/downloads/verification.ts';
+import { pages } from '#app/pages.ts';
 import { CodeBlock } from '../ui/CodeBlock.tsx';
 import styles from './VerifyDownload.module.css';
 
@@ -54,6 +55,10 @@ export function VerifyDownload({
       <p className="lead">
         Every release comes with a list of its files&apos; SHA-256 checksums, signed with our
         release-signing key. Checking both shows that your file is exactly the one we published.
+      </p>
+      <p>
+        How releases are signed, what we keep and how to report a vulnerability:{' '}
+        <a href={pages.security.path}>Security at Orgsmith</a>.
       </p>
       <ol className={styles.steps}>
         <li>

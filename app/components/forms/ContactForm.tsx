@@ -11,6 +11,7 @@ import { FormField } from './FormField.tsx';
 import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
 import { useFormValues } from './use-form-values.ts';
+import { SuccessView } from './SuccessView.tsx';
 import { useSubmission } from './use-submission.ts';
 
 const empty = { name: '', emailAddress: '', message: '', role: '', company: '' };
@@ -36,6 +37,16 @@ export function ContactForm() {
       return response.ok ? { ok: true } : { ok: false, message: failureMessages.contact };
     }, failureMessages.contact);
   };
+
+  if (resultIsSuccess) {
+    return (
+      <SuccessView
+        title="Message sent"
+        message={successMessages.contact}
+        next={<>watch your inbox at {values.emailAddress.trim()} for our answer.</>}
+      />
+    );
+  }
 
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Contact form">
@@ -91,11 +102,7 @@ export function ContactForm() {
           />
         </label>
       </div>
-      <FormFooter
-        submission={submission}
-        successMessage={successMessages.contact}
-        invalid={invalid}
-      />
+      <FormFooter submission={submission} invalid={invalid} />
     </form>
   );
 }

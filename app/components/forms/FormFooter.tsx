@@ -6,8 +6,11 @@ import type { SubmissionState } from './use-submission.ts';
 export interface FormFooterProps {
   /** The form's state from `useSubmission`: sending, done, or the error message to show. */
   submission: SubmissionState;
-  /** What the success alert says once the request went through. */
-  successMessage: ReactNode;
+  /**
+   * What the success alert says once the request went through, for a form that stays on screen
+   * after success; forms that turn into a `SuccessView` leave it out (decision 186).
+   */
+  successMessage?: ReactNode;
   /** Whether a field holds an error; the button stays disabled until none does. */
   invalid: boolean;
   /** The button's label; "Send" unless the form says otherwise. */
@@ -30,7 +33,7 @@ export function FormFooter({
   const { isProcessing, resultIsSuccess, resultErrorMessage } = submission;
   return (
     <>
-      {resultIsSuccess ? <Alert tone="success">{successMessage}</Alert> : null}
+      {resultIsSuccess && successMessage ? <Alert tone="success">{successMessage}</Alert> : null}
       {resultErrorMessage ? <Alert tone="danger">{resultErrorMessage}</Alert> : null}
       <div className={styles.actions}>
         <SendButton

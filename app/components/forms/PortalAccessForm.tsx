@@ -13,6 +13,7 @@ import { Alert } from '../ui/Alert.tsx';
 import { EmailAddressField, useEmailAddress } from './EmailAddressField.tsx';
 import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
+import { SuccessView } from './SuccessView.tsx';
 import { useSubmission } from './use-submission.ts';
 
 function linkNotice(search: string): string | null {
@@ -53,6 +54,16 @@ export function PortalAccessForm() {
     }, portalAccessErrorMessage(undefined));
   };
 
+  if (resultIsSuccess) {
+    return (
+      <SuccessView
+        title="Check your inbox"
+        message={successMessages.portalAccess}
+        next="open the e-mail and follow its link to the billing portal. The link works once and for 24 hours."
+      />
+    );
+  }
+
   return (
     <form
       className={styles.form}
@@ -60,7 +71,7 @@ export function PortalAccessForm() {
       noValidate
       aria-label="Manage your subscription"
     >
-      {notice && !resultIsSuccess ? <Alert tone="info">{notice}</Alert> : null}
+      {notice ? <Alert tone="info">{notice}</Alert> : null}
       <EmailAddressField
         address={address}
         error={errors.emailAddress}
@@ -74,11 +85,7 @@ export function PortalAccessForm() {
           </>
         }
       />
-      <FormFooter
-        submission={submission}
-        successMessage={successMessages.portalAccess}
-        invalid={invalid}
-      />
+      <FormFooter submission={submission} invalid={invalid} />
     </form>
   );
 }

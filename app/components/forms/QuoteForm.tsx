@@ -1,7 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
+import { countriesByName, isCountryCode } from '#shared/countries.ts';
+import { buyerVatId } from '#shared/contracts/buyer-address.ts';
+import type {
+  InvoiceCheckoutRequestInput,
+  InvoiceOrderPlaced,
+} from '#shared/contracts/invoice-checkout.ts';
+import {
+  invoiceOrderErrorMessage,
+  invoiceOrderMessages,
+} from '#shared/contracts/invoice-order-messages.ts';
 import { quoteErrorMessage, quoteSuccessMessage } from '#shared/contracts/messages.ts';
 import {
   quoteFormSchema,
@@ -9,7 +19,9 @@ import {
   type QuoteRequestInput,
   type QuoteResponse,
 } from '#shared/contracts/quotes.ts';
-import { formatPrice, planName } from '#shared/pricing/index.ts';
+import { formatCents, mayPayByInvoice, planName } from '#shared/pricing/index.ts';
+import { decideVat, vatAmounts, vatIdProblem, vatLabel } from '#shared/pricing/vat.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import { periodLabel } from '../pricing/period-label.ts';
 import { usePriceSelection } from '../pricing/use-price-selection.ts';
 import { FormField } from './FormField.tsx';
@@ -21,10 +33,19 @@ import { useSubmission } from './use-submission.ts';
 const empty = {
   companyName: '',
   emailAddress: '',
-  billingAddress: '',
+  addressLine: '',
+  postalCode: '',
+  city: '',
+  country: '',
   vatId: '',
   purchaseOrder: '',
 };
+
+type Choice = 'quote' | 'invoice';
+
+type Done =
+  | { kind: 'quote'; quote: QuoteResponse; email: string }
+  | { kind: 'invoice'; billingEmail: string };
 
 function isQuoteResponse(value: unknown): value is QuoteResponse {
   return (
@@ -39,86 +60,155 @@ function isQuoteResponse(value: unknown): value is QuoteResponse {
   );
 }
 
+function isPlaced(value: unknown): value is InvoiceOrderPlaced {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'status' in value &&
+    value.status === 'confirmation-sent' &&
+    'billingEmail' in value &&
+    typeof value.billingEmail === 'string'
+  );
+}
+
+/** The first field message of a 400 answer, if it has one. */
+async function firstIssue(response: Response): Promise<string | undefined> {
+  const body: unknown = await response.json().catch(() => null);
+  if (typeof body !== 'object' || body === null || !('issues' in body)) return undefined;
+  if (!Array.isArray(body.issues)) return undefined;
+  const [issue]: unknown[] = body.issues;
+  if (typeof issue !== 'object' || issue === null || !('message' in issue)) return undefined;
+  return typeof issue.message === 'string' ? issue.message : undefined;
+}
+
 /**
- * The "Get a quote" dialog's form (decision 142): the buyer's details here, the plan, size,
- * period and currency from the pricing selection in the URL. POST /account/v1/quotes answers with
- * the quote's PDF link, which the success alert offers at once; the e-mail carries it too.
+ * "Buying for a company? Get a quote or pay by invoice" (decision 179): the company's details,
+ * structured as an invoice prints them, entered once; then a quote (PDF now, accept later) or an
+ * order by invoice (yearly only, decision 144). The plan, size, period and currency come from the
+ * pricing selection in the URL; the totals follow the VAT rule (decision 177) as the visitor
+ * types. On success a view of its own replaces the form and names the next step.
  */
 export function QuoteForm() {
   const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
   const { selection, calculation } = usePriceSelection();
-  const [quote, setQuote] = useState<QuoteResponse | null>(null);
+  const ids = useId();
+  const [choice, setChoice] = useState<Choice>('quote');
+  const [done, setDone] = useState<Done | null>(null);
   const submission = useSubmission();
   const { isProcessing, resultIsSuccess, submit, resetResult } = submission;
   const form = useFormValues(quoteFormSchema, empty, resetResult);
   const { values, field } = form;
   const edition = calculation.info.edition;
+  const invoiceable = mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod });
+  const chosen: Choice = invoiceable ? choice : 'quote';
   const invalid = form.invalid || edition === 'Starter';
+  const countryField = field('country');
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (invalid || isProcessing || resultIsSuccess) return;
-    const request: QuoteRequestInput = {
-      ...values,
+    const order = {
       edition,
       quantity: selection.size,
       billingPeriod: selection.billingPeriod,
       billingCurrency: selection.currency,
     };
+    if (chosen === 'quote') {
+      const request: QuoteRequestInput = { ...values, ...order };
+      void submit(async (signal) => {
+        const response = await apiFetch(`${accountApiUrl}/account/v1/quotes`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(request),
+          trustedBase: accountApiUrl,
+          signal,
+        });
+        if (!response.ok) {
+          return { ok: false, message: quoteErrorMessage(await readErrorCode(response)) };
+        }
+        const body: unknown = await response.json();
+        if (!isQuoteResponse(body)) return { ok: false, message: quoteErrorMessage(undefined) };
+        setDone({ kind: 'quote', quote: body, email: values.emailAddress.trim() });
+        return { ok: true };
+      }, quoteErrorMessage(undefined));
+      return;
+    }
+    const { emailAddress, purchaseOrder, ...details } = values;
+    const request: InvoiceCheckoutRequestInput = {
+      ...order,
+      ...details,
+      billingEmail: emailAddress,
+      poReference: purchaseOrder,
+    };
     void submit(async (signal) => {
-      const response = await apiFetch(`${accountApiUrl}/account/v1/quotes`, {
+      const response = await apiFetch(`${accountApiUrl}/account/v1/checkout/invoice`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(request),
         trustedBase: accountApiUrl,
         signal,
       });
+      if (response.status === 400) {
+        const issue = await firstIssue(response.clone());
+        return { ok: false, message: issue ?? invoiceOrderErrorMessage(undefined) };
+      }
       if (!response.ok) {
-        return { ok: false, message: quoteErrorMessage(await readErrorCode(response)) };
+        return { ok: false, message: invoiceOrderErrorMessage(await readErrorCode(response)) };
       }
       const body: unknown = await response.json();
-      if (!isQuoteResponse(body)) return { ok: false, message: quoteErrorMessage(undefined) };
-      setQuote(body);
+      if (!isPlaced(body)) return { ok: false, message: invoiceOrderErrorMessage(undefined) };
+      setDone({ kind: 'invoice', billingEmail: body.billingEmail });
       return { ok: true };
-    }, quoteErrorMessage(undefined));
+    }, invoiceOrderErrorMessage(undefined));
   };
 
   if (edition === 'Starter') {
     return (
       <p className={styles.intro}>
-        Starter is free: there is nothing to quote. Choose Pro or Enterprise on the pricing page to
-        get a quote.
+        Starter is free: there is nothing to quote or invoice. Choose Pro or Enterprise on the
+        pricing page to get a quote or pay by invoice.
       </p>
     );
   }
 
-  const price = `${formatPrice(calculation.selected.total, selection.currency)} ${periodLabel(selection.billingPeriod)}`;
-  const success = quote ? (
-    <>
-      <p className={styles.successText}>
-        {quoteSuccessMessage(quote.number, values.emailAddress.trim())}
-      </p>
-      <p className={styles.successLinks}>
-        <a
-          href={quote.downloadUrl}
-          download={`${quote.number}.pdf`}
-          className="button button-primary button-sm"
-        >
-          Download {quote.number} (PDF)
-        </a>
-        <a href={quote.acceptUrl} className="button button-secondary button-sm">
-          Accept this quote
-        </a>
-      </p>
-    </>
-  ) : null;
+  if (done) return <SuccessView done={done} />;
+
+  const net = calculation.selected.total * 100;
+  const period = periodLabel(selection.billingPeriod);
+  const vatId = values.vatId.trim() ? buyerVatId(values) : undefined;
+  const decision =
+    isCountryCode(values.country) && vatIdProblem(values.country, vatId) === null
+      ? decideVat({ country: values.country, ...(vatId ? { vatId } : {}) })
+      : null;
+  const amounts = decision ? vatAmounts(net, decision) : null;
+  const money = (cents: number) => formatCents(cents, selection.currency);
+
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Get a quote">
+    <form
+      className={styles.form}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Get a quote or pay by invoice"
+    >
       <p className={styles.intro}>
-        A PDF quote for <strong>{planName(edition, selection.size)}</strong>, billed{' '}
-        {selection.billingPeriod} in {selection.currency}: <strong>{price}</strong>, plus local tax.
-        Valid for 30 days.
+        <strong>{planName(edition, selection.size)}</strong>, billed {selection.billingPeriod} in{' '}
+        {selection.currency}. Change the plan, size, period or currency on the pricing page.
       </p>
+      <dl className={styles.totals} aria-label="Price">
+        <div>
+          <dt>Net {period}</dt>
+          <dd>{money(net)}</dd>
+        </div>
+        <div>
+          <dt>{decision ? vatLabel(decision) : 'VAT'}</dt>
+          <dd>{amounts ? money(amounts.vatMinor) : 'by country'}</dd>
+        </div>
+        <div className={styles.totalsGross}>
+          <dt>Total {period}</dt>
+          <dd>{amounts ? money(amounts.grossMinor) : '—'}</dd>
+        </div>
+      </dl>
+      {decision?.note ? <p className={styles.note}>{decision.note}</p> : null}
       <FormField
         {...field('companyName')}
         label="Company name"
@@ -127,20 +217,62 @@ export function QuoteForm() {
       />
       <FormField
         {...field('emailAddress')}
-        label="Email address"
+        label="Billing email address"
         type="email"
         maxLength={254}
         autoComplete="email"
-        hint="We send the quote here too."
+        hint="The quote, or the link to confirm the order, goes here."
       />
       <FormField
-        {...field('billingAddress')}
-        label="Billing address"
-        optional
-        multiline
-        maxLength={quoteLimits.billingAddress}
-        autoComplete="street-address"
+        {...field('addressLine')}
+        label="Street and number"
+        maxLength={quoteLimits.addressLine}
+        autoComplete="address-line1"
       />
+      <div className={styles.pair}>
+        <FormField
+          {...field('postalCode')}
+          label="Postal code"
+          maxLength={quoteLimits.postalCode}
+          autoComplete="postal-code"
+        />
+        <FormField
+          {...field('city')}
+          label="City"
+          maxLength={quoteLimits.city}
+          autoComplete="address-level2"
+        />
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${ids}-country`} className={styles.label}>
+          Country
+        </label>
+        <select
+          id={`${ids}-country`}
+          name="country"
+          className={`${styles.control} ${countryField.showError && countryField.error ? styles.invalid : ''}`}
+          value={values.country}
+          required
+          autoComplete="country"
+          aria-invalid={(countryField.showError && Boolean(countryField.error)) || undefined}
+          aria-describedby={
+            countryField.showError && countryField.error ? `${ids}-country-error` : undefined
+          }
+          onChange={(event) => countryField.onChange(event.target.value)}
+        >
+          <option value="">Choose…</option>
+          {countriesByName.map((country) => (
+            <option key={country.code} value={country.code}>
+              {country.name}
+            </option>
+          ))}
+        </select>
+        {countryField.showError && countryField.error ? (
+          <p id={`${ids}-country-error`} className={styles.error}>
+            {countryField.error}
+          </p>
+        ) : null}
+      </div>
       <div className={styles.pair}>
         <FormField
           {...field('vatId')}
@@ -158,16 +290,90 @@ export function QuoteForm() {
           autoComplete="off"
         />
       </div>
-      <p className={styles.note}>
-        Change the plan, size, billing period or currency on the pricing page; the quote follows
-        them.
-      </p>
+      <fieldset className={styles.choice}>
+        <legend className={styles.label}>What do you need?</legend>
+        <label>
+          <input
+            type="radio"
+            name="choice"
+            value="quote"
+            checked={chosen === 'quote'}
+            onChange={() => {
+              setChoice('quote');
+              resetResult();
+            }}
+          />{' '}
+          A quote: the PDF now, accept it later
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="choice"
+            value="invoice"
+            checked={chosen === 'invoice'}
+            disabled={!invoiceable}
+            aria-describedby={invoiceable ? undefined : `${ids}-invoice-hint`}
+            onChange={() => {
+              setChoice('invoice');
+              resetResult();
+            }}
+          />{' '}
+          An order paid by invoice (net 30)
+        </label>
+        {invoiceable ? null : (
+          <p id={`${ids}-invoice-hint`} className={styles.note}>
+            Pay by invoice is offered for yearly billing: switch to yearly on the pricing page.
+          </p>
+        )}
+      </fieldset>
       <FormFooter
         submission={submission}
-        successMessage={success}
+        successMessage={null}
         invalid={invalid}
-        submitLabel="Get the quote"
+        submitLabel={chosen === 'quote' ? 'Get the quote' : `Order ${edition} by invoice`}
       />
     </form>
+  );
+}
+
+/** What replaces the form once it went through: what happened, and the next step. */
+function SuccessView({ done }: { done: Done }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  if (done.kind === 'quote') {
+    const { quote } = done;
+    return (
+      <section className={styles.success} aria-labelledby="company-success">
+        <h3 id="company-success" ref={heading} tabIndex={-1}>
+          Quote {quote.number} is ready
+        </h3>
+        <p role="status">{quoteSuccessMessage(quote.number, done.email)}</p>
+        <p className={styles.successLinks}>
+          <a
+            href={quote.downloadUrl}
+            download={`${quote.number}.pdf`}
+            className="button button-primary button-sm"
+          >
+            Download {quote.number} (PDF)
+          </a>
+        </p>
+        <p className={styles.note}>
+          Next: pass the PDF on for approval. To buy, open{' '}
+          <a href={quote.acceptUrl}>Accept this quote</a> (also in the e-mail) before it expires and
+          pay by card or by invoice. Questions: {siteConfig.salesEmail}.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className={styles.success} aria-labelledby="company-success">
+      <h3 id="company-success" ref={heading} tabIndex={-1}>
+        Confirm your order in your inbox
+      </h3>
+      <p role="status">{invoiceOrderMessages.checkInbox(done.billingEmail)}</p>
+      <p className={styles.note}>
+        Next: open the link in that e-mail and confirm. The invoice and the licence key follow.
+      </p>
+    </section>
   );
 }

@@ -9,6 +9,7 @@ import { FormField } from './FormField.tsx';
 import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
 import { useFormValues } from './use-form-values.ts';
+import { SuccessView } from './SuccessView.tsx';
 import { useSubmission } from './use-submission.ts';
 
 /** The free-trial dialog's form: POST {account service}/account/v1/licenses/trial (docs/product-rules.md#data, #service-calls). */
@@ -48,6 +49,21 @@ export function TrialForm() {
     }, trialErrorMessage(undefined));
   };
 
+  if (resultIsSuccess) {
+    return (
+      <SuccessView
+        title="Check your inbox"
+        message={trialSuccessMessage(sentTo)}
+        next="download Orgsmith for your system and install it while the key is on its way."
+        actions={
+          <a className="button button-primary" href="/download">
+            Download Orgsmith
+          </a>
+        }
+      />
+    );
+  }
+
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Free trial">
       <p className={styles.intro}>
@@ -75,11 +91,7 @@ export function TrialForm() {
         </a>
         .
       </p>
-      <FormFooter
-        submission={submission}
-        successMessage={trialSuccessMessage(sentTo)}
-        invalid={invalid}
-      />
+      <FormFooter submission={submission} invalid={invalid} />
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { fieldErrors } from '#shared/contracts/fields.ts';
@@ -13,6 +13,7 @@ import type { RootData } from '#app/root-data.ts';
 import { EmailAddressField, useEmailAddress } from '../forms/EmailAddressField.tsx';
 import { FormFooter } from '../forms/FormFooter.tsx';
 import formStyles from '../forms/Forms.module.css';
+import { SuccessView } from '../forms/SuccessView.tsx';
 import { useSubmission } from '../forms/use-submission.ts';
 import styles from './LostKeyForm.module.css';
 
@@ -36,6 +37,15 @@ export function LostKeyForm({ headingLevel = 2 }: LostKeyFormProps) {
   const errors = fieldErrors(lostKeyRequestSchema, { emailAddress });
   const invalid = Object.keys(errors).length > 0;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const panelRef = useRef<HTMLElement>(null);
+  const returningRef = useRef(false);
+
+  // Back from the success view to the form: focus its field instead of losing it to the page.
+  useEffect(() => {
+    if (resultIsSuccess || !returningRef.current) return;
+    returningRef.current = false;
+    panelRef.current?.querySelector('input')?.focus();
+  }, [resultIsSuccess]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -61,22 +71,44 @@ export function LostKeyForm({ headingLevel = 2 }: LostKeyFormProps) {
   };
 
   return (
-    <section className={styles.panel} aria-labelledby={headingId}>
+    <section ref={panelRef} className={styles.panel} aria-labelledby={headingId}>
       <Heading id={headingId} className={styles.heading}>
         {lostKeyMessages.heading}
       </Heading>
-      <form className={formStyles.form} onSubmit={onSubmit} noValidate aria-labelledby={headingId}>
-        <EmailAddressField
-          address={address}
-          error={errors.emailAddress}
-          hint={lostKeyMessages.intro}
+      {resultIsSuccess ? (
+        <SuccessView
+          title="Check your inbox"
+          headingLevel={headingLevel === 2 ? 3 : 4}
+          message={lostKeyMessages.success}
+          next="open the e-mail and follow its link to get a new key. The link works once and for 24 hours; your current key keeps working until you replace it."
+          actions={
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
+                returningRef.current = true;
+                resetResult();
+              }}
+            >
+              Use another address
+            </button>
+          }
         />
-        <FormFooter
-          submission={submission}
-          successMessage={lostKeyMessages.success}
-          invalid={invalid}
-        />
-      </form>
+      ) : (
+        <form
+          className={formStyles.form}
+          onSubmit={onSubmit}
+          noValidate
+          aria-labelledby={headingId}
+        >
+          <EmailAddressField
+            address={address}
+            error={errors.emailAddress}
+            hint={lostKeyMessages.intro}
+          />
+          <FormFooter submission={submission} invalid={invalid} />
+        </form>
+      )}
     </section>
   );
 }

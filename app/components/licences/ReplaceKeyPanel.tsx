@@ -4,6 +4,7 @@ import { failureMessages } from '#shared/contracts/messages.ts';
 import { lostKeyMessages, REPLACE_KEY_PATH } from '#shared/contracts/licence-recovery.ts';
 import { apiFetch } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
+import { SuccessView } from '../forms/SuccessView.tsx';
 import { Alert } from '../ui/Alert.tsx';
 import { LostKeyForm } from './LostKeyForm.tsx';
 import styles from './ReplaceKeyPanel.module.css';
@@ -63,6 +64,17 @@ export function ReplaceKeyPanel({ token }: { token: string | null }) {
     );
   }
 
+  if (state.kind === 'replaced') {
+    return (
+      <SuccessView
+        title="Key replaced"
+        headingLevel={2}
+        message={lostKeyMessages.replaced(state.sentTo)}
+        next="open the e-mail with your new key and enter it wherever you used the old one. Access tokens you created for CI keep working."
+      />
+    );
+  }
+
   return (
     <div className={styles.panel}>
       <p>
@@ -74,14 +86,11 @@ export function ReplaceKeyPanel({ token }: { token: string | null }) {
         type="button"
         className="button button-primary"
         onClick={() => void replace()}
-        disabled={state.kind === 'processing' || state.kind === 'replaced'}
+        disabled={state.kind === 'processing'}
         aria-busy={state.kind === 'processing'}
       >
         {state.kind === 'processing' ? 'Replacing…' : 'Replace my licence key'}
       </button>
-      {state.kind === 'replaced' ? (
-        <Alert tone="success">{lostKeyMessages.replaced(state.sentTo)}</Alert>
-      ) : null}
       {state.kind === 'error' ? <Alert tone="danger">{failureMessages.licensing}</Alert> : null}
     </div>
   );

@@ -1,10 +1,5 @@
-import { Link } from 'react-router';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
-import { mayPayByInvoice } from '#shared/pricing/index.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
-import { PayByInvoice } from '../checkout/PayByInvoice.tsx';
-import { ModalLink } from '../dialogs/ModalLink.tsx';
-import { searchParamsWithSelection } from './price-selection.ts';
 
 export interface PlanCallToActionProps {
   edition: Edition;
@@ -15,10 +10,9 @@ export interface PlanCallToActionProps {
 }
 
 /**
- * The actions at the foot of a plan card. Starter is free to download; paid plans start with the
- * free trial or a PDF quote. The checkout adds its Buy button here (edition, quantity, period and
- * currency are all in the props); "Get a quote" writes this plan's selection into the URL with
- * the dialog, so the quote is for the card it was asked from.
+ * The one action at the foot of a plan card (decision 179): Starter is got free, Pro and
+ * Enterprise are bought. The free trial sits in the page's hero, and a company's quote or order
+ * by invoice in the dialog under the cards, so no card carries a second button or a form.
  */
 export function PlanCallToAction({
   edition,
@@ -26,42 +20,12 @@ export function PlanCallToAction({
   selection,
   isSelected,
 }: PlanCallToActionProps) {
-  const checkout = (
+  return (
     <CheckoutButton
       edition={edition}
       quantity={quantity}
       selection={selection}
       offerTrialConversion={isSelected && edition !== 'Starter'}
     />
-  );
-  if (edition === 'Starter') {
-    return (
-      <>
-        {checkout}
-        <Link to="/download" className="button button-secondary">
-          Download for free
-        </Link>
-      </>
-    );
-  }
-  return (
-    <>
-      {checkout}
-      <ModalLink
-        modal="quote"
-        className="button button-ghost"
-        withParams={(current) =>
-          searchParamsWithSelection(current, { ...selection, size: quantity })
-        }
-      >
-        Get a quote
-      </ModalLink>
-      {mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod }) && (
-        <PayByInvoice edition={edition} quantity={quantity} selection={selection} />
-      )}
-      <ModalLink modal="trial" className="button button-secondary">
-        Start free trial
-      </ModalLink>
-    </>
   );
 }

@@ -4,6 +4,7 @@ import {
   unitPrices,
   type PriceCalculation,
 } from '#shared/pricing/index.ts';
+import { vatPricingLine } from '#shared/pricing/vat-line.ts';
 import { FeatureMark } from './FeatureMark.tsx';
 import { periodLabel } from './period-label.ts';
 import { orgsLabel, planIncludes, stacksLabel, type PlanFeature } from './plan-labels.ts';
@@ -14,7 +15,7 @@ export function priceAnnouncement(calculation: PriceCalculation): string {
   const { info, currency, billingPeriod } = calculation;
   const plan = `${info.edition}, ${orgsLabel(info).toLowerCase()}, ${stacksLabel(info).toLowerCase()}`;
   if (calculation.isFree) return `${plan}: free.`;
-  const price = `${formatPrice(calculation.selected.total, currency)} ${periodLabel(billingPeriod)} plus local tax where applicable`;
+  const price = `${formatPrice(calculation.selected.total, currency)} ${periodLabel(billingPeriod)} net of VAT`;
   const saving =
     billingPeriod === 'yearly'
       ? ` You save ${formatPrice(calculation.savedYearly, currency)} a year.`
@@ -69,7 +70,7 @@ export function PriceSummary({
         <p className={styles.note}>No payment and no credit card needed.</p>
       ) : (
         <>
-          <p className={styles.note}>+ local tax where applicable</p>
+          <p className={styles.note}>{vatPricingLine}</p>
           <Breakdown calculation={calculation} />
           <p className={styles.saving} data-testid="price-saving">
             {billingPeriod === 'yearly'

@@ -69,12 +69,14 @@ function QuoteFacts({ quote }: { quote: OpenQuote }) {
             ))}
           </tbody>
           <tfoot>
-            <tr>
-              <th scope="row" colSpan={3}>
-                Total (net) {quote.period}
-              </th>
-              <td className={styles.number}>{quote.total}</td>
-            </tr>
+            {quote.totals.map((line) => (
+              <tr key={line.label}>
+                <th scope="row" colSpan={3}>
+                  {line.emphasis ? line.label : <span className={styles.plain}>{line.label}</span>}
+                </th>
+                <td className={styles.number}>{line.amount}</td>
+              </tr>
+            ))}
           </tfoot>
         </table>
       </div>
@@ -83,7 +85,7 @@ function QuoteFacts({ quote }: { quote: OpenQuote }) {
           Billed yearly, you save {quote.yearlySaving} compared with 12 monthly payments.
         </p>
       ) : null}
-      <p className={styles.tax}>{quote.taxNote}</p>
+      {quote.taxNote ? <p className={styles.tax}>{quote.taxNote}</p> : null}
     </>
   );
 }
@@ -131,6 +133,10 @@ function AcceptOptions({ quote, token }: { quote: OpenQuote; token: string }) {
                   companyName: quote.companyName,
                   billingEmail: quote.buyerEmail,
                   vatId: quote.vatId ?? '',
+                  addressLine: quote.address?.addressLine ?? '',
+                  postalCode: quote.address?.postalCode ?? '',
+                  city: quote.address?.city ?? '',
+                  country: quote.address?.country ?? '',
                   poReference: quote.purchaseOrder ?? '',
                 }}
               />

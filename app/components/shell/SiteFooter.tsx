@@ -111,6 +111,9 @@ export function SiteFooter({ year }: { year: number }) {
               <Link to={pages.support.path}>Support</Link>
             </li>
             <li>
+              <Link to={pages.security.path}>Security</Link>
+            </li>
+            <li>
               <Link to={pages.eula.path}>EULA</Link>
             </li>
             <li>

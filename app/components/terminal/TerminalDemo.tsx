@@ -8,7 +8,7 @@ import {
   useSyncExternalStore,
   type RefObject,
 } from 'react';
-import { buildTimeline, screenAt, type TerminalSession } from './timeline.ts';
+import { buildTimeline, firstFrameTick, screenAt, type TerminalSession } from './timeline.ts';
 import styles from './TerminalDemo.module.css';
 
 /** Product rules (docs/product-rules.md#constants): typing starts this long after the terminal is on screen. */
@@ -49,8 +49,8 @@ function useOnScreen(ref: RefObject<HTMLElement | null>): boolean {
 }
 
 /**
- * The home page terminal: types a scripted session once it is on screen, pauses off screen, shows
- * the final state at once under reduced motion. The screen is decorative (aria-hidden); the whole
+ * The home page terminal: renders the first step finished (in the server HTML too), types the
+ * rest once it is on screen, pauses off screen, shows the final state at once under reduced motion. The screen is decorative (aria-hidden); the whole
  * transcript is in the accessibility tree. Its height is fixed in CSS, so it never shifts layout.
  */
 export function TerminalDemo({ session }: { session: TerminalSession }) {
@@ -73,10 +73,12 @@ export function TerminalDemo({ session }: { session: TerminalSession }) {
   const onScreen = useOnScreen(rootRef);
   const [started, setStarted] = useState(false);
   const [paused, setPaused] = useState(false);
-  const [tick, setTick] = useState(0);
+  // The server and the first client render show the first step finished; typing goes on from there.
+  const firstTick = useMemo(() => firstFrameTick(session), [session]);
+  const [tick, setTick] = useState(firstTick);
   const [run, setRun] = useState(0);
   // The timer chain reads and advances these, so each step schedules the next without a render.
-  const tickRef = useRef(0);
+  const tickRef = useRef(firstTick);
   const startedRef = useRef(false);
 
   const shownTick = reducedMotion ? total : tick;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { terminalSession } from '#app/content/terminal-session.ts';
-import { buildTimeline, keyDelay, screenAt, type TerminalSession } from './timeline.ts';
+import {
+  buildTimeline,
+  firstFrameTick,
+  keyDelay,
+  screenAt,
+  type TerminalSession,
+} from './timeline.ts';
 
 const session: TerminalSession = {
   title: 't',
@@ -28,6 +34,23 @@ describe('terminal timeline', () => {
     expect(screenAt(timeline, 3)).toEqual({ lines: timeline.lines.slice(0, 1), input: null });
     expect(screenAt(timeline, 4)).toEqual({ lines: timeline.lines.slice(0, 2), input: '' });
     expect(timeline.ticks[3]?.delay).toBe(500);
+  });
+
+  it('starts from a finished first step: command, its output, an empty prompt', () => {
+    const timeline = buildTimeline(session);
+    expect(firstFrameTick(session)).toBe(4);
+    expect(screenAt(timeline, firstFrameTick(session))).toEqual({
+      lines: timeline.lines.slice(0, 2),
+      input: '',
+    });
+    const home = buildTimeline(terminalSession);
+    const frame = screenAt(home, firstFrameTick(terminalSession));
+    expect(frame.input).toBe('');
+    expect(frame.lines.map((line) => line.text)).toEqual([
+      terminalSession.steps[0]?.command,
+      ...(terminalSession.steps[0]?.output.map((line) => line.text) ?? []),
+    ]);
+    expect(firstFrameTick({ ...session, steps: [] })).toBe(0);
   });
 
   it('ends on an empty prompt after the whole transcript', () => {

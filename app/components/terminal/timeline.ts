@@ -70,6 +70,17 @@ export function buildTimeline(session: TerminalSession): Timeline {
   return { lines, ticks, duration };
 }
 
+/**
+ * The tick at which the first step has finished: its command typed and entered, its output
+ * printed. The server renders this frame, so the terminal is never an empty box at first paint;
+ * the animation carries on from it.
+ */
+export function firstFrameTick(session: TerminalSession): number {
+  const first = session.steps[0];
+  if (!first) return 0;
+  return [...first.command].length + 1 + first.output.length;
+}
+
 export interface Screen {
   lines: readonly TranscriptLine[];
   /** The command being typed at the prompt, or null while a command prints its output. */

@@ -35,6 +35,12 @@ export const privacyPolicy: LegalDocument = {
         paragraph(
           'We use this data to issue the licence, send you the licence key, validate the key when the command-line tool checks it, convert a trial when you buy a subscription with the same e-mail address, check that an e-mail address has not been used for an earlier licence, and send you the notices described in our licence agreement. The legal basis is the performance of the licence contract (Art. 6(1)(b) GDPR).',
         ),
+        paragraph(
+          'When the command-line tool checks a key, it tells us the ID of the Salesforce org it runs in. We keep these IDs to count the orgs of the licence, and delete each one 90 days after that org last checked the key.',
+        ),
+        paragraph(
+          'So that each e-mail address gets one trial, we keep a keyed hash of the address, from which the address cannot be read back, also after the licence is deleted.',
+        ),
       ],
     },
     {
@@ -45,7 +51,7 @@ export const privacyPolicy: LegalDocument = {
           'When you write to us through the contact form, we receive your name, your e-mail address and your message, and your role and company if you choose to give them. When you write to us by e-mail, we receive your address and whatever the message contains.',
         ),
         paragraph(
-          'We use these details only to answer you and to handle your request (Art. 6(1)(b) GDPR where it concerns a contract, otherwise our legitimate interest in answering enquiries, Art. 6(1)(f) GDPR). We delete them when they are no longer needed for that, unless statutory retention periods for business correspondence apply.',
+          'We use these details only to answer you and to handle your request (Art. 6(1)(b) GDPR where it concerns a contract, otherwise our legitimate interest in answering enquiries, Art. 6(1)(f) GDPR). We delete them 180 days after they reach us.',
         ),
       ],
     },
@@ -57,7 +63,7 @@ export const privacyPolicy: LegalDocument = {
           'Paid licences are paid by card through our card payment provider. You enter your card and billing details directly on the provider’s checkout and billing portal pages; we never see or store your card number.',
         ),
         paragraph(
-          'The provider tells us the customer ID, subscription ID, subscription status, product and quantity, which we keep with your licence, and processes the payment data itself to collect the fees, prevent fraud and meet its legal obligations. Invoices are kept for the periods required by German commercial and tax law. The legal basis is the performance of the contract and our legal obligations (Art. 6(1)(b) and (c) GDPR).',
+          'The provider tells us the customer ID, subscription ID, subscription status, product and quantity, which we keep with your licence, and processes the payment data itself to collect the fees, prevent fraud and meet its legal obligations. We keep each notice the provider sends us about a payment or subscription for 90 days, to apply it once. Invoices and other booking records are kept for 8 years, and quotes and orders by invoice, as commercial letters, for 6 years, each counted from the end of the calendar year, as German commercial and tax law requires; they are deleted when that period ends. An order by invoice that is never confirmed is deleted 60 days after it was placed. The legal basis is the performance of the contract and our legal obligations (Art. 6(1)(b) and (c) GDPR).',
         ),
       ],
     },
@@ -67,6 +73,9 @@ export const privacyPolicy: LegalDocument = {
       blocks: [
         paragraph(
           'We send licence keys, links to the billing portal, notices about payments and the status of your licence, and announcements of versions that make older versions stop working by e-mail. An e-mail delivery service sends these messages on our behalf under a data processing agreement; it processes your e-mail address and the content of the message only for delivery.',
+        ),
+        paragraph(
+          'We keep the content of an e-mail only until it is sent. We keep a record of each e-mail — the address it went to and its subject — for 30 days after it was sent, or until the last licence of that address is deleted if that comes first.',
         ),
       ],
     },
@@ -107,7 +116,7 @@ export const privacyPolicy: LegalDocument = {
       heading: 'Web server logs',
       blocks: [
         paragraph(
-          'When you open a page, our web servers record the IP address, the date and time, the requested address, the referring page, the browser’s user agent and the response status. We need these logs to operate the website and to detect and defend against attacks (Art. 6(1)(f) GDPR). They are deleted within 7 days.',
+          'When you open a page, our web servers and the licensing service record the IP address, the date and time, the requested address, the referring page, the browser’s user agent and the response status. We need these logs to operate the website and to detect and defend against attacks (Art. 6(1)(f) GDPR). They are deleted within 7 days.',
         ),
       ],
     },
@@ -152,7 +161,7 @@ export const privacyPolicy: LegalDocument = {
           'withdraw a consent at any time, with effect for the future (Art. 7(3) GDPR).',
         ),
         paragraph(
-          `To exercise these rights, write to ${supportEmail}. You also have the right to complain to a data protection supervisory authority, in particular in the country where you live or work, or to the authority responsible for us in ${company.city}.`,
+          `To exercise these rights, write to ${supportEmail}. When we send you a copy of your data or erase it, we record that we did so, without your e-mail address, and keep that record for 3 years after the end of the calendar year. You also have the right to complain to a data protection supervisory authority, in particular in the country where you live or work, or to the authority responsible for us in ${company.city}.`,
         ),
       ],
     },

@@ -73,6 +73,7 @@ export async function createInvoiceCheckout(
       currency: request.billingCurrency,
       dueAt: created.invoice.dueAt.toISOString(),
       licenceEmail: licence?.email ?? request.billingEmail,
+      invoiceEmailedTo: created.emailedTo,
     },
   };
 }

@@ -101,6 +101,12 @@ const invoiceOrderSchema = z
     currency: z.enum(['USD', 'EUR']),
     dueAt: z.string().describe('ISO 8601: 30 days after the invoice was issued.'),
     licenceEmail: z.string().describe('Where the licence key was sent.'),
+    invoiceEmailedTo: z
+      .string()
+      .nullable()
+      .describe(
+        'Where the provider e-mailed the invoice; null when it sent none (test mode): then `invoiceUrl` is the only copy.',
+      ),
   })
   .meta({ id: 'InvoiceOrder' });
 

@@ -37,8 +37,8 @@ export function quoteLinks(publicBaseUrl: string, number: string, token: string)
 
 /**
  * Makes a quote: its number from the year's counter, the priced document, the row and the
- * e-mail with its links, all in one transaction (decision 142). The PDF is drawn when it is
- * fetched, from the stored document.
+ * e-mail with its links and the PDF attached, all in one transaction (decisions 142, 181). The
+ * download link draws the PDF again from the stored document.
  */
 export async function createQuote(deps: QuoteDeps, request: QuoteRequest): Promise<QuoteResponse> {
   const now = deps.clock();
@@ -62,7 +62,7 @@ export async function createQuote(deps: QuoteDeps, request: QuoteRequest): Promi
       tokenHash: hashQuoteToken(deps.secretKey, token),
       companyName: request.companyName,
       email: request.emailAddress,
-      billingAddress: request.billingAddress ?? null,
+      billingAddress: document.buyer.addressLines.join('\n'),
       vatId: request.vatId ?? null,
       purchaseOrder: request.purchaseOrder ?? null,
       edition: request.edition,
@@ -77,8 +77,18 @@ export async function createQuote(deps: QuoteDeps, request: QuoteRequest): Promi
     });
     const links = quoteLinks(deps.publicBaseUrl, number, token);
     const email = quoteEmail({ document, ...links, publicBaseUrl: deps.publicBaseUrl });
+    // The PDF rides along for procurement to forward (decision 181); the link stays. Loaded with
+    // the first quote only (decision 135).
+    const { renderQuotePdf } = await import('./render-quote-pdf.ts');
+    const pdf = await renderQuotePdf(document, links.acceptUrl);
     await createOutboxRepository(tx).enqueue(
-      { ...email, kind: 'quote', to: request.emailAddress, replyTo: siteConfig.salesEmail },
+      {
+        ...email,
+        kind: 'quote',
+        to: request.emailAddress,
+        replyTo: siteConfig.salesEmail,
+        attachments: [{ filename: `${number}.pdf`, contentType: 'application/pdf', content: pdf }],
+      },
       now,
     );
     return { number, validUntil, ...links };

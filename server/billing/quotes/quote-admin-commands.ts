@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { formatCents, isCurrency } from '#shared/pricing/index.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import {
@@ -7,7 +6,7 @@ import {
   printTable,
   sinceDay,
 } from '#server/platform/commands/command-io.ts';
-import { quoteDocumentSchema } from './quote-document.ts';
+import { quoteDocumentSchema, quoteTotals } from './quote-document.ts';
 import { parseQuoteNumber } from './quote-number.ts';
 import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';
 import { quoteStatusOf } from './quote-status.ts';
@@ -115,7 +114,7 @@ const show: AdminCommand = {
     const document = quoteDocumentSchema.parse(quote.document);
     if (typeof options.pdf === 'string') {
       const path = context.resolvePath(options.pdf);
-      await writeFile(path, await renderQuotePdf(document));
+      await context.files.write(path, await renderQuotePdf(document));
       context.io.err(`PDF written to ${path}`);
     }
     if (options.json === true) {
@@ -157,11 +156,14 @@ const show: AdminCommand = {
       ]),
     );
     context.io.out('');
-    context.io.out(`Total (net) ${document.period}: ${money(document.totalCents)}`);
+    const totals = quoteTotals(document);
+    for (const line of totals.lines) {
+      context.io.out(line.cents === null ? line.label : `${line.label}: ${money(line.cents)}`);
+    }
     if (document.yearlySavingCents !== undefined) {
       context.io.out(`Yearly saving: ${money(document.yearlySavingCents)}`);
     }
-    context.io.out(`Tax: ${document.tax.note}`);
+    if (totals.note) context.io.out(`Tax: ${totals.note}`);
     return EXIT_OK;
   },
 };

@@ -1,15 +1,36 @@
 import { z } from 'zod';
 import type { QuoteRequest } from '#shared/contracts/quotes.ts';
+import { countryNames, isCountryCode } from '#shared/countries.ts';
+import { decideVat, vatAmounts, vatLabel } from '#shared/pricing/vat.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { priceQuote } from './quote-lines.ts';
-import { taxTreatment } from './tax-treatment.ts';
 
 /**
  * Everything a quote's PDF and accept page show, frozen when the quote is made and stored with it
  * (`quotes.document`): later price or company changes never alter a quote already sent.
  */
+/**
+ * The tax of a quote made before decision 177 (document version 1): "+ local tax" or the reverse
+ * charge, no amounts. Kept so those quotes still render as they were sent.
+ */
+const legacyTaxSchema = z.object({
+  kind: z.enum(['reverse-charge', 'local-tax']),
+  note: z.string(),
+});
+
+/** The tax of a quote by the VAT rule (decision 177): its case, rate, amounts and note. */
+const vatSchema = z.object({
+  case: z.enum(['domestic', 'reverse-charge', 'outside-eu', 'eu-without-vat-id']),
+  ratePercent: z.number().int(),
+  /** "VAT 19 %", "VAT 0 % (reverse charge)"… */
+  label: z.string(),
+  vatCents: z.number().int(),
+  grossCents: z.number().int(),
+  note: z.string().nullable(),
+});
+
 export const quoteDocumentSchema = z.object({
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   number: z.string(),
   quoteDate: z.string(),
   validUntil: z.string(),
@@ -27,6 +48,15 @@ export const quoteDocumentSchema = z.object({
     companyName: z.string(),
     email: z.string(),
     addressLines: z.array(z.string()),
+    /** The address as entered (version 2): the invoice form of the accept page starts from it. */
+    address: z
+      .object({
+        addressLine: z.string(),
+        postalCode: z.string(),
+        city: z.string(),
+        country: z.string(),
+      })
+      .optional(),
     vatId: z.string().optional(),
     purchaseOrder: z.string().optional(),
   }),
@@ -50,7 +80,7 @@ export const quoteDocumentSchema = z.object({
   yearlySavingCents: z.number().int().optional(),
   period: z.string(),
   term: z.string(),
-  tax: z.object({ kind: z.enum(['reverse-charge', 'local-tax']), note: z.string() }),
+  tax: z.union([vatSchema, legacyTaxSchema]),
 });
 
 export type QuoteDocument = z.infer<typeof quoteDocumentSchema>;
@@ -85,9 +115,16 @@ export function buildQuoteDocument(input: {
     billingPeriod: request.billingPeriod,
     currency: request.billingCurrency,
   });
-  const tax = taxTreatment(request.vatId, siteConfig.company.vatId);
+  const vat = decideVat({
+    country: request.country,
+    ...(request.vatId ? { vatId: request.vatId } : {}),
+  });
+  const amounts = vatAmounts(priced.totalCents, vat);
+  const countryName = isCountryCode(request.country)
+    ? countryNames[request.country]
+    : request.country;
   return {
-    version: 1,
+    version: 2,
     number: input.number,
     quoteDate: input.quoteDate,
     validUntil: input.validUntil,
@@ -95,7 +132,13 @@ export function buildQuoteDocument(input: {
     buyer: {
       companyName: request.companyName,
       email: request.emailAddress,
-      addressLines: request.billingAddress ? request.billingAddress.split('\n') : [],
+      addressLines: [request.addressLine, `${request.postalCode} ${request.city}`, countryName],
+      address: {
+        addressLine: request.addressLine,
+        postalCode: request.postalCode,
+        city: request.city,
+        country: request.country,
+      },
       ...(request.vatId ? { vatId: request.vatId } : {}),
       ...(request.purchaseOrder ? { purchaseOrder: request.purchaseOrder } : {}),
     },
@@ -113,6 +156,51 @@ export function buildQuoteDocument(input: {
       : {}),
     period: priced.period,
     term: priced.term,
-    tax: { kind: tax.kind, note: tax.note },
+    tax: {
+      case: vat.case,
+      ratePercent: vat.ratePercent,
+      label: vatLabel(vat),
+      vatCents: amounts.vatMinor,
+      grossCents: amounts.grossMinor,
+      note: vat.note,
+    },
+  };
+}
+
+/** One line of a quote's totals: net, VAT, gross (or, for a version-1 quote, net and "+ local tax"). */
+export interface QuoteTotalLine {
+  label: string;
+  cents: number | null;
+  emphasis: boolean;
+}
+
+/**
+ * The totals a quote shows wherever it is shown (PDF, e-mail, accept page, admin): net, the VAT
+ * line and the gross for a quote by the VAT rule; for a version-1 quote its net total and, when
+ * it said so, "+ local tax". The note is the tax's sentence, if any.
+ */
+export function quoteTotals(document: QuoteDocument): {
+  lines: QuoteTotalLine[];
+  note: string | null;
+} {
+  const { tax, period } = document;
+  if ('kind' in tax) {
+    return {
+      lines: [
+        { label: `Total (net) ${period}`, cents: document.totalCents, emphasis: true },
+        ...(tax.kind === 'local-tax'
+          ? [{ label: '+ local tax', cents: null, emphasis: false }]
+          : []),
+      ],
+      note: tax.note,
+    };
+  }
+  return {
+    lines: [
+      { label: `Net ${period}`, cents: document.totalCents, emphasis: false },
+      { label: tax.label, cents: tax.vatCents, emphasis: false },
+      { label: `Total ${period}`, cents: tax.grossCents, emphasis: true },
+    ],
+    note: tax.note,
   };
 }

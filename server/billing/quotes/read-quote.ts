@@ -2,7 +2,7 @@ import { constantTimeEqual } from '#server/platform/crypto/constant-time-equal.t
 import type { QuoteSummary } from '#shared/contracts/quotes.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import type { QuoteDeps } from './create-quote.ts';
-import { quoteDocumentSchema, type QuoteDocument } from './quote-document.ts';
+import { quoteDocumentSchema, quoteTotals, type QuoteDocument } from './quote-document.ts';
 import { parseQuoteNumber } from './quote-number.ts';
 import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';
 import { quoteStatusOf } from './quote-status.ts';
@@ -49,6 +49,7 @@ export async function readQuoteSummary(
   );
   if (!row) return { state: 'invalid' };
   const document = documentOf(row);
+  const totals = quoteTotals(document);
   const { currency } = document.plan;
   const status = quoteStatusOf(row, deps.clock());
   return {
@@ -78,12 +79,18 @@ export async function readQuoteSummary(
     })),
     total: formatCents(document.totalCents, currency),
     period: document.period,
-    taxNote: document.tax.note,
+    totals: totals.lines.map((line) => ({
+      label: line.label,
+      amount: line.cents === null ? null : formatCents(line.cents, currency),
+      emphasis: line.emphasis,
+    })),
+    taxNote: totals.note,
     ...(document.yearlySavingCents !== undefined
       ? { yearlySaving: formatCents(document.yearlySavingCents, currency) }
       : {}),
     ...(document.buyer.purchaseOrder ? { purchaseOrder: document.buyer.purchaseOrder } : {}),
     buyerEmail: document.buyer.email,
     ...(document.buyer.vatId ? { vatId: document.buyer.vatId } : {}),
+    ...(document.buyer.address ? { address: document.buyer.address } : {}),
   };
 }

@@ -13,7 +13,7 @@ import {
 import { color } from '#shared/design-tokens.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import type { QuoteDocument } from './quote-document.ts';
+import { quoteTotals, type QuoteDocument } from './quote-document.ts';
 
 /** The site's design tokens (shared/design-tokens.ts, decision 172) in print. */
 const colors = {
@@ -214,28 +214,26 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
   }
   table.end();
 
-  // Total, saving and tax.
+  // Net, VAT and gross (or a version-1 quote's net total and "+ local tax").
   y += 12;
   const totalsX = left + contentWidth * 0.45;
   const totalsWidth = right - totalsX;
-  artifact(doc, () => doc.roundedRect(totalsX, y, totalsWidth, 34, 6).fill(colors.surfaceMuted));
-  tagged(doc, root, 'P', () => {
-    applyStyle(doc, styles.name);
-    doc.text(`Total (net) ${document.period}`, totalsX + 12, y + 11, { lineBreak: false });
-    doc.text(money(document.totalCents), totalsX, y + 11, {
-      width: totalsWidth - 12,
-      align: 'right',
+  const totals = quoteTotals(document);
+  for (const line of totals.lines) {
+    if (line.emphasis) {
+      artifact(doc, () =>
+        doc.roundedRect(totalsX, y, totalsWidth, 34, 6).fill(colors.surfaceMuted),
+      );
+    }
+    const top = line.emphasis ? y + 11 : y;
+    tagged(doc, root, 'P', () => {
+      applyStyle(doc, line.emphasis ? styles.name : styles.body);
+      doc.text(line.label, totalsX + 12, top, { lineBreak: false });
+      if (line.cents !== null) {
+        doc.text(money(line.cents), totalsX, top, { width: totalsWidth - 12, align: 'right' });
+      }
     });
-  });
-  y += 42;
-  if (document.tax.kind === 'local-tax') {
-    taggedText(doc, root, 'P', '+ local tax', styles.strong, {
-      x: totalsX,
-      y,
-      width: totalsWidth - 12,
-      align: 'right',
-    });
-    y = doc.y + 4;
+    y += line.emphasis ? 42 : 18;
   }
   if (document.yearlySavingCents !== undefined) {
     const saving = `Billed yearly, you save ${money(document.yearlySavingCents)} compared with 12 monthly payments.`;
@@ -252,7 +250,7 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
   y += 14;
   taggedText(doc, root, 'H2', 'Terms of this quote', styles.heading, { x: left, y });
   const notes = [
-    document.tax.note,
+    ...(totals.note ? [totals.note] : []),
     `Prices are in ${currency} and hold until ${document.validUntil}. Fees are billed in advance and are not refundable; the licence is granted under the ${siteConfig.productName} End User License Agreement.`,
   ];
   const noteList = doc.struct('L');

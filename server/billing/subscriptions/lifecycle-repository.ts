@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
-import { licences } from '#server/platform/db/schema.ts';
+import { emailOutbox, licences } from '#server/platform/db/schema.ts';
 import type { Licence } from '#server/licensing/licences/licence-repository.ts';
 import type { LicenceLifecycle, LicenceStatus } from './lifecycle-rules.ts';
 
@@ -71,9 +71,21 @@ export function createLifecycleRepository(db: Executor) {
         .for('update', { skipLocked: true });
     },
 
-    /** Physically deletes a licence; its trial claim (another table) stays. */
+    /**
+     * Physically deletes a licence (its tokens and orgs cascade), and when it was the last licence
+     * of its address, the sent and failed e-mails to that address (decision 191); its trial claim
+     * (a keyed hash, another table) stays.
+     */
     async deleteLicence(licenceId: string): Promise<void> {
-      await db.delete(licences).where(eq(licences.id, licenceId));
+      const [gone] = await db
+        .delete(licences)
+        .where(eq(licences.id, licenceId))
+        .returning({ email: licences.email, emailNormalized: licences.emailNormalized });
+      if (!gone) return;
+      await db.execute(sql`
+        delete from ${emailOutbox}
+        where lower(to_address) = lower(${gone.email}) and status <> 'pending'
+          and not exists (select 1 from ${licences} where email_normalized = ${gone.emailNormalized})`);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
+import type { DocumentablePayment } from '#server/billing/documents/payment-document.ts';
 
 /**
  * The provider-neutral words of the payment boundary: Stripe and the local provider both answer
@@ -52,6 +53,13 @@ export interface SubscriptionSnapshot {
    * converted without its key being named (issue 25; decision 161).
    */
   paymentReceived: boolean;
+  /**
+   * The latest payments whose invoice or receipt the product makes itself (the local provider's,
+   * decision 180); absent when the provider makes its own (Stripe).
+   */
+  documentablePayments?: DocumentablePayment[];
+  /** The provider's own document of the latest payment (Stripe's hosted invoice), if any. */
+  providerDocumentUrl?: string | null;
 }
 
 /** An invoice sent to the buyer for payment. */
@@ -92,6 +100,11 @@ export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
 export interface InvoiceSubscriptionRef {
   subscriptionId: string;
   invoice: OpenInvoice & { amountDue: number };
+  /**
+   * Where the provider e-mailed the invoice; null when it sent none (the local provider, Stripe
+   * in test mode), so no page claims an e-mail that never left.
+   */
+  emailedTo: string | null;
 }
 
 /** The order a checkout session sells: amounts are not part of it, the provider prices it. */

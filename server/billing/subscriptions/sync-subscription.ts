@@ -29,6 +29,10 @@ import {
 } from '#server/billing/subscriptions/lifecycle-rules.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type { Logger } from '#server/platform/logger.ts';
+import { issuePaymentDocuments } from '#server/billing/documents/issue-payment-documents.ts';
+import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
+import { paymentDocumentEmail } from '#server/billing/documents/emails/payment-document-email.ts';
+import type { DocumentLink } from '#server/billing/documents/payment-document.ts';
 import { isPaymentError } from './payment-errors.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import type { PaymentEvent, SubscriptionSnapshot } from './payment-types.ts';
@@ -106,6 +110,7 @@ async function attachLicence(
   deps: SyncDeps,
   snapshot: SubscriptionSnapshot,
   now: Date,
+  document: DocumentLink | null,
 ): Promise<Attached | typeof OVER_FREE_LIMIT | null> {
   const licences = createLicenceRepository(tx);
   const lifecycle = createLifecycleRepository(tx);
@@ -125,6 +130,7 @@ async function attachLicence(
         },
         renewsAt: snapshot.currentPeriodEnd,
         publicBaseUrl: deps.publicBaseUrl,
+        document,
       }),
     },
   });
@@ -191,6 +197,8 @@ async function attachLicence(
         renewsAt: snapshot.currentPeriodEnd,
         publicBaseUrl: deps.publicBaseUrl,
         accountBaseUrl: deps.accountBaseUrl,
+        openInvoice: snapshot.openInvoice,
+        document,
       }),
     },
   };
@@ -243,6 +251,24 @@ export async function syncSubscription(
       };
     }
     const emails: QueuedEmail[] = [];
+    // The invoice or receipt of each new payment, numbered in this transaction (decision 180).
+    const documents = await issuePaymentDocuments(tx, {
+      provider,
+      subscriptionId,
+      payments: snapshot.documentablePayments ?? [],
+      now,
+      publicBaseUrl: deps.publicBaseUrl,
+    });
+    const newest = documents.at(-1);
+    const documentLink: DocumentLink | null = newest
+      ? {
+          number: newest.number,
+          kind: newest.document.kind,
+          url: paymentDocumentUrl(deps.publicBaseUrl, deps.secretKey, newest.number),
+        }
+      : snapshot.providerDocumentUrl
+        ? { number: null, kind: 'invoice', url: snapshot.providerDocumentUrl }
+        : null;
     let licence: Licence | undefined;
     let origin: 'issued' | 'converted' | undefined;
     let previous: SubscriptionTerms | null = mirror ? termsOfRow(mirror) : null;
@@ -255,7 +281,7 @@ export async function syncSubscription(
         return { outcome: 'pending' as const, licenceId: null, queued: 0, cancelNow: false };
       }
       if (standing === 'good' || standing === 'retrying') {
-        const attached = await attachLicence(tx, deps, snapshot, now);
+        const attached = await attachLicence(tx, deps, snapshot, now, documentLink);
         if (attached === OVER_FREE_LIMIT) {
           // Free, so nothing to refund: the subscription ends at once, without a licence.
           deps.logger.warn({ subscriptionId }, 'free licence refused: recipient over its limit');
@@ -296,6 +322,20 @@ export async function syncSubscription(
         deps.publicBaseUrl,
       );
       if (email) emails.push(email);
+    }
+    if (!origin) {
+      // No licence e-mail carries them: each new document goes out on its own (a renewal).
+      for (const issued of documents.filter((document) => document.created)) {
+        emails.push({
+          kind: `payment-${issued.document.kind}`,
+          to: issued.document.buyer.email,
+          ...paymentDocumentEmail({
+            document: issued.document,
+            url: paymentDocumentUrl(deps.publicBaseUrl, deps.secretKey, issued.number),
+            publicBaseUrl: deps.publicBaseUrl,
+          }),
+        });
+      }
     }
     const outbox = createOutboxRepository(tx);
     for (const email of emails) await outbox.enqueue(email, now);

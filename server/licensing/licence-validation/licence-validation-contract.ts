@@ -2,10 +2,28 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { licenceCertificateSchema } from '../licence-certificates/licence-certificate-contract.ts';
 import { validationCodes } from '../licences/check-licence.ts';
-import { normalizeSalesforceOrgId } from './salesforce-org-id.ts';
+import { normalizeSalesforceOrgId, readSalesforceOrgId } from './salesforce-org-id.ts';
 
 export const ORG_ID_MESSAGE =
   'orgId must be a Salesforce organization id: 15 or 18 letters and digits starting with 00D.';
+
+/** An 18-character id whose last three characters do not match: the answer says so, and what fits. */
+export function orgIdChecksumMessage(expected: string): string {
+  return `orgId has a wrong checksum: its last three characters must follow from the case of the first 15, which make ${expected}. Check the id's case, or send its first 15 characters.`;
+}
+
+function hasProblem(value: string, reason: 'format' | 'checksum'): boolean {
+  const reading = readSalesforceOrgId(value);
+  return !reading.ok && reading.reason === reason;
+}
+
+function checksumMessageFor(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const reading = readSalesforceOrgId(value);
+  return !reading.ok && reading.reason === 'checksum'
+    ? orgIdChecksumMessage(reading.expected)
+    : undefined;
+}
 
 /** `POST /account/v1/licenses/validate`: the key in the body, or an access token as bearer. */
 export const validationRequestSchema = zm
@@ -33,7 +51,11 @@ export const validationRequestSchema = zm
     orgId: zm.optional(
       zm.pipe(
         zm.string({ error: ORG_ID_MESSAGE }).check(
-          zm.refine((value) => normalizeSalesforceOrgId(value) !== undefined, ORG_ID_MESSAGE),
+          // One issue each: the shape, else the checksum, which names the id that would fit.
+          zm.refine((value) => !hasProblem(value, 'format'), ORG_ID_MESSAGE),
+          zm.refine((value) => !hasProblem(value, 'checksum'), {
+            error: (issue) => checksumMessageFor(issue.input) ?? ORG_ID_MESSAGE,
+          }),
           zm.describe(
             'The Salesforce org id the tool works on (15 or 18 characters, starts with 00D). Without it the answer states the licence but carries no certificate.',
           ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeSalesforceOrgId } from './salesforce-org-id.ts';
+import { normalizeSalesforceOrgId, readSalesforceOrgId } from './salesforce-org-id.ts';
 
 describe('normalizeSalesforceOrgId', () => {
   it('extends a 15-character id with its case checksum', () => {
@@ -28,5 +28,22 @@ describe('normalizeSalesforceOrgId', () => {
     ['surrounding spaces', ' 00D5g000004XyZ1'],
   ])('rejects %s', (_case, text) => {
     expect(normalizeSalesforceOrgId(text)).toBeUndefined();
+  });
+});
+
+describe('readSalesforceOrgId', () => {
+  it('tells a wrong checksum from a wrong shape, and gives the id that fits', () => {
+    // The API reference's old example: right shape, wrong suffix.
+    expect(readSalesforceOrgId('00D5g000004ABCDEAA')).toEqual({
+      ok: false,
+      reason: 'checksum',
+      expected: '00D5g000004ABCDEA4',
+    });
+    expect(readSalesforceOrgId('00D5g000004ABCDEA4')).toEqual({
+      ok: true,
+      id: '00D5g000004ABCDEA4',
+    });
+    expect(readSalesforceOrgId('0015g000004ABCDEA4')).toEqual({ ok: false, reason: 'format' });
+    expect(readSalesforceOrgId('00D5g000004ABCDE')).toEqual({ ok: false, reason: 'format' });
   });
 });

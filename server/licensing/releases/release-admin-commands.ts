@@ -1,5 +1,4 @@
 import { printTable } from '#server/platform/commands/command-io.ts';
-import { readFile, stat } from 'node:fs/promises';
 import {
   AdminError,
   EXIT_OK,
@@ -26,24 +25,28 @@ interface ReleaseCommandSettings extends CommandSettings {
 const MAX_MANIFEST_BYTES = 1_000_000;
 
 /** A file the operator named, read whole unless it is larger than `maxBytes`. */
-async function readInputFile(file: string, kind: string, maxBytes: number): Promise<Buffer> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new AdminError(`${file} is not a file.`);
-    if (info.size > maxBytes) {
-      throw new AdminError(
-        `${file} is ${info.size} bytes; ${kind} is at most ${maxBytes / 1_000_000 >= 1 && maxBytes % 1_000_000 === 0 ? `${maxBytes / 1_000_000} MB` : `${maxBytes} bytes`}.`,
-      );
-    }
-    return await readFile(file);
-  } catch (error) {
-    if (error instanceof AdminError) throw error;
-    throw new AdminError(`Cannot read ${file}: ${error instanceof Error ? error.message : error}`);
+async function readInputFile(
+  context: AdminContext<ReleaseCommandSettings>,
+  file: string,
+  kind: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  const reading = await context.files.read(file, maxBytes);
+  if (reading.ok) return reading.bytes;
+  if (reading.reason === 'not-a-file') throw new AdminError(`${file} is not a file.`);
+  if (reading.reason === 'too-large') {
+    throw new AdminError(
+      `${file} is ${reading.size} bytes; ${kind} is at most ${maxBytes / 1_000_000 >= 1 && maxBytes % 1_000_000 === 0 ? `${maxBytes / 1_000_000} MB` : `${maxBytes} bytes`}.`,
+    );
   }
+  throw new AdminError(`Cannot read ${file}: ${reading.message}`);
 }
 
-async function readManifest(file: string): Promise<string> {
-  return (await readInputFile(file, 'a manifest', MAX_MANIFEST_BYTES)).toString('utf8');
+async function readManifest(
+  context: AdminContext<ReleaseCommandSettings>,
+  file: string,
+): Promise<string> {
+  return (await readInputFile(context, file, 'a manifest', MAX_MANIFEST_BYTES)).toString('utf8');
 }
 
 /** How the admin commands read the catalog: like the server, signing any unsigned release. */
@@ -90,7 +93,7 @@ const publish: AdminCommand<ReleaseCommandSettings> = {
   },
   async run(context, { args, options }) {
     const file = context.resolvePath(args[0] ?? '');
-    const parsed = parseReleaseManifest(await readManifest(file));
+    const parsed = parseReleaseManifest(await readManifest(context, file));
     if (!parsed.ok) {
       throw new AdminError(
         [`The manifest ${file} is not valid:`, ...parsed.errors.map((e) => `  - ${e}`)].join('\n'),
@@ -101,7 +104,7 @@ const publish: AdminCommand<ReleaseCommandSettings> = {
     if (typeof options.sbom === 'string') {
       const sbomFile = context.resolvePath(options.sbom);
       const checked = await validateSbom(
-        await readInputFile(sbomFile, 'an SBOM', MAX_SBOM_BYTES),
+        await readInputFile(context, sbomFile, 'an SBOM', MAX_SBOM_BYTES),
         release,
       );
       if (!checked.ok) {

@@ -6,6 +6,25 @@ export interface AdminIo {
   err(line: string): void;
 }
 
+/** What reading a file the operator named gave: its bytes, or why not. */
+export type FileReading =
+  | { ok: true; bytes: Buffer }
+  | { ok: false; reason: 'not-a-file' }
+  | { ok: false; reason: 'too-large'; size: number }
+  | { ok: false; reason: 'unreadable'; message: string };
+
+/**
+ * The operator's files. Commands read and write them only through here: run in the server (the
+ * admin socket, decision 189), the bytes travel over the socket and the admin CLI reads and writes
+ * them as the operator's user, in the operator's directory.
+ */
+export interface AdminFiles {
+  /** Reads `file` whole unless it is larger than `maxBytes`. */
+  read(file: string, maxBytes: number): Promise<FileReading>;
+  /** Writes `bytes` to `file` (created or replaced, with the operator's umask); throws on failure. */
+  write(file: string, bytes: Uint8Array): Promise<void>;
+}
+
 /**
  * The settings every command may read. A domain's commands declare the settings they read on top
  * (`AdminCommand<ReleaseCommandSettings>`); the admin CLI passes the whole environment, and its
@@ -22,10 +41,12 @@ export interface AdminContext<TSettings extends CommandSettings = CommandSetting
   database(): Promise<Database>;
   /** Resolves a path the operator typed against the directory they ran the command in. */
   resolvePath(path: string): string;
+  /** The operator's files, at paths from `resolvePath`. */
+  files: AdminFiles;
   /**
    * The embedded database's data directory, where a running server may be asked for what only
-   * it can do (its backup socket, decision 130); undefined on PostgreSQL or when the command was
-   * given its database.
+   * it can do (its admin socket, decisions 130 and 189); undefined on PostgreSQL, when the command
+   * was given its database or runs in the server.
    */
   embeddedDataDir: string | undefined;
   now(): Date;
@@ -61,6 +82,12 @@ export interface AdminCommand<TSettings extends CommandSettings = CommandSetting
   details?: string;
   arguments?: readonly AdminArgument[];
   options?: Readonly<Record<string, AdminOption>>;
+  /**
+   * Where it runs while a server has the embedded database open (decision 189): in that server,
+   * through its admin socket (the default); here, because it asks the server itself (`backup`);
+   * or nowhere, because it needs the service stopped (`restore`), which it says.
+   */
+  whileServing?: 'in-server' | 'here' | 'stop-first';
   /** Returns the exit code (0 = success); throw AdminError for a failure with a clear message. */
   run: (context: AdminContext<TSettings>, input: AdminInput) => Promise<number>;
 }

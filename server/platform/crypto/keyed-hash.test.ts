@@ -27,6 +27,7 @@ describe('keyedHash', () => {
       'rate-limit': 'base64url',
       'billing-portal-token': 'base64url',
       'licence-key-replacement': 'base64url',
+      'privacy-request': 'hex',
     });
     expect(keyedHash(secretKey, 'email', 'a')).toMatch(/^[0-9a-f]{64}$/);
     expect(keyedHash(secretKey, 'quote-token', 'a')).toMatch(/^[A-Za-z0-9_-]{43}$/);

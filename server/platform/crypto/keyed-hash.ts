@@ -22,6 +22,10 @@ export const keyedHashPurposes = {
   'billing-portal-token': 'base64url',
   /** The signature of a lost-key link: `<licence id>:<expiry>:<key hash>` (decision 075). */
   'licence-key-replacement': 'base64url',
+  /** Whose data an export or erasure concerned, in its audit row: the normalized address (decision 193). */
+  'privacy-request': 'hex',
+  /** The signature of an invoice or receipt link: the document's number (decision 180). */
+  'payment-document': 'base64url',
 } as const satisfies Record<string, 'hex' | 'base64url'>;
 
 export type KeyedHashPurpose = keyof typeof keyedHashPurposes;

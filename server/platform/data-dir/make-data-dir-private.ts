@@ -66,7 +66,7 @@ async function tighten(file: string, statOf: typeof lstat): Promise<Stats | unde
 
 /**
  * DATA_DIR holds the embedded database (both signing keys, SECRET_KEY, every customer's address),
- * the `.eml` files with licence keys and the backup socket: nobody but the server's user may read
+ * the `.eml` files with licence keys and the admin socket: nobody but the server's user may read
  * it (decision 157). Creates it 0700 when it is missing and `create` is set, takes group and
  * others' bits off everything in it, and throws `DataDirNotPrivate` (one line saying how to fix
  * it) when the directory itself is still open to them (e.g. owned by another user), or when it

@@ -15,3 +15,6 @@ export * from './schema/licensing.ts';
 export * from './schema/quotes.ts';
 export * from './schema/invoice-orders.ts';
 export * from './schema/jobs.ts';
+export * from './schema/privacy.ts';
+export * from './schema/payment-documents.ts';
+export * from './schema/instances.ts';

@@ -17,8 +17,9 @@ export interface Domain<RouteDeps, JobContext, Settings extends CommandSettings 
   /** Mounted after the CSRF check, in this order, before the site's catch-all. */
   routes?: ReadonlyArray<RouteGroup<RouteDeps>>;
   /**
-   * Loaded by the admin CLI only, so the server never loads what the commands need (decision
-   * 135: `server/lazy-imports.test.ts`).
+   * Loaded by the admin CLI, and by the server only when its admin socket runs a command, so a
+   * server never loads what the commands need otherwise (decisions 135 and 189:
+   * `server/lazy-imports.test.ts`).
    */
   adminCommands?: () => Promise<readonly AdminCommand<Settings>[]>;
   /**

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { Job } from '../jobs/job.ts';
 import { maskAddressesIn } from './mask-address.ts';
 import type { MailTransport } from './outgoing-email.ts';
-import { createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
+import { attachmentsOf, createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
 
 export interface OutboxDeliveryOptions {
   db: Database;
@@ -22,6 +22,12 @@ export interface OutboxDeliveryOptions {
   concurrency?: number;
   /** Attempts before a message is given up and marked failed. */
   maxAttempts?: number;
+  /**
+   * How long this worker must have reached the database without a failure before it takes over
+   * another worker's claim whose lease ran out (decision 194): after an outage, every sender gets
+   * this long to record what it sent meanwhile.
+   */
+  takeOverAfterMs?: number;
   /** Told the outcome of every attempt (`/metrics`). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
 }
@@ -37,6 +43,11 @@ export type DeliveryOutcome = keyof DeliveryReport;
 const FIRST_RETRY_MS = 10_000;
 /** A claim not renewed for this long belongs to a dead worker and is offered again. */
 export const OUTBOX_LEASE_MS = 15_000;
+/**
+ * After an outage, a worker waits this long on a reachable database before taking over claims
+ * whose lease ran out: their senders record what they sent within a round or two (decision 194).
+ */
+export const OUTBOX_TAKE_OVER_AFTER_MS = 10_000;
 const MAX_RETRY_MS = 60 * 60_000;
 
 /** Exponential backoff: 10 s, 20 s, 40 s … capped at one hour (decision 052). */
@@ -70,22 +81,41 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
   const leaseMs = options.leaseMs ?? OUTBOX_LEASE_MS;
   const maxAttempts = options.maxAttempts ?? 20;
   const concurrency = options.concurrency ?? 4;
+  const takeOverAfterMs = options.takeOverAfterMs ?? OUTBOX_TAKE_OVER_AFTER_MS;
   const outbox = createOutboxRepository(db);
+  /**
+   * Since when every database call of this worker has succeeded; undefined after a failure until
+   * the next success. Claims in doubt are taken over only after `takeOverAfterMs` of it. A worker
+   * that has never been cut off starts "long ago": a replacement for a crashed instance takes its
+   * claims over as soon as their lease lapses, as before (decision 194).
+   */
+  let reachableSince: number | undefined = Number.NEGATIVE_INFINITY;
+  const reached = () => {
+    reachableSince ??= clock().getTime();
+  };
+  const unreachable = () => {
+    reachableSince = undefined;
+  };
   /**
    * Outcomes decided but not yet written (the database was away): a message the relay accepted
    * stays here until its record succeeds, and no new claim is made before that, so an outage never
    * makes this process send a message twice (decision 132).
    */
-  const unrecorded = new Map<number, () => Promise<void>>();
+  const unrecorded = new Map<number, { row: OutboxRow; write: () => Promise<boolean> }>();
   /** Set when a record fails: the rest of the batch waits rather than be sent while unrecordable. */
   let recordFailed = false;
 
-  /** Writes an attempt's outcome, or keeps it to be written before the next claim. */
-  async function record(row: OutboxRow, write: () => Promise<void>): Promise<void> {
+  /**
+   * Writes an attempt's outcome (or gives back an unattempted claim), or keeps it to be written
+   * before the next claim. `write` resolves false when the claim was no longer this worker's.
+   */
+  async function record(row: OutboxRow, write: () => Promise<boolean>): Promise<void> {
     try {
-      await write();
+      noteLostClaim(row, await write());
+      reached();
     } catch (error) {
-      unrecorded.set(row.id, write);
+      unreachable();
+      unrecorded.set(row.id, { row, write });
       recordFailed = true;
       logger.warn(
         { outboxId: row.id, kind: row.kind, err: describeForLog(error) },
@@ -94,10 +124,27 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
     }
   }
 
+  /** A claim taken over by another worker: the message may go out twice (same Message-ID). */
+  function noteLostClaim(row: OutboxRow, held: boolean): void {
+    if (held) return;
+    logger.warn(
+      { outboxId: row.id, kind: row.kind },
+      'an outbox claim was taken over before its outcome was recorded',
+    );
+  }
+
   /** Writes the outcomes kept during an outage, oldest first; throws while the database is away. */
   async function recordKept(): Promise<void> {
-    for (const [id, write] of unrecorded) {
-      await write();
+    for (const [id, { row, write }] of unrecorded) {
+      let held: boolean;
+      try {
+        held = await write();
+      } catch (error) {
+        unreachable();
+        throw error;
+      }
+      reached();
+      noteLostClaim(row, held);
       unrecorded.delete(id);
     }
     recordFailed = false;
@@ -114,6 +161,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         subject: row.subject,
         text: row.textBody ?? '',
         html: row.htmlBody ?? '',
+        attachments: attachmentsOf(row),
         createdAt: row.createdAt,
       });
     } catch (error) {
@@ -152,13 +200,23 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
     logger.info({ outboxId: row.id, kind: row.kind, transport: transport.name }, 'e-mail sent');
   }
 
-  /** Renews the leases of the claimed rows not yet done, every third of the lease. */
-  function keepLeases(held: Set<OutboxRow>): () => void {
+  /**
+   * Renews the leases of the claimed rows not yet done, every third of the lease, and keeps in
+   * `lease.until` how long the last renewal holds them: no send starts in the last third of it.
+   */
+  function keepLeases(held: Set<OutboxRow>, lease: { until: number }): () => void {
     const timer = setInterval(() => {
-      const until = new Date(clock().getTime() + leaseMs);
-      outbox
-        .extendLeases([...held], until)
-        .catch((error: unknown) => logger.warn({ err: error }, 'could not extend outbox leases'));
+      const until = clock().getTime() + leaseMs;
+      outbox.extendLeases([...held], new Date(until)).then(
+        () => {
+          lease.until = until;
+          reached();
+        },
+        (error: unknown) => {
+          unreachable();
+          logger.warn({ err: error }, 'could not extend outbox leases');
+        },
+      );
     }, leaseMs / 3);
     timer.unref();
     return () => clearInterval(timer);
@@ -179,14 +237,31 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
         // What was sent during an outage is recorded first: until then its claim is not renewed,
         // and claiming again could offer it anew.
         await recordKept();
-        const claimed = await outbox.claimDue(clock(), batchSize, leaseMs);
+        const claimedAt = clock().getTime();
+        // Claims whose lease ran out are taken over only once this worker has reached the
+        // database for a while: right after an outage, their senders may still have to record
+        // that they sent them (decision 194).
+        const takeOver =
+          reachableSince !== undefined && claimedAt - reachableSince >= takeOverAfterMs;
+        let claimed: OutboxRow[];
+        try {
+          claimed = await outbox.claimDue(new Date(claimedAt), batchSize, leaseMs, { takeOver });
+        } catch (error) {
+          unreachable();
+          throw error;
+        }
+        reached();
         const held = new Set(claimed);
         const untouched = [...claimed];
-        const stopKeeping = keepLeases(held);
+        const lease = { until: claimedAt + leaseMs };
+        const stopKeeping = keepLeases(held, lease);
+        // A send starts only while the lease holds for a while yet: once renewals fail, the rest
+        // of the batch waits, so no message is handed to the relay after its claim may have lapsed.
+        const leaseHolds = () => clock().getTime() < lease.until - leaseMs / 3;
         try {
           // A few SMTP conversations at once: a relay takes tens of milliseconds per message.
           const lane = async () => {
-            while (untouched.length > 0 && !stopping() && !recordFailed) {
+            while (untouched.length > 0 && !stopping() && !recordFailed && leaseHolds()) {
               const row = untouched.shift() as OutboxRow;
               await deliverOne(row, report);
               held.delete(row);
@@ -195,14 +270,14 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
           await Promise.all(Array.from({ length: concurrency }, lane));
         } finally {
           stopKeeping();
-          // Given back unattempted; a row whose send was cut short keeps its lease until it runs out.
+          // Given back unattempted (kept to give back later if the database is away); a row whose
+          // send was cut short keeps its lease until it runs out.
+          // A release that finds nothing (given back already, its reply lost) sent nothing either.
           for (const row of untouched) {
-            await outbox
-              .release(row)
-              .catch((error: unknown) => logger.warn({ err: error }, 'could not release a claim'));
+            await record(row, () => outbox.release(row).then(() => true));
           }
         }
-        if (claimed.length < batchSize || recordFailed) break;
+        if (claimed.length < batchSize || recordFailed || !leaseHolds()) break;
       }
       return report;
     },

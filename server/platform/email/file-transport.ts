@@ -5,7 +5,12 @@ import { PRIVATE_FILE_MODE } from '#server/platform/data-dir/write-private-file.
 import { PRIVATE_DIR_MODE } from '../data-dir/make-data-dir-private.ts';
 import type { Logger } from '../logger.ts';
 import { maskEmailAddress } from './mask-address.ts';
-import { messageIdHeader, type MailTransport, type OutgoingEmail } from './outgoing-email.ts';
+import {
+  messageIdHeader,
+  nodemailerAttachments,
+  type MailTransport,
+  type OutgoingEmail,
+} from './outgoing-email.ts';
 
 /** Without SMTP, each e-mail becomes an `.eml` file in `$DATA_DIR/mail` (open it in any mail client). */
 export function createFileTransport(dataDir: string, logger: Logger): MailTransport {
@@ -22,6 +27,7 @@ export function createFileTransport(dataDir: string, logger: Logger): MailTransp
         subject: email.subject,
         text: email.text,
         html: email.html,
+        attachments: nodemailerAttachments(email),
         date: email.createdAt,
       });
       const raw: unknown = info.message;

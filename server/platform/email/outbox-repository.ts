@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
-import { emailOutbox, type OutboxStatus } from '../db/schema.ts';
+import { emailOutbox, type OutboxStatus, type StoredAttachment } from '../db/schema.ts';
+import type { EmailAttachment } from './outgoing-email.ts';
 import type { RenderedEmail } from './render-email.ts';
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -12,6 +13,43 @@ export interface QueuedEmail extends RenderedEmail {
   kind: string;
   to: string;
   replyTo?: string | null;
+  /** Files sent with it, kept until it is sent ({@link MAX_ATTACHMENT_BYTES} in all). */
+  attachments?: readonly EmailAttachment[];
+}
+
+/** What the attachments of one message may weigh together: relays commonly refuse above 10 MB. */
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+
+/** A file name a mail client shows as written: no path, no control characters, not too long. */
+const ATTACHMENT_NAME = /^[\w][\w .()-]{0,99}$/;
+
+function storedAttachments(
+  attachments: readonly EmailAttachment[] | undefined,
+): StoredAttachment[] | null {
+  if (!attachments || attachments.length === 0) return null;
+  const bytes = attachments.reduce((sum, attachment) => sum + attachment.content.byteLength, 0);
+  if (bytes > MAX_ATTACHMENT_BYTES) {
+    throw new Error(`e-mail attachments of ${bytes} bytes exceed ${MAX_ATTACHMENT_BYTES}`);
+  }
+  return attachments.map((attachment) => {
+    if (!ATTACHMENT_NAME.test(attachment.filename)) {
+      throw new Error(`not an attachment name: ${JSON.stringify(attachment.filename)}`);
+    }
+    return {
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      contentBase64: attachment.content.toString('base64'),
+    };
+  });
+}
+
+/** A claimed message's attachments, as the transport sends them. */
+export function attachmentsOf(row: OutboxRow): EmailAttachment[] {
+  return (row.attachments ?? []).map((stored) => ({
+    filename: stored.filename,
+    contentType: stored.contentType,
+    content: Buffer.from(stored.contentBase64, 'base64'),
+  }));
 }
 
 export function createOutboxRepository(db: Executor) {
@@ -28,6 +66,7 @@ export function createOutboxRepository(db: Executor) {
           subject: email.subject,
           textBody: email.text,
           htmlBody: email.html,
+          attachments: storedAttachments(email.attachments),
           nextAttemptAt: now,
         })
         .returning();
@@ -37,22 +76,29 @@ export function createOutboxRepository(db: Executor) {
 
     /**
      * Claims up to `limit` due messages for one delivery attempt: rows locked by another worker are
-     * skipped, and each claimed row gets a lease of `leaseMs`, so no other worker takes it while it
-     * is being sent. The sender extends the lease while it works ({@link extendLeases}); a dead
-     * sender's rows come back when it runs out, or at once when the embedded database is opened
-     * again ({@link releaseAllLeases}).
+     * skipped, and each claimed row gets a lease of `leaseMs` and a fresh claim token, so no other
+     * worker takes it while it is being sent. The sender extends the lease while it works
+     * ({@link extendLeases}); a dead sender's rows come back when it runs out, or at once when the
+     * embedded database is opened again ({@link releaseAllLeases}).
+     *
+     * A message whose lease ran out is in doubt: its sender may have handed it to the relay and
+     * not been able to say so. `takeOver: false` leaves such messages alone (decision 194); only a
+     * worker that has reached the database for a while takes them over.
      */
-    async claimDue(now: Date, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+    async claimDue(
+      now: Date,
+      limit: number,
+      leaseMs: number,
+      options: { takeOver?: boolean } = {},
+    ): Promise<OutboxRow[]> {
+      const free =
+        options.takeOver === false
+          ? isNull(emailOutbox.leasedUntil)
+          : or(isNull(emailOutbox.leasedUntil), lte(emailOutbox.leasedUntil, now));
       const due = db
         .select({ id: emailOutbox.id })
         .from(emailOutbox)
-        .where(
-          and(
-            eq(emailOutbox.status, 'pending'),
-            lte(emailOutbox.nextAttemptAt, now),
-            or(isNull(emailOutbox.leasedUntil), lte(emailOutbox.leasedUntil, now)),
-          ),
-        )
+        .where(and(eq(emailOutbox.status, 'pending'), lte(emailOutbox.nextAttemptAt, now), free))
         .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id))
         .limit(limit)
         .for('update', { skipLocked: true });
@@ -61,6 +107,7 @@ export function createOutboxRepository(db: Executor) {
         .set({
           attempts: sql`${emailOutbox.attempts} + 1`,
           leasedUntil: new Date(now.getTime() + leaseMs),
+          claimToken: sql`gen_random_uuid()`,
         })
         .where(inArray(emailOutbox.id, due))
         .returning();
@@ -82,11 +129,13 @@ export function createOutboxRepository(db: Executor) {
     },
 
     /** Gives back a claim that was not attempted (shutdown): due again, the attempt not counted. */
-    async release(claimed: OutboxRow): Promise<void> {
-      await db
+    async release(claimed: OutboxRow): Promise<boolean> {
+      const rows = await db
         .update(emailOutbox)
-        .set({ leasedUntil: null, attempts: sql`${emailOutbox.attempts} - 1` })
-        .where(ownClaim(claimed));
+        .set({ leasedUntil: null, claimToken: null, attempts: sql`${emailOutbox.attempts} - 1` })
+        .where(ownClaim(claimed))
+        .returning({ id: emailOutbox.id });
+      return rows.length === 1;
     },
 
     /**
@@ -96,7 +145,7 @@ export function createOutboxRepository(db: Executor) {
     async releaseAllLeases(): Promise<number> {
       const rows = await db
         .update(emailOutbox)
-        .set({ leasedUntil: null })
+        .set({ leasedUntil: null, claimToken: null })
         .where(and(eq(emailOutbox.status, 'pending'), isNotNull(emailOutbox.leasedUntil)))
         .returning({ id: emailOutbox.id });
       return rows.length;
@@ -128,9 +177,14 @@ export function createOutboxRepository(db: Executor) {
       return { pending: row?.pending ?? 0, oldestDue: row?.oldestDue ?? undefined };
     },
 
-    /** Marks a claimed message sent and drops its bodies (they may hold a licence key). */
-    async markSent(claimed: OutboxRow, now: Date): Promise<void> {
-      await db
+    /**
+     * Marks a claimed message sent and drops its bodies (they may hold a licence key) and its
+     * attachments (a buyer's document). The claim's token stays on the row, so writing this again
+     * (its first reply lost with the connection) still finds it. False when the claim was no
+     * longer this worker's: another took the message over meanwhile.
+     */
+    async markSent(claimed: OutboxRow, now: Date): Promise<boolean> {
+      const rows = await db
         .update(emailOutbox)
         .set({
           status: 'sent',
@@ -138,23 +192,30 @@ export function createOutboxRepository(db: Executor) {
           leasedUntil: null,
           textBody: null,
           htmlBody: null,
+          attachments: null,
           lastError: null,
         })
-        .where(ownClaim(claimed));
+        .where(recordable(claimed, 'sent'))
+        .returning({ id: emailOutbox.id });
+      return rows.length === 1;
     },
 
-    async markForRetry(claimed: OutboxRow, nextAttemptAt: Date, error: string): Promise<void> {
-      await db
+    async markForRetry(claimed: OutboxRow, nextAttemptAt: Date, error: string): Promise<boolean> {
+      const rows = await db
         .update(emailOutbox)
         .set({ nextAttemptAt, leasedUntil: null, lastError: error })
-        .where(ownClaim(claimed));
+        .where(ownClaim(claimed))
+        .returning({ id: emailOutbox.id });
+      return rows.length === 1;
     },
 
-    async markFailed(claimed: OutboxRow, error: string): Promise<void> {
-      await db
+    async markFailed(claimed: OutboxRow, error: string): Promise<boolean> {
+      const rows = await db
         .update(emailOutbox)
         .set({ status: 'failed', leasedUntil: null, lastError: error })
-        .where(ownClaim(claimed));
+        .where(recordable(claimed, 'failed'))
+        .returning({ id: emailOutbox.id });
+      return rows.length === 1;
     },
 
     /** The latest messages in the given states, newest first (operator view). */
@@ -171,7 +232,13 @@ export function createOutboxRepository(db: Executor) {
     async requeue(id: number, now: Date): Promise<boolean> {
       const rows = await db
         .update(emailOutbox)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
+        .set({
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          leasedUntil: null,
+          claimToken: null,
+        })
         .where(and(eq(emailOutbox.id, id), ne(emailOutbox.status, 'sent')))
         .returning({ id: emailOutbox.id });
       return rows.length === 1;
@@ -181,7 +248,13 @@ export function createOutboxRepository(db: Executor) {
     async requeueFailed(now: Date): Promise<number> {
       const rows = await db
         .update(emailOutbox)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
+        .set({
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          leasedUntil: null,
+          claimToken: null,
+        })
         .where(eq(emailOutbox.status, 'failed'))
         .returning({ id: emailOutbox.id });
       return rows.length;
@@ -194,12 +267,23 @@ export function createOutboxRepository(db: Executor) {
   };
 }
 
-/** Only the worker that made this attempt may record its outcome (a re-claim bumps `attempts`). */
+/**
+ * Only the worker that made this attempt may record its outcome: every claim draws a new token
+ * (a requeue may set `attempts` back, so it cannot tell claims apart).
+ */
 function ownClaim(claimed: OutboxRow) {
+  return and(sameClaim(claimed), eq(emailOutbox.status, 'pending'));
+}
+
+/** {@link ownClaim}, or the same outcome already recorded by this claim (a repeated write). */
+function recordable(claimed: OutboxRow, outcome: 'sent' | 'failed') {
+  return and(sameClaim(claimed), inArray(emailOutbox.status, ['pending', outcome]));
+}
+
+function sameClaim(claimed: OutboxRow) {
   return and(
     eq(emailOutbox.id, claimed.id),
-    eq(emailOutbox.attempts, claimed.attempts),
-    eq(emailOutbox.status, 'pending'),
+    claimed.claimToken === null ? sql`false` : eq(emailOutbox.claimToken, claimed.claimToken),
   );
 }
 

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { MailTransport, OutgoingEmail } from './outgoing-email.ts';
-import { messageIdHeader } from './outgoing-email.ts';
+import { messageIdHeader, nodemailerAttachments } from './outgoing-email.ts';
 
 /** Delivers through the SMTP server of `SMTP_URL` (e.g. `smtp://user:pass@host:587`). */
 export function createSmtpTransport(smtpUrl: string): MailTransport {
@@ -22,6 +22,7 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
         subject: email.subject,
         text: email.text,
         html: email.html,
+        attachments: nodemailerAttachments(email),
         date: email.createdAt,
       });
     },

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '../db/client.ts';
+import type { InstanceRegistry } from '../instances/instance-registry.ts';
 import type { Logger } from '../logger.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 
@@ -21,6 +22,8 @@ export interface ServicePorts {
   secretKey: string;
   /** The process's one rate limiter: counts in memory, shared through the database (decision 085). */
   rateLimiter: RateLimiter;
+  /** This process in the registry of live instances (decision 195); its heartbeat is a job. */
+  instances: InstanceRegistry;
   /** Asks the e-mail outbox job to deliver soon (called after an e-mail was queued). */
   wakeOutbox: () => void;
 }

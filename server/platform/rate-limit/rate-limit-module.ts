@@ -1,14 +1,25 @@
 import type { DatabaseHandle } from '../db/client.ts';
 import { defineDomain } from '../domain/define-domain.ts';
+import { instanceHeartbeatJob, type InstanceRegistry } from '../instances/instance-registry.ts';
 import { rateLimitJobs, type RateLimiter } from './rate-limiter.ts';
 
 interface RateLimitJobContext {
-  deps: { database: DatabaseHandle; rateLimiter: RateLimiter; clock: () => Date };
+  deps: {
+    database: DatabaseHandle;
+    rateLimiter: RateLimiter;
+    instances: InstanceRegistry;
+    clock: () => Date;
+  };
 }
 
-/** Rate limits: writing the hits counted in memory, and sweeping the windows that ended. */
+/**
+ * Rate limits: writing the hits counted in memory, sweeping the windows that ended, and this
+ * instance's heartbeat in `live_instances`, by which the limits' shares are divided (decision 195).
+ */
 export const rateLimitDomain = defineDomain<never, RateLimitJobContext>({
   name: 'rate-limit',
-  jobs: ({ deps }) =>
-    rateLimitJobs({ limiter: deps.rateLimiter, db: deps.database.db, clock: deps.clock }),
+  jobs: ({ deps }) => [
+    instanceHeartbeatJob(deps.instances),
+    ...rateLimitJobs({ limiter: deps.rateLimiter, db: deps.database.db, clock: deps.clock }),
+  ],
 });

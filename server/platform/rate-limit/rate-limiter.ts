@@ -32,18 +32,29 @@ export interface RateLimiter {
 }
 
 /**
- * The share of a rule's limit an instance may admit from memory before the database has
- * confirmed those hits (decision 085). With P instances a window admits at most
- * `(P − 1) × floor(limit × share)` requests over the limit; one instance is exact. Limits below
- * 10 get no share, so their every admission is decided by the database.
+ * The share of a rule's limit the instances together may admit from memory before the database
+ * has confirmed those hits (decisions 085, 195): each instance gets `floor(limit × share / P)`
+ * with P the live instances, so a window admits at most `limit × (1 + share)` requests whatever
+ * the instance count; one instance is exact. A share below one hit is none: that admission is
+ * decided by the database.
  */
 export const UNCONFIRMED_SHARE = 0.1;
 /** How often the flusher writes counted hits (decision 085). */
 export const RATE_LIMIT_FLUSH_INTERVAL_MS = 1000;
 
-/** Hits one instance may admit from memory before writing them (decision 085). */
-export function unconfirmedAllowance(limit: number): number {
-  return Math.floor(limit * UNCONFIRMED_SHARE);
+/**
+ * Hits one instance may admit from memory before writing them (decisions 085, 195): its part of
+ * the share, `instances` being the live count; none while that count is unknown.
+ */
+export function unconfirmedAllowance(limit: number, instances: number | undefined = 1): number {
+  if (instances === undefined) return 0;
+  return Math.floor((limit * UNCONFIRMED_SHARE) / Math.max(1, instances));
+}
+
+/** Who tells the limiter how many instances share a limit (`live_instances`, decision 195). */
+export interface LimitSharers {
+  /** The live instance count, or undefined when this instance cannot be sure all count it. */
+  shareDivisor(): number | undefined;
 }
 
 /** One rule and subject in one window, as this instance knows it. */
@@ -77,8 +88,13 @@ export function createRateLimiter(options: {
   maxCounters?: number;
   /** Told every refusal, with its rule (`/metrics`). */
   onRefusal?: (rule: RateLimitRule) => void;
+  /**
+   * The live instances a limit's unconfirmed share is divided among (decision 195); without it,
+   * this process counts as the only one (tests, benchmarks, the embedded database).
+   */
+  sharers?: LimitSharers;
 }): RateLimiter {
-  const { db, clock, secretKey, onRefusal } = options;
+  const { db, clock, secretKey, onRefusal, sharers } = options;
   const maxCounters = options.maxCounters ?? 100_000;
   const counters = new Map<string, Counter>();
   let pruneScheduled = false;
@@ -188,7 +204,7 @@ export function createRateLimiter(options: {
       const windowMs = rule.windowSeconds * 1000;
       const windowStart = Math.floor(now / windowMs) * windowMs;
       const windowEnd = windowStart + windowMs;
-      const allowance = unconfirmedAllowance(rule.limit);
+      const allowance = unconfirmedAllowance(rule.limit, sharers ? sharers.shareDivisor() : 1);
       const decide = (position: number): RateLimitDecision => {
         const allowed = position <= rule.limit;
         if (!allowed) onRefusal?.(rule);

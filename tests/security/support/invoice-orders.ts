@@ -68,6 +68,9 @@ export const enterpriseOrder = (billingEmail: string): InvoiceCheckoutRequestInp
   billingCurrency: 'EUR',
   companyName: 'Acme Holding GmbH',
   billingEmail,
+  addressLine: 'Hauptstraße 1',
+  postalCode: '10115',
+  city: 'Berlin',
   country: 'DE',
   poReference: 'PO-4711',
 });

@@ -47,7 +47,13 @@ async function sendInvoice(
   subscription: LocalSubscription,
   from: Pick<
     LocalInvoice,
-    'companyName' | 'billingEmail' | 'billingAddress' | 'vatId' | 'poReference' | 'quoteReference'
+    | 'companyName'
+    | 'billingEmail'
+    | 'billingAddress'
+    | 'country'
+    | 'vatId'
+    | 'poReference'
+    | 'quoteReference'
   >,
   period: { start: Date; end: Date },
   daysUntilDue: number,
@@ -105,6 +111,7 @@ export async function createLocalInvoiceSubscription(
         companyName: input.buyer.companyName,
         billingEmail: email,
         billingAddress: addressText(input.buyer),
+        country: input.buyer.address.country,
         vatId: input.buyer.vatId,
         poReference: input.poReference,
         quoteReference: input.quoteReference,
@@ -123,6 +130,8 @@ export async function createLocalInvoiceSubscription(
           hostedUrl: localInvoiceUrl(deps.publicBaseUrl, invoice.id),
           amountDue: invoice.amount,
         },
+        // Test mode: the invoice is a page of this server, e-mailed to no one.
+        emailedTo: null,
       },
       events: localEvents(subscription.id, 'customer.subscription.created'),
     };
@@ -147,6 +156,7 @@ export async function renewLocalInvoiceSubscription(
       companyName: previous?.companyName ?? null,
       billingEmail: previous?.billingEmail ?? null,
       billingAddress: previous?.billingAddress ?? null,
+      country: previous?.country ?? null,
       vatId: previous?.vatId ?? null,
       poReference: previous?.poReference ?? null,
       quoteReference: null,

@@ -2,13 +2,60 @@ import type { Database } from '#server/platform/db/database.ts';
 import { PaymentError } from '#server/billing/subscriptions/payment-errors.ts';
 import type { PaymentProvider } from '#server/billing/subscriptions/payment-provider.ts';
 import { isSubscriptionStatus } from '#server/billing/subscriptions/payment-types.ts';
-import { localId, createLocalPaymentRepository } from './local-payment-repository.ts';
+import type { DocumentablePayment } from '#server/billing/documents/payment-document.ts';
+import {
+  localId,
+  createLocalPaymentRepository,
+  type LocalInvoice,
+} from './local-payment-repository.ts';
 import { createLocalInvoiceSubscription, localInvoiceUrl } from './local-invoices.ts';
 
 /** How long a hosted-checkout page stays payable (Stripe's default is 24 hours). */
 export const LOCAL_CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a billing-portal link stays usable once created. */
 export const LOCAL_PORTAL_SESSION_TTL_MS = 60 * 60 * 1000;
+
+/** How many of a subscription's latest invoices a read offers for documents (decision 180). */
+const RECENT_INVOICES = 5;
+
+/**
+ * The local invoices the product documents itself: card charges paid (a receipt each) and
+ * invoices sent for payment (the invoice, with its due date); void ones none.
+ */
+export function documentablePaymentsOf(
+  invoices: readonly LocalInvoice[],
+  customerEmail: string | null,
+): DocumentablePayment[] {
+  return invoices.flatMap((invoice): DocumentablePayment[] => {
+    const sent = invoice.dueAt !== null;
+    if (invoice.status === 'void' || (!sent && invoice.status !== 'paid')) return [];
+    const email = invoice.billingEmail ?? customerEmail;
+    if (!email) return [];
+    return [
+      {
+        invoiceId: invoice.id,
+        kind: sent ? 'invoice' : 'receipt',
+        issuedAt: invoice.createdAt,
+        paidAt: invoice.paidAt,
+        dueAt: invoice.dueAt,
+        currency: invoice.currency,
+        netMinor: invoice.amount,
+        description: invoice.description,
+        periodStart: invoice.periodStart,
+        periodEnd: invoice.periodEnd,
+        buyer: {
+          email,
+          companyName: invoice.companyName,
+          address: invoice.billingAddress,
+          country: invoice.country,
+          vatId: invoice.vatId,
+        },
+        poReference: invoice.poReference,
+        quoteReference: invoice.quoteReference,
+      },
+    ];
+  });
+}
 
 export interface LocalPaymentProviderOptions {
   db: Database;
@@ -112,6 +159,10 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
               }
             : null,
         paymentReceived: await repository.hasPaidInvoice(subscription.id),
+        documentablePayments: documentablePaymentsOf(
+          (await repository.invoicesOf(subscription.id)).slice(0, RECENT_INVOICES),
+          customer?.email ?? null,
+        ),
       };
     },
 

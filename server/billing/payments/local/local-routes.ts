@@ -1,12 +1,10 @@
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
 import { EMAIL_ADDRESS_PATTERN } from '#shared/contracts/fields.ts';
-import {
-  billingErrorMessage,
-  freeLicenceLimitMessage,
-  validationMessages,
-} from '#shared/contracts/messages.ts';
+import { freeLicenceLimitMessage, validationMessages } from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
+import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
+import { createPaymentDocumentRepository } from '#server/billing/documents/payment-document-repository.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/platform/csrf/csrf.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
@@ -79,6 +77,12 @@ const portalErrors: Record<PortalActionError, string> = {
   NoChange: 'That is already your plan.',
   CardRequired: 'Add a card first: a paid plan needs a payment method.',
   CardDeclined: 'Your card was declined. Update your card and try again.',
+};
+
+/** A declined card is the one thing that went wrong: its message alone, not the generic billing error. */
+export const cardDeclinedAtCheckout = {
+  title: 'Your card was declined.',
+  message: 'Nothing was charged. Try another card, or ask your bank why it refused the payment.',
 };
 
 const portalNotices: Record<string, string> = {
@@ -266,10 +270,7 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
         return render(400);
       case 'CardDeclined':
         c.get('log').info({ sessionId: session.id }, 'local checkout: card declined');
-        return render(402, {
-          title: 'Your card was declined.',
-          message: billingErrorMessage(undefined),
-        });
+        return render(402, cardDeclinedAtCheckout);
     }
   });
 
@@ -361,7 +362,15 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
       );
     }
     const { invoicePage } = await localPages.invoice();
-    return c.html(invoicePage({ invoice, now: deps.clock() }));
+    const issued = await createPaymentDocumentRepository(db).findByProviderInvoice(
+      'local',
+      invoice.id,
+    );
+    const document = issued && {
+      number: issued.number,
+      url: paymentDocumentUrl(deps.env.PUBLIC_BASE_URL, deps.secretKey, issued.number),
+    };
+    return c.html(invoicePage({ invoice, now: deps.clock(), document }));
   });
 
   app.get('/billing/local/portal/:id', async (c) => {

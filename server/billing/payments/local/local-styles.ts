@@ -30,6 +30,7 @@ main { max-width: 960px; margin: 0 auto; padding: 32px 16px 64px; }
 h1 { font-size: clamp(1.6rem, 4vw, 2.2rem); line-height: 1.2; margin: 0 0 8px; }
 h2 { font-size: 1.25rem; line-height: 1.3; margin: 0 0 16px; }
 h3 { font-size: 1.0625rem; margin: 0 0 8px; }
+.card h3 { margin: 32px 0 12px; padding-top: 24px; border-top: 1px solid var(--border); }
 .lead { color: var(--muted); margin: 0 0 24px; }
 .layout { display: grid; gap: 24px; }
 @media (min-width: 800px) { .layout { grid-template-columns: 1fr 1fr; align-items: start; } }
@@ -48,7 +49,7 @@ form { margin: 0; }
 .field { margin: 0 0 16px; }
 .field label, .field .label { display: block; font-weight: 600; margin: 0 0 4px; }
 .field .hint { display: block; color: var(--muted); font-size: 0.875rem; margin: 0 0 6px; }
-.field input, .field select { width: 100%; font: inherit; padding: 10px 12px; border: 1px solid #8a97ab; border-radius: ${radius.md}; background: var(--surface); color: var(--text); }
+.field input, .field select { width: 100%; min-height: 48px; font: inherit; padding: 10px 12px; border: 1px solid #8a97ab; border-radius: ${radius.md}; background: var(--surface); color: var(--text); }
 .field input[readonly] { background: var(--surface-muted); }
 .field input[aria-invalid='true'] { border-color: var(--danger); border-width: 2px; }
 .field .error { display: block; color: var(--danger); font-size: 0.9375rem; margin: 6px 0 0; }

@@ -129,7 +129,9 @@ describe('checkout sessions', () => {
       success_url: successUrl,
       cancel_url: cancelUrl,
       payment_method_collection: 'always',
-      billing_address_collection: 'auto',
+      billing_address_collection: 'required',
+      tax_id_collection: { enabled: 'true' },
+      automatic_tax: { enabled: 'true' },
     });
     expect(create?.idempotencyKey).toBe('checkout-chk_1');
     expect(create?.authorization).toBe('Bearer sk_test_fake');
@@ -328,7 +330,7 @@ describe('sessions, subscriptions and the portal', () => {
     });
     fake.requests.length = 0;
     const snapshot = await provider.retrieveSubscription(subscription.id);
-    expect(fake.requests[0]?.query).toEqual({ expand: ['customer'] });
+    expect(fake.requests[0]?.query).toEqual({ expand: ['customer', 'latest_invoice'] });
     expect(snapshot).toEqual({
       provider: 'stripe',
       subscriptionId: subscription.id,
@@ -347,6 +349,8 @@ describe('sessions, subscriptions and the portal', () => {
       collection: 'card',
       openInvoice: null,
       paymentReceived: true,
+      // Stripe's own invoice of the first payment (decision 180).
+      providerDocumentUrl: `https://invoice.stripe.test/i/${subscription.latest_invoice}`,
     });
 
     fake.updateSubscription(subscription.id, {

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
-import { isBillingPeriod, isCurrency, isEdition, type Currency } from '#shared/pricing/index.ts';
+import {
+  isBillingPeriod,
+  isCurrency,
+  isEdition,
+  isEuCountry,
+  type Currency,
+} from '#shared/pricing/index.ts';
 import { isSubscriptionStatus } from '#server/billing/subscriptions/payment-types.ts';
 import type {
   CheckoutSessionRef,
@@ -88,6 +94,12 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 /** The Stripe side of the payment boundary. Only this folder imports `stripe`. */
+/** The hosted page of a subscription's latest invoice, once it is final (a draft has none). */
+function hostedDocumentOf(invoice: string | Stripe.Invoice | null): string | null {
+  if (!invoice || typeof invoice === 'string') return null;
+  return invoice.hosted_invoice_url ?? null;
+}
+
 export function createStripePaymentProvider(options: StripePaymentProviderOptions) {
   const { stripe, webhookSecret } = options;
 
@@ -163,9 +175,17 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           cancel_url: input.cancelUrl,
           // Starter costs nothing: ask for a card only if Stripe needs one.
           payment_method_collection: input.edition === 'Starter' ? 'if_required' : 'always',
-          billing_address_collection: 'auto',
+          // Stripe Tax computes and prints the VAT from the address and tax ID asked for here,
+          // as the VAT rule does (decision 178; dashboard set-up in docs/payments.md).
+          billing_address_collection: 'required',
+          tax_id_collection: { enabled: true },
+          automatic_tax: { enabled: true },
         };
-        if (customer) params.customer = customer;
+        if (customer) {
+          params.customer = customer;
+          // An existing customer's address and name are taken from Checkout (tax ID collection needs it).
+          params.customer_update = { address: 'auto', name: 'auto' };
+        }
         const session = await stripe.checkout.sessions.create(params, {
           idempotencyKey: `checkout-${input.checkoutRequestId}`,
         });
@@ -211,11 +231,17 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
             country: address.country ?? '',
           };
         }
-        if (buyer.vatId) customerParams.tax_id_data = [{ type: 'eu_vat', value: buyer.vatId }];
-        if (input.poReference) {
-          customerParams.invoice_settings = {
-            custom_fields: [{ name: PO_FIELD_NAME, value: input.poReference }],
-          };
+        // An EU VAT ID is Stripe's `eu_vat`, which Stripe Tax reads (reverse charge); another
+        // state's tax ID is printed as a custom field (decision 178).
+        const customFields: { name: string; value: string }[] = [];
+        if (buyer.vatId && address.country && isEuCountry(address.country)) {
+          customerParams.tax_id_data = [{ type: 'eu_vat', value: buyer.vatId }];
+        } else if (buyer.vatId) {
+          customFields.push({ name: 'Tax ID', value: buyer.vatId });
+        }
+        if (input.poReference) customFields.push({ name: PO_FIELD_NAME, value: input.poReference });
+        if (customFields.length > 0) {
+          customerParams.invoice_settings = { custom_fields: customFields };
         }
         const customer = await stripe.customers.create(customerParams, {
           idempotencyKey: `invoice-customer-${input.requestId}`,
@@ -226,6 +252,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
             items: [{ price: priceId, quantity: checkoutQuantity(input.edition, input.quantity) }],
             collection_method: 'send_invoice',
             days_until_due: input.daysUntilDue,
+            automatic_tax: { enabled: true },
             metadata,
             description: input.poReference ? `${PO_FIELD_NAME} ${input.poReference}` : undefined,
           },
@@ -255,6 +282,8 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         return {
           subscriptionId: subscription.id,
           invoice: { ...open, amountDue: invoice.amount_due },
+          // Stripe e-mails invoices to customers in live mode only.
+          emailedTo: invoice.livemode ? (invoice.customer_email ?? customer.email ?? null) : null,
         };
       });
     },
@@ -280,7 +309,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
     async retrieveSubscription(subscriptionId: string): Promise<SubscriptionSnapshot> {
       return call('retrieve subscription', async () => {
         const subscription = await stripe.subscriptions.retrieve(subscriptionId, {
-          expand: ['customer'],
+          expand: ['customer', 'latest_invoice'],
         });
         const item = subscription.items.data[0];
         if (!item) throw new PaymentError('NotConfigured', `${subscriptionId} has no items`);
@@ -344,6 +373,8 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           collection: byInvoice ? 'invoice' : 'card',
           openInvoice,
           paymentReceived,
+          // Stripe's own invoice of the latest payment, linked from our e-mails (decision 180).
+          providerDocumentUrl: hostedDocumentOf(subscription.latest_invoice),
         };
       });
     },

@@ -2,11 +2,11 @@ import { renderEmail, type RenderedEmail } from '#server/platform/email/render-e
 import { visitorTextForEmail } from '#server/platform/email/visitor-text.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import type { QuoteDocument } from '../quote-document.ts';
+import { quoteTotals, type QuoteDocument } from '../quote-document.ts';
 
 /**
  * The quote as an e-mail to whoever asked for it: the figures, and links to the PDF and to the
- * accept page (decision 142: links, not an attachment).
+ * accept page (decision 142); the PDF is also attached (decision 181).
  */
 export function quoteEmail(input: {
   document: QuoteDocument;
@@ -16,6 +16,7 @@ export function quoteEmail(input: {
 }): RenderedEmail {
   const { document, downloadUrl, acceptUrl, publicBaseUrl } = input;
   const { currency } = document.plan;
+  const totals = quoteTotals(document);
   // Typed by whoever asked, for an address nobody confirmed: echoed only without links (decision 159).
   const company = visitorTextForEmail(document.buyer.companyName);
   const purchaseOrder = visitorTextForEmail(document.buyer.purchaseOrder);
@@ -32,10 +33,10 @@ export function quoteEmail(input: {
         kind: 'facts',
         items: [
           { label: 'Plan', value: document.plan.name },
-          {
-            label: 'Total',
-            value: `${formatCents(document.totalCents, currency)} ${document.period}`,
-          },
+          ...totals.lines.map((line) => ({
+            label: line.label,
+            value: line.cents === null ? '' : formatCents(line.cents, currency),
+          })),
           ...(document.yearlySavingCents !== undefined
             ? [
                 {
@@ -47,7 +48,7 @@ export function quoteEmail(input: {
           ...(purchaseOrder ? [{ label: 'Purchase order', value: purchaseOrder }] : []),
         ],
       },
-      { kind: 'note', text: document.tax.note },
+      ...(totals.note ? [{ kind: 'note' as const, text: totals.note }] : []),
       { kind: 'button', label: 'Download the quote (PDF)', url: downloadUrl },
       {
         kind: 'paragraph',

@@ -30,10 +30,52 @@ describe('lifecycle e-mails', () => {
     // The access-token example calls the account service, which may live on its own host.
     expect(mail.text).toContain('curl -X POST https://account.orgsmith.example/account/v1/');
     expect(mail.text).not.toContain(`${publicBaseUrl}/account/v1/`);
+    expect(mail.text).toContain('Paid until: 15 January 2027 (renews automatically)');
     const converted = trialConvertedEmail({ licence, renewsAt: licence.paidUntil, publicBaseUrl });
     expect(converted.subject).toBe('Your Orgsmith trial is now Orgsmith Pro, 10 orgs');
     expect(converted.text).toContain('ends in Q7RX');
     expect(converted.text).not.toMatch(/ORGS-/);
+  });
+
+  it('says how to use the key: the variable set once, an access token for CI, the docs', () => {
+    const mail = licenceKeyEmail({
+      key,
+      licence,
+      renewsAt: licence.paidUntil,
+      publicBaseUrl,
+      accountBaseUrl: 'https://account.orgsmith.example',
+    });
+    expect(mail.text).toContain(`export ORGSMITH_LICENSE_KEY=${key}`);
+    expect(mail.text).toContain(`setx ORGSMITH_LICENSE_KEY ${key}`);
+    expect(mail.text).toContain("the CLI's access-token argument");
+    expect(mail.text).toContain('/account/v1/access-tokens');
+    expect(mail.text).toContain('https://docs.orgsmith.io');
+    // No invented command: auth:key:save takes the credentials' encryption key, not a licence.
+    expect(mail.text).not.toMatch(/auth:key/);
+  });
+
+  it('never calls an unpaid invoice order paid: the invoice, its due date, what if unpaid', () => {
+    const mail = licenceKeyEmail({
+      key,
+      licence,
+      renewsAt: new Date('2027-11-27T10:00:00Z'),
+      publicBaseUrl,
+      accountBaseUrl: publicBaseUrl,
+      openInvoice: { number: 'LOCAL-3F9A2C1B', dueAt: new Date('2026-12-27T10:00:00Z') },
+    });
+    expect(mail.text).not.toMatch(/paid until/i);
+    expect(mail.text).toContain('Invoice: LOCAL-3F9A2C1B, unpaid, due 27 December 2026');
+    expect(mail.text).toContain('Valid until: 27 November 2027 once the invoice is paid');
+    expect(mail.text).toContain('still unpaid on 10 January 2027, 14 days after its due date');
+    const free = licenceKeyEmail({
+      key,
+      licence: { ...licence, edition: 'Starter', quantity: 3 },
+      renewsAt: licence.paidUntil,
+      publicBaseUrl,
+      accountBaseUrl: publicBaseUrl,
+    });
+    expect(free.text).toContain('Renews: 15 January 2027');
+    expect(free.text).not.toMatch(/paid until/i);
   });
 
   const cases: Array<[LifecycleEvent, string, string, string]> = [

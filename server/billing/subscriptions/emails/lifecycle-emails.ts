@@ -1,6 +1,6 @@
 import { planName, type Edition } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { accessTokenEmailBlocks } from '#server/licensing/access-tokens/emails/access-token-email-blocks.ts';
+import { keyUsageEmailBlocks } from '#server/licensing/key-usage/key-usage-email-blocks.ts';
 import { gettingStartedBlocks, keySafetyNote } from '#server/platform/email/mail-blocks.ts';
 import type { QueuedEmail } from '#server/platform/email/outbox-repository.ts';
 import {
@@ -9,6 +9,14 @@ import {
   type EmailBlock,
   type RenderedEmail,
 } from '#server/platform/email/render-email.ts';
+import {
+  INVOICE_SUSPEND_AFTER_DAYS,
+  suspensionDate,
+} from '#server/billing/subscriptions/invoice-rules.ts';
+import {
+  documentLinkLabel,
+  type DocumentLink,
+} from '#server/billing/documents/payment-document.ts';
 import type { LifecycleEvent } from '../lifecycle-rules.ts';
 
 /**
@@ -45,6 +53,19 @@ function addressFooter(licence: LicenceFacts): EmailBlock[] {
   ];
 }
 
+/** The payment's invoice or receipt, linked (decision 180). */
+function documentBlocks(document: DocumentLink | null | undefined): EmailBlock[] {
+  if (!document) return [];
+  const noun = document.kind === 'receipt' ? 'receipt' : 'invoice';
+  return [
+    {
+      kind: 'paragraph',
+      text: `Your ${noun} for this payment, to file with your accounts:`,
+      link: { label: documentLinkLabel(document), url: document.url },
+    },
+  ];
+}
+
 function keyFacts(licence: LicenceFacts, extra: Array<{ label: string; value: string }> = []) {
   return {
     kind: 'facts' as const,
@@ -56,6 +77,57 @@ function keyFacts(licence: LicenceFacts, extra: Array<{ label: string; value: st
   };
 }
 
+/**
+ * What the buyer has: paid until the period's end, or, for an order by invoice not yet paid, the
+ * invoice and its due date and what happens if it stays unpaid (decision 183).
+ */
+function termsBlocks(
+  licence: LicenceFacts,
+  renewsAt: Date,
+  openInvoice: { number: string; dueAt: Date } | null,
+): EmailBlock[] {
+  const plan = { label: 'Licence', value: planName(licence.edition, licence.quantity) };
+  if (licence.edition === 'Starter') {
+    return [
+      {
+        kind: 'facts',
+        items: [
+          plan,
+          { label: 'Renews', value: `${formatEmailDate(renewsAt)} (renews automatically)` },
+        ],
+      },
+    ];
+  }
+  if (!openInvoice) {
+    return [
+      {
+        kind: 'facts',
+        items: [
+          plan,
+          { label: 'Paid until', value: `${formatEmailDate(renewsAt)} (renews automatically)` },
+        ],
+      },
+    ];
+  }
+  return [
+    {
+      kind: 'facts',
+      items: [
+        plan,
+        {
+          label: 'Invoice',
+          value: `${openInvoice.number}, unpaid, due ${formatEmailDate(openInvoice.dueAt)}`,
+        },
+        { label: 'Valid until', value: `${formatEmailDate(renewsAt)} once the invoice is paid` },
+      ],
+    },
+    {
+      kind: 'paragraph',
+      text: `The key works from now on. If the invoice is still unpaid on ${formatEmailDate(suspensionDate(openInvoice.dueAt))}, ${INVOICE_SUSPEND_AFTER_DAYS} days after its due date, the key stops working until the payment arrives.`,
+    },
+  ];
+}
+
 /** A new Paid or Free licence: the key, its only appearance. */
 export function licenceKeyEmail(input: {
   key: string;
@@ -64,6 +136,10 @@ export function licenceKeyEmail(input: {
   publicBaseUrl: string;
   /** Where the account service answers: ACCOUNT_API_URL, else the site's origin. */
   accountBaseUrl: string;
+  /** An order by invoice not paid yet: its invoice (the key works before the money arrives). */
+  openInvoice?: { number: string; dueAt: Date } | null;
+  /** The payment's invoice or receipt; none for a free plan. */
+  document?: DocumentLink | null;
 }): RenderedEmail {
   const { key, licence, renewsAt, publicBaseUrl, accountBaseUrl } = input;
   const free = licence.edition === 'Starter';
@@ -79,23 +155,15 @@ export function licenceKeyEmail(input: {
           : `thank you for your purchase. Here is your licence key for ${planName(licence.edition, licence.quantity)}:`,
       },
       { kind: 'code', text: key },
-      {
-        kind: 'facts',
-        items: [
-          { label: 'Licence', value: planName(licence.edition, licence.quantity) },
-          {
-            label: free ? 'Renews' : 'Paid until',
-            value: `${formatEmailDate(renewsAt)} (renews automatically)`,
-          },
-        ],
-      },
+      ...termsBlocks(licence, renewsAt, input.openInvoice ?? null),
+      ...documentBlocks(input.document),
       keySafetyNote(),
       ...gettingStartedBlocks(publicBaseUrl),
       {
         kind: 'note',
         text: `By using this licence key you accept the End User License Agreement: ${publicBaseUrl}/eula/cli`,
       },
-      ...accessTokenEmailBlocks(accountBaseUrl),
+      ...keyUsageEmailBlocks(key, accountBaseUrl),
       ...addressFooter(licence),
     ],
   });
@@ -106,6 +174,8 @@ export function trialConvertedEmail(input: {
   licence: LicenceFacts;
   renewsAt: Date;
   publicBaseUrl: string;
+  /** The payment's invoice or receipt. */
+  document?: DocumentLink | null;
 }): RenderedEmail {
   const { licence, renewsAt, publicBaseUrl } = input;
   return renderEmail({
@@ -120,6 +190,7 @@ export function trialConvertedEmail(input: {
       keyFacts(licence, [
         { label: 'Renews', value: `${formatEmailDate(renewsAt)} (automatically)` },
       ]),
+      ...documentBlocks(input.document),
       portalStep(publicBaseUrl),
       ...addressFooter(licence),
     ],

@@ -1,5 +1,5 @@
 import { siteConfig } from '#shared/site-config.ts';
-import { accessTokenEmailBlocks } from '#server/licensing/access-tokens/emails/access-token-email-blocks.ts';
+import { keyUsageEmailBlocks } from '#server/licensing/key-usage/key-usage-email-blocks.ts';
 import { gettingStartedBlocks, keySafetyNote } from '#server/platform/email/mail-blocks.ts';
 import {
   formatEmailDate,
@@ -48,7 +48,7 @@ export function trialLicenceEmail(input: {
         text: 'By using this licence key you accept the',
         link: { label: 'End User License Agreement', url: `${publicBaseUrl}/eula/cli` },
       },
-      ...accessTokenEmailBlocks(input.accountBaseUrl ?? publicBaseUrl),
+      ...keyUsageEmailBlocks(key, input.accountBaseUrl ?? publicBaseUrl),
       { kind: 'facts', items: [{ label: 'Licence e-mail address', value: email }] },
     ],
   });

@@ -1,5 +1,5 @@
 import { siteConfig } from '#shared/site-config.ts';
-import { accessTokenEmailBlocks } from '#server/licensing/access-tokens/emails/access-token-email-blocks.ts';
+import { keyUsageEmailBlocks } from '#server/licensing/key-usage/key-usage-email-blocks.ts';
 import { keySafetyNote } from '#server/platform/email/mail-blocks.ts';
 import {
   formatEmailDate,
@@ -48,7 +48,7 @@ export function replacementKeyEmail(input: {
         text: 'The previous key no longer works: use the new one wherever you entered the old one. Access tokens created for this licence keep working.',
       },
       keySafetyNote(),
-      ...accessTokenEmailBlocks(accountBaseUrl),
+      ...keyUsageEmailBlocks(key, accountBaseUrl),
       { kind: 'facts', items: [{ label: 'Licence e-mail address', value: email }] },
     ],
   });

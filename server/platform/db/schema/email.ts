@@ -1,13 +1,20 @@
-import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const outboxStatuses = ['pending', 'sent', 'failed'] as const;
 export type OutboxStatus = (typeof outboxStatuses)[number];
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 
+/** A file carried by an outbox message, its content base64 (cleared once the message is sent). */
+export interface StoredAttachment {
+  filename: string;
+  contentType: string;
+  contentBase64: string;
+}
+
 /**
- * The transactional e-mail outbox. Bodies are cleared once a message is delivered, so licence
- * keys do not stay in the database.
+ * The transactional e-mail outbox. Bodies and attachments are cleared once a message is delivered,
+ * so licence keys and documents do not stay in the database.
  */
 export const emailOutbox = pgTable('email_outbox', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
@@ -18,12 +25,19 @@ export const emailOutbox = pgTable('email_outbox', {
   subject: text('subject').notNull(),
   textBody: text('text_body'),
   htmlBody: text('html_body'),
+  /** Files sent with the message; cleared with the bodies once it is sent. */
+  attachments: jsonb('attachments').$type<StoredAttachment[]>(),
   status: text('status', { enum: outboxStatuses }).notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
   /** When the message is next due (first send or retry). */
   nextAttemptAt: timestamptz('next_attempt_at').notNull(),
   /** Set while a worker holds the message; it extends the lease while it sends (decision 111). */
   leasedUntil: timestamptz('leased_until'),
+  /**
+   * The last claim: new with every claim, cleared when a claim is given back unattempted. Only its
+   * holder may record the attempt's outcome, and may write that outcome again (decision 194).
+   */
+  claimToken: uuid('claim_token'),
   lastError: text('last_error'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   sentAt: timestamptz('sent_at'),

@@ -182,6 +182,8 @@ export const localInvoices = pgTable(
     vatId: text('vat_id'),
     poReference: text('po_reference'),
     quoteReference: text('quote_reference'),
+    /** The buyer's country (ISO code) of an invoice sent for payment, for the VAT rule. */
+    country: text('country'),
   },
   (table) => [index('local_invoices_subscription_idx').on(table.subscriptionId, table.createdAt)],
 );

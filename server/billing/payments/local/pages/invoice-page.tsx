@@ -8,6 +8,8 @@ import { PageLayout } from './page-layout.tsx';
 export interface InvoicePageView {
   invoice: LocalInvoice;
   now: Date;
+  /** The numbered invoice to file (decision 180), once issued. */
+  document?: { number: string; url: string } | undefined;
 }
 
 function InvoiceBadge({ invoice, now }: InvoicePageView) {
@@ -33,7 +35,7 @@ function DetailLine(props: { label: string; value: string | null }) {
  * page: who it is made out to, the PO number and VAT ID, the amount, due date and status. It is
  * paid by bank transfer; here an operator records that with `invoices mark-paid`.
  */
-function InvoicePage({ invoice, now }: InvoicePageView) {
+function InvoicePage({ invoice, now, document }: InvoicePageView) {
   const number = invoice.number ?? invoice.id;
   return (
     <PageLayout title={`Invoice ${number}`} subtitle="Invoice">
@@ -69,6 +71,17 @@ function InvoicePage({ invoice, now }: InvoicePageView) {
           </div>
         </dl>
       </section>
+      {document ? (
+        <section class="card" aria-labelledby="invoice-document">
+          <h2 id="invoice-document">Invoice to file</h2>
+          <p>
+            The invoice with net, VAT and gross:{' '}
+            <a href={document.url} rel="noreferrer">
+              Download invoice {document.number} (PDF)
+            </a>
+          </p>
+        </section>
+      ) : null}
       <section class="card" aria-labelledby="invoice-payment">
         <h2 id="invoice-payment">Payment</h2>
         {invoice.status === 'paid' ? (

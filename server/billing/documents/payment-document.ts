@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { currencies, type Currency } from '#shared/pricing/index.ts';
+import { decideVat, vatAmounts, vatLabel, type VatDecision } from '#shared/pricing/vat.ts';
+import { siteConfig } from '#shared/site-config.ts';
+
+/**
+ * The invoice or receipt of one payment (decision 180): what its PDF shows, frozen when it is
+ * issued. Its figures are never recomputed: a later change of prices or of the VAT rule leaves an
+ * issued document as it was.
+ */
+
+/** The calendar day of `instant` in `timeZone` (the seller's), `YYYY-MM-DD`. */
+export function calendarDateIn(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((entry) => entry.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** `INV-2026-00001`: one series for invoices and receipts, gap-free per calendar year. */
+export const DOCUMENT_NUMBER_PATTERN = /^INV-(\d{4})-(\d{5,9})$/;
+
+export function formatDocumentNumber(year: number, sequence: number): string {
+  return `INV-${year}-${String(sequence).padStart(5, '0')}`;
+}
+
+export function parseDocumentNumber(number: string): { year: number; sequence: number } | null {
+  const match = DOCUMENT_NUMBER_PATTERN.exec(number);
+  if (!match) return null;
+  return { year: Number(match[1]), sequence: Number(match[2]) };
+}
+
+/**
+ * A payment as a provider reports it, for the document the product makes itself (the local
+ * provider's; Stripe makes its own). `receipt`: a card charge, paid; `invoice`: an invoice sent
+ * for payment by its due date.
+ */
+export interface DocumentablePayment {
+  /** The provider's id of the invoice or charge: one document per id. */
+  invoiceId: string;
+  kind: 'receipt' | 'invoice';
+  issuedAt: Date;
+  paidAt: Date | null;
+  dueAt: Date | null;
+  currency: Currency;
+  /** The price as charged: net (prices are net, decision 177). */
+  netMinor: number;
+  description: string;
+  periodStart: Date;
+  periodEnd: Date;
+  buyer: {
+    email: string;
+    companyName: string | null;
+    address: string | null;
+    /** ISO 3166-1 alpha-2; unknown for a card charge of the test provider. */
+    country: string | null;
+    vatId: string | null;
+  };
+  poReference: string | null;
+  quoteReference: string | null;
+}
+
+const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const minor = z.number().int().safe();
+
+export const paymentDocumentSchema = z.object({
+  number: z.string().regex(DOCUMENT_NUMBER_PATTERN),
+  kind: z.enum(['receipt', 'invoice']),
+  issuedOn: dateSchema,
+  seller: z.object({
+    name: z.string(),
+    addressLines: z.array(z.string()),
+    managingDirector: z.string(),
+    register: z.string(),
+    vatId: z.string(),
+    phone: z.string(),
+    email: z.string(),
+    website: z.string(),
+  }),
+  buyer: z.object({
+    companyName: z.string().nullable(),
+    email: z.string(),
+    addressLines: z.array(z.string()),
+    country: z.string(),
+    vatId: z.string().nullable(),
+  }),
+  lines: z.array(
+    z.object({
+      description: z.string(),
+      detail: z.string(),
+      quantity: z.number().int().positive(),
+      unitMinor: minor,
+      amountMinor: minor,
+    }),
+  ),
+  currency: z.enum(currencies),
+  netMinor: minor,
+  vat: z.object({
+    case: z.enum(['domestic', 'reverse-charge', 'outside-eu', 'eu-without-vat-id']),
+    ratePercent: z.number().int().min(0).max(100),
+    label: z.string(),
+    note: z.string().nullable(),
+  }),
+  vatMinor: minor,
+  grossMinor: minor,
+  payment: z.discriminatedUnion('method', [
+    z.object({ method: z.literal('card'), paidOn: dateSchema }),
+    z.object({
+      method: z.literal('bank-transfer'),
+      dueOn: dateSchema,
+      paidOn: dateSchema.nullable(),
+    }),
+  ]),
+  purchaseOrder: z.string().nullable(),
+  quoteReference: z.string().nullable(),
+  /** The provider's id of what was paid, for the operator. */
+  providerInvoiceId: z.string(),
+});
+
+export type PaymentDocument = z.infer<typeof paymentDocumentSchema>;
+
+/** The seller as the imprint names it (shared/site-config.ts). */
+function sellerDetails(publicBaseUrl: string): PaymentDocument['seller'] {
+  const { company } = siteConfig;
+  return {
+    name: company.name,
+    addressLines: [company.street, `${company.postalCode} ${company.city}`, company.country],
+    managingDirector: company.managingDirector,
+    register: `${company.registerCourtEn}, ${company.registerNumber}`,
+    vatId: company.vatId,
+    phone: company.phone,
+    email: siteConfig.salesEmail,
+    website: new URL(publicBaseUrl).host,
+  };
+}
+
+/** The seller's country: a buyer who named none is taxed as a domestic one (decision 180). */
+const SELLER_COUNTRY = siteConfig.company.vatId.slice(0, 2);
+
+/**
+ * The VAT of a payment by the shared rule (decision 177). A buyer who named no country (a card
+ * charge of the test provider), or whose country and VAT ID the rule refuses, is charged German
+ * VAT: the seller owes it unless the buyer shows otherwise.
+ */
+export function vatOfPayment(buyer: DocumentablePayment['buyer']): VatDecision {
+  const country = buyer.country?.toUpperCase() || SELLER_COUNTRY;
+  try {
+    return decideVat({ country, ...(buyer.vatId ? { vatId: buyer.vatId } : {}) });
+  } catch {
+    return decideVat({ country: SELLER_COUNTRY });
+  }
+}
+
+/** The document of a payment, numbered `number` and issued at `now`. */
+export function buildPaymentDocument(input: {
+  payment: DocumentablePayment;
+  number: string;
+  now: Date;
+  publicBaseUrl: string;
+}): PaymentDocument {
+  const { payment, number, now } = input;
+  const timeZone = siteConfig.company.timeZone;
+  const day = (instant: Date) => calendarDateIn(instant, timeZone);
+  const decision = vatOfPayment(payment.buyer);
+  const amounts = vatAmounts(payment.netMinor, decision);
+  const buyerCountry = payment.buyer.country?.toUpperCase() || SELLER_COUNTRY;
+  return {
+    number,
+    kind: payment.kind,
+    issuedOn: day(now),
+    seller: sellerDetails(input.publicBaseUrl),
+    buyer: {
+      companyName: payment.buyer.companyName,
+      email: payment.buyer.email,
+      addressLines: payment.buyer.address
+        ? payment.buyer.address.split(/\s*,\s*|\n/).filter(Boolean)
+        : [],
+      country: buyerCountry,
+      vatId: decision.buyerVatId ?? null,
+    },
+    lines: [
+      {
+        description: payment.description,
+        detail: `Service period ${day(payment.periodStart)} to ${day(payment.periodEnd)}`,
+        quantity: 1,
+        unitMinor: payment.netMinor,
+        amountMinor: payment.netMinor,
+      },
+    ],
+    currency: payment.currency,
+    netMinor: amounts.netMinor,
+    vat: {
+      case: decision.case,
+      ratePercent: amounts.ratePercent,
+      label: vatLabel(decision),
+      note: decision.note,
+    },
+    vatMinor: amounts.vatMinor,
+    grossMinor: amounts.grossMinor,
+    payment:
+      payment.kind === 'receipt'
+        ? { method: 'card', paidOn: day(payment.paidAt ?? payment.issuedAt) }
+        : {
+            method: 'bank-transfer',
+            dueOn: day(payment.dueAt ?? payment.issuedAt),
+            paidOn: payment.paidAt ? day(payment.paidAt) : null,
+          },
+    purchaseOrder: payment.poReference,
+    quoteReference: payment.quoteReference,
+    providerInvoiceId: payment.invoiceId,
+  };
+}
+
+/** A link to a payment's document for an e-mail: ours (numbered) or the provider's own. */
+export interface DocumentLink {
+  /** Our number; null for the provider's own document (Stripe's). */
+  number: string | null;
+  kind: 'receipt' | 'invoice';
+  url: string;
+}
+
+/** How an e-mail names the link. */
+export function documentLinkLabel(link: DocumentLink): string {
+  const noun = link.kind === 'receipt' ? 'receipt' : 'invoice';
+  return link.number ? `Download ${noun} ${link.number} (PDF)` : `View your ${noun}`;
+}

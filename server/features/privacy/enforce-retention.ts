@@ -1,0 +1,54 @@
+import type { Database } from '#server/platform/db/database.ts';
+import type { Job } from '#server/platform/jobs/job.ts';
+import type { Logger } from '#server/platform/logger.ts';
+import {
+  deleteRetentionBatch,
+  RETENTION_BATCH_SIZE,
+  retentionRules,
+} from './retention-repository.ts';
+
+export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Rows deleted per rule in one run. */
+export type RetentionReport = Record<string, number>;
+
+/**
+ * Deletes every row past its period (decision 191), rule by rule in batches of `batchSize`
+ * (each its own statement and transaction). An aborted run stops between batches; the next
+ * run carries on where the predicates leave it.
+ */
+export async function enforceRetention(
+  db: Database,
+  now: Date,
+  options: { signal?: AbortSignal; batchSize?: number } = {},
+): Promise<RetentionReport> {
+  const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
+  const report: RetentionReport = {};
+  for (const rule of retentionRules(now)) {
+    let deleted = 0;
+    for (;;) {
+      if (options.signal?.aborted) return report;
+      const batch = await deleteRetentionBatch(db, rule, batchSize);
+      deleted += batch;
+      if (batch < batchSize) break;
+    }
+    if (deleted > 0) report[rule.name] = deleted;
+  }
+  return report;
+}
+
+/** The retention job: hourly, once across the instances (decision 174). */
+export function retentionJob(deps: { db: Database; clock: () => Date; logger: Logger }): Job {
+  const logger = deps.logger.child({ worker: 'retention' });
+  return {
+    name: 'retention',
+    scope: 'cluster',
+    everyMs: RETENTION_INTERVAL_MS,
+    async run(signal) {
+      const report = await enforceRetention(deps.db, deps.clock(), { signal });
+      const rows = Object.values(report).reduce((sum, count) => sum + count, 0);
+      if (rows > 0) logger.info(report, 'retention: rows past their period deleted');
+      return rows;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { adminSyncDeps, type AdminSyncSettings } from '#server/billing/payments/admin-sync-deps.ts';
+import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import { secretKeyOf } from '#server/platform/commands/command-io.ts';
+import { writePrivateFile } from '#server/platform/data-dir/write-private-file.ts';
+import { erasePersonalDataOf, exportPersonalData } from './privacy-requests.ts';
+
+const addressSchema = z.email().max(254);
+
+/** The address argument: one e-mail address, or a usage error. */
+function addressOf(args: string[], command: string): string {
+  const [address, ...rest] = args;
+  const parsed = addressSchema.safeParse(address?.trim());
+  if (!parsed.success || rest.length > 0) {
+    throw new AdminError(`Name one e-mail address: privacy ${command} <email>`, 2);
+  }
+  return parsed.data;
+}
+
+const exportCommand: AdminCommand<AdminSyncSettings> = {
+  name: 'privacy export',
+  summary: 'Write everything held about an e-mail address as JSON (GDPR Art. 15)',
+  details: [
+    'Licences, access tokens, orgs, subscriptions, provider events, quotes, invoice orders,',
+    'invoices, contact messages and e-mails sent to or for the address (normalized as for',
+    'trials, decision 051), without key and token hashes. Written owner-only (0600) to --out,',
+    'else printed. Recorded in privacy_requests without the address (decision 193).',
+  ].join('\n'),
+  arguments: [{ name: 'email', description: 'The e-mail address' }],
+  options: { out: { type: 'string', description: 'The JSON file to write' } },
+  async run(context, { args, options }) {
+    const address = addressOf(args, 'export');
+    if (options.out === true || options.out === '') throw new AdminError('--out needs a file', 2);
+    const db = await context.database();
+    const secretKey = await secretKeyOf(context, db);
+    const { counts, document } = await exportPersonalData(
+      { db, secretKey, clock: context.now },
+      address,
+    );
+    const json = `${JSON.stringify(document, null, 2)}\n`;
+    if (typeof options.out === 'string') {
+      const file = context.resolvePath(options.out);
+      await writePrivateFile(file, Readable.from([json]));
+      const found = Object.entries(counts).filter(([, n]) => n > 0);
+      context.io.out(
+        `Wrote ${file}: ${found.length === 0 ? 'nothing is held about this address' : found.map(([part, n]) => `${part} ${n}`).join(', ')}.`,
+      );
+    } else {
+      context.io.out(json.trimEnd());
+    }
+    return EXIT_OK;
+  },
+};
+
+const eraseCommand: AdminCommand<AdminSyncSettings> = {
+  name: 'privacy erase',
+  summary: 'Erase what no law makes us keep about an e-mail address (GDPR Art. 17)',
+  details: [
+    'Ends the address’s running subscriptions at the payment provider first (or refuses, with',
+    'the reason, erasing nothing), then deletes its licences, tokens, orgs, e-mails, contact',
+    'messages, provider events and unconfirmed orders, and anonymises the test provider’s',
+    'customer. Invoices, confirmed orders, quotes and subscriptions stay for their statutory',
+    'period (docs/retention.md); the command says what it kept and why. Recorded in',
+    'privacy_requests without the address (decision 193).',
+  ].join('\n'),
+  arguments: [{ name: 'email', description: 'The e-mail address' }],
+  options: {
+    'dry-run': {
+      type: 'boolean',
+      description: 'Say what would be erased and kept; change nothing',
+    },
+  },
+  async run(context, { args, options }) {
+    const address = addressOf(args, 'erase');
+    const dryRun = options['dry-run'] === true;
+    const db = await context.database();
+    const secretKey = await secretKeyOf(context, db);
+    const deps = await adminSyncDeps(db, context.env, context.now, secretKey);
+    const result = await erasePersonalDataOf({ ...deps, secretKey }, address, { dryRun });
+    if (!result.ok) throw new AdminError(`Not erased: ${result.reason}`);
+    const { io } = context;
+    if (dryRun) {
+      io.out('Dry run: nothing was changed.');
+      for (const id of result.toEnd)
+        io.out(`Would end subscription ${id} at the payment provider.`);
+    }
+    for (const id of result.ended) io.out(`Ended subscription ${id} at the payment provider.`);
+    const erased = Object.entries(result.erased).filter(([, n]) => n > 0);
+    io.out(
+      erased.length === 0
+        ? `${dryRun ? 'Would erase' : 'Erased'}: nothing.`
+        : `${dryRun ? 'Would erase' : 'Erased'}: ${erased.map(([table, n]) => `${table} ${n}`).join(', ')}.`,
+    );
+    if (result.kept.length === 0) io.out('Kept: nothing.');
+    for (const kept of result.kept) io.out(`Kept: ${kept.table} ${kept.rows} — ${kept.why}.`);
+    return EXIT_OK;
+  },
+};
+
+/** Privacy commands (listed by the domain's manifest, decision 169). */
+export const privacyAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [
+  exportCommand,
+  eraseCommand,
+];

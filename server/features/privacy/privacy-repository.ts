@@ -1,0 +1,261 @@
+import { and, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Executor } from '#server/platform/db/database.ts';
+import {
+  accessTokens,
+  contactMessages,
+  emailOutbox,
+  invoiceOrders,
+  invoiceReminders,
+  licenceOrgs,
+  licences,
+  localCheckoutSessions,
+  localCustomers,
+  localInvoices,
+  localPortalSessions,
+  localSubscriptions,
+  paymentEvents,
+  privacyRequests,
+  quotes,
+  subscriptions,
+  trialClaims,
+} from '#server/platform/db/schema.ts';
+
+/** Whose data: the address as given, its normalized form and its trial-claim hash. */
+export interface DataSubject {
+  /** Lower-case forms an address of theirs may be stored in (as given, normalized, the licences'). */
+  addresses: string[];
+  normalized: string;
+  emailHash: string;
+}
+
+const lowerIn = (column: PgColumn, values: string[]): SQL =>
+  values.length === 0 ? sql`false` : inArray(sql`lower(${column})`, values);
+const idsIn = (column: PgColumn, values: string[]): SQL =>
+  values.length === 0 ? sql`false` : inArray(column, values);
+
+/** Everything held about one person, read through indexes (migrations 0840, 0841). */
+export async function findPersonalData(db: Executor, subject: DataSubject) {
+  const licenceRows = await db
+    .select()
+    .from(licences)
+    .where(eq(licences.emailNormalized, subject.normalized));
+  const addresses = [
+    ...new Set([...subject.addresses, ...licenceRows.map((row) => row.email.toLowerCase())]),
+  ];
+  const licenceIds = licenceRows.map((row) => row.id);
+  const orderRows = await db
+    .select()
+    .from(invoiceOrders)
+    .where(eq(invoiceOrders.emailNormalized, subject.normalized));
+  const localCustomerRows = await db
+    .select()
+    .from(localCustomers)
+    .where(eq(localCustomers.emailNormalized, subject.normalized));
+  const localCustomerIds = localCustomerRows.map((row) => row.id);
+  const customerIds = [
+    ...new Set([
+      ...licenceRows.flatMap((row) => (row.customerId ? [row.customerId] : [])),
+      ...localCustomerIds,
+    ]),
+  ];
+  const subscriptionRows = await db
+    .select()
+    .from(subscriptions)
+    .where(
+      or(
+        idsIn(subscriptions.licenceId, licenceIds),
+        idsIn(subscriptions.customerId, customerIds),
+        idsIn(
+          subscriptions.subscriptionId,
+          orderRows.flatMap((row) => (row.subscriptionId ? [row.subscriptionId] : [])),
+        ),
+      ),
+    );
+  const subscriptionIds = subscriptionRows.map((row) => row.subscriptionId);
+  const localSubscriptionRows = await db
+    .select()
+    .from(localSubscriptions)
+    .where(idsIn(localSubscriptions.customerId, localCustomerIds));
+  const localSubscriptionIds = localSubscriptionRows.map((row) => row.id);
+  const [trialClaim] = await db
+    .select()
+    .from(trialClaims)
+    .where(eq(trialClaims.emailHash, subject.emailHash));
+  return {
+    addresses,
+    licences: licenceRows,
+    accessTokens: await db
+      .select()
+      .from(accessTokens)
+      .where(idsIn(accessTokens.licenceId, licenceIds)),
+    orgs: await db.select().from(licenceOrgs).where(idsIn(licenceOrgs.licenceId, licenceIds)),
+    trialClaim: trialClaim ?? null,
+    subscriptions: subscriptionRows,
+    paymentEvents: await db
+      .select()
+      .from(paymentEvents)
+      .where(idsIn(paymentEvents.subscriptionId, subscriptionIds)),
+    invoiceReminders: await db
+      .select()
+      .from(invoiceReminders)
+      .where(idsIn(invoiceReminders.subscriptionId, subscriptionIds)),
+    quotes: await db.select().from(quotes).where(lowerIn(quotes.email, addresses)),
+    invoiceOrders: orderRows,
+    contactMessages: await db
+      .select()
+      .from(contactMessages)
+      .where(lowerIn(contactMessages.email, addresses)),
+    emails: await db
+      .select()
+      .from(emailOutbox)
+      .where(
+        or(lowerIn(emailOutbox.toAddress, addresses), lowerIn(emailOutbox.replyTo, addresses)),
+      ),
+    localCustomers: localCustomerRows,
+    localSubscriptions: localSubscriptionRows,
+    localInvoices: await db
+      .select()
+      .from(localInvoices)
+      .where(idsIn(localInvoices.subscriptionId, localSubscriptionIds)),
+    localCheckoutSessions: await db
+      .select()
+      .from(localCheckoutSessions)
+      .where(
+        or(
+          lowerIn(localCheckoutSessions.customerEmail, addresses),
+          idsIn(localCheckoutSessions.customerId, localCustomerIds),
+        ),
+      ),
+    localPortalSessions: await db
+      .select()
+      .from(localPortalSessions)
+      .where(idsIn(localPortalSessions.customerId, localCustomerIds)),
+  };
+}
+
+export type PersonalData = Awaited<ReturnType<typeof findPersonalData>>;
+
+/** Rows erased or anonymised per table. */
+export type ErasureCounts = Record<string, number>;
+
+/**
+ * Erases what no law makes us keep (decision 192), in the caller's transaction: the licences
+ * (their tokens and orgs cascade; their subscriptions keep no link), e-mails, contact messages,
+ * provider events, unconfirmed invoice orders and the test provider's sessions; anonymises the
+ * test provider's customer. Invoices, confirmed orders, quotes and subscriptions stay.
+ */
+export async function erasePersonalData(tx: Executor, data: PersonalData): Promise<ErasureCounts> {
+  const ids = <T>(rows: T[], pick: (row: T) => string) => rows.map(pick);
+  const count = (rows: unknown[]) => rows.length;
+  const localCustomerIds = ids(data.localCustomers, (row) => row.id);
+  return {
+    access_tokens: data.accessTokens.length,
+    licence_orgs: data.orgs.length,
+    licences: count(
+      await tx
+        .delete(licences)
+        .where(
+          idsIn(
+            licences.id,
+            ids(data.licences, (row) => row.id),
+          ),
+        )
+        .returning({ id: licences.id }),
+    ),
+    email_outbox: count(
+      await tx
+        .delete(emailOutbox)
+        .where(
+          data.emails.length === 0
+            ? sql`false`
+            : inArray(
+                emailOutbox.id,
+                data.emails.map((row) => row.id),
+              ),
+        )
+        .returning({ id: emailOutbox.id }),
+    ),
+    contact_messages: count(
+      await tx
+        .delete(contactMessages)
+        .where(
+          idsIn(
+            contactMessages.id,
+            ids(data.contactMessages, (row) => row.id),
+          ),
+        )
+        .returning({ id: contactMessages.id }),
+    ),
+    payment_events: count(
+      await tx
+        .delete(paymentEvents)
+        .where(
+          idsIn(
+            paymentEvents.subscriptionId,
+            ids(data.subscriptions, (row) => row.subscriptionId),
+          ),
+        )
+        .returning({ id: paymentEvents.eventId }),
+    ),
+    invoice_orders: count(
+      await tx
+        .delete(invoiceOrders)
+        .where(
+          and(
+            idsIn(
+              invoiceOrders.id,
+              ids(data.invoiceOrders, (row) => row.id),
+            ),
+            ne(invoiceOrders.status, 'confirmed'),
+            isNull(invoiceOrders.subscriptionId),
+          ),
+        )
+        .returning({ id: invoiceOrders.id }),
+    ),
+    local_checkout_sessions: count(
+      await tx
+        .delete(localCheckoutSessions)
+        .where(
+          idsIn(
+            localCheckoutSessions.id,
+            ids(data.localCheckoutSessions, (row) => row.id),
+          ),
+        )
+        .returning({ id: localCheckoutSessions.id }),
+    ),
+    local_portal_sessions: count(
+      await tx
+        .delete(localPortalSessions)
+        .where(idsIn(localPortalSessions.customerId, localCustomerIds))
+        .returning({ id: localPortalSessions.id }),
+    ),
+    local_customers: count(
+      await tx
+        .update(localCustomers)
+        .set({
+          email: 'erased',
+          emailNormalized: sql`'erased:' || ${localCustomers.id}`,
+          cardBrand: null,
+          cardLast4: null,
+        })
+        .where(idsIn(localCustomers.id, localCustomerIds))
+        .returning({ id: localCustomers.id }),
+    ),
+  };
+}
+
+/** Records an export or erasure (decision 193): a keyed hash for whom, counts for what. */
+export async function recordPrivacyRequest(
+  db: Executor,
+  request: {
+    id: string;
+    kind: 'export' | 'erase';
+    subjectHash: string;
+    dryRun: boolean;
+    summary: Record<string, unknown>;
+    performedAt: Date;
+  },
+): Promise<void> {
+  await db.insert(privacyRequests).values(request);
+}

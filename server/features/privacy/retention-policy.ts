@@ -1,0 +1,251 @@
+import {
+  DELETION_NOTICE_MONTHS,
+  REACTIVATION_WINDOW_MONTHS,
+} from '#server/billing/subscriptions/lifecycle-rules.ts';
+
+/**
+ * How long each kind of personal data is kept (decision 191). The retention job, the erasure,
+ * docs/retention.md and the /privacy page all follow these numbers; tests hold the page and the
+ * document to them.
+ */
+export const retentionPeriods = {
+  /** A licence is kept this long after it ends, so it can be reactivated (spec, decision 063)… */
+  licenceReactivationMonths: REACTIVATION_WINDOW_MONTHS,
+  /** …then marked for deletion and deleted within this long. */
+  licenceDeletionMonths: DELETION_NOTICE_MONTHS,
+  /** A sent or failed e-mail's record (address, subject): enough to answer "did it go out?". */
+  emailDays: 30,
+  /** The redelivery guard of provider events; providers redeliver for at most 3 days. */
+  paymentEventDays: 90,
+  /** A contact message, long enough to answer it and follow up. */
+  contactMessageDays: 180,
+  /** An org that has not validated for this long no longer counts (30 days) nor is shown. */
+  idleOrgDays: 90,
+  /** An invoice order that was never confirmed (its link expired or it was cancelled). */
+  unconfirmedOrderDays: 60,
+  /** The local test provider's expired checkout and portal sessions. */
+  localSessionDays: 30,
+  /** Invoices and booking records: § 147(3) AO, § 257(4) HGB, § 14b(1) UStG since 2025. */
+  invoiceYears: 8,
+  /** Commercial letters sent and received (quotes, orders): § 147(3) AO, § 257(4) HGB. */
+  commercialLetterYears: 6,
+  /** The audit rows of exports and erasures: the regular limitation period, § 195 BGB. */
+  privacyRequestYears: 3,
+  /** Web server and application logs of the deploy kit (journald, deploy/journald/). */
+  serverLogDays: 7,
+} as const;
+
+/** What a period is counted from, for the rows a statutory period applies to. */
+export type RetentionPeriod =
+  | { kind: 'licence' }
+  | { kind: 'days'; days: number; after: string }
+  | { kind: 'years-after-year-end'; years: number; after: string }
+  | { kind: 'while-trials-are-offered' };
+
+export interface RetentionEntry {
+  table: string;
+  /** The columns that hold personal data (an address, a name, a pseudonymous provider id). */
+  columns: readonly string[];
+  why: string;
+  period: RetentionPeriod;
+  /** What deletes the rows (or their personal columns). */
+  deletedBy: string;
+  /** Whether `privacy erase` removes it at once, and if not, why it stays. */
+  onErasure: 'erased' | 'anonymised' | { kept: string };
+}
+
+const R = retentionPeriods;
+const licence: RetentionPeriod = { kind: 'licence' };
+const withLicence = 'the licence lifecycle job, with its licence';
+const retentionJob = 'the retention job (hourly)';
+const invoiceLaw = `invoices and booking records, ${R.invoiceYears} years (§ 147 AO, § 257 HGB, § 14b UStG)`;
+const letterLaw = `commercial letters, ${R.commercialLetterYears} years (§ 147 AO, § 257 HGB)`;
+
+/** Every table that holds personal data, why, how long and what deletes it (docs/retention.md). */
+export const retentionPolicy: readonly RetentionEntry[] = [
+  {
+    table: 'licences',
+    columns: ['email', 'email_normalized', 'key_hint', 'customer_id', 'subscription_id'],
+    why: 'the licence contract: issue, validate, convert, notify',
+    period: licence,
+    deletedBy: 'the licence lifecycle job',
+    onErasure: 'erased',
+  },
+  {
+    table: 'access_tokens',
+    columns: ['name', 'token_hint', 'last_used_at'],
+    why: 'tokens that stand in for the licence key',
+    period: licence,
+    deletedBy: withLicence,
+    onErasure: 'erased',
+  },
+  {
+    table: 'licence_orgs',
+    columns: ['org_id', 'first_seen_at', 'last_seen_at'],
+    why: 'the org count of a licence (orgs seen in the last 30 days)',
+    period: { kind: 'days', days: R.idleOrgDays, after: 'the org last validated' },
+    deletedBy: `${retentionJob}; ${withLicence}`,
+    onErasure: 'erased',
+  },
+  {
+    table: 'trial_claims',
+    columns: ['email_hash'],
+    why: 'one trial per address: a keyed hash of the normalized address, never the address',
+    period: { kind: 'while-trials-are-offered' },
+    deletedBy: 'nothing: it holds no address',
+    onErasure: { kept: 'a keyed hash, not the address: it refuses a second trial (Art. 6(1)(f))' },
+  },
+  {
+    table: 'email_outbox',
+    columns: ['to_address', 'reply_to', 'subject'],
+    why: 'delivering e-mails and answering "did it go out?"; bodies are cleared once sent',
+    period: { kind: 'days', days: R.emailDays, after: 'it was sent or failed' },
+    deletedBy: `${retentionJob}; the licence lifecycle job, with the last licence of its address`,
+    onErasure: 'erased',
+  },
+  {
+    table: 'contact_messages',
+    columns: ['email', 'name', 'message', 'role', 'company'],
+    why: 'answering the message',
+    period: { kind: 'days', days: R.contactMessageDays, after: 'it arrived' },
+    deletedBy: retentionJob,
+    onErasure: 'erased',
+  },
+  {
+    table: 'payment_events',
+    columns: ['subscription_id'],
+    why: 'applying each provider event once',
+    period: { kind: 'days', days: R.paymentEventDays, after: 'it was applied' },
+    deletedBy: retentionJob,
+    onErasure: 'erased',
+  },
+  {
+    table: 'subscriptions',
+    columns: ['customer_id', 'subscription_id', 'open_invoice_number'],
+    why: 'the contract behind a Paid licence; after the licence, a booking record of it',
+    period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it ended' },
+    deletedBy: `${retentionJob}, once its licence is deleted`,
+    onErasure: { kept: invoiceLaw },
+  },
+  {
+    table: 'invoice_reminders',
+    columns: ['subscription_id', 'invoice_id'],
+    why: 'sending each reminder of an open invoice once',
+    period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it was sent' },
+    deletedBy: retentionJob,
+    onErasure: { kept: invoiceLaw },
+  },
+  {
+    table: 'quotes',
+    columns: ['email', 'company_name', 'billing_address', 'vat_id', 'purchase_order', 'document'],
+    why: 'the quote sent from the pricing page',
+    period: { kind: 'years-after-year-end', years: R.commercialLetterYears, after: 'it was made' },
+    deletedBy: retentionJob,
+    onErasure: { kept: letterLaw },
+  },
+  {
+    table: 'invoice_orders',
+    columns: ['billing_email', 'email_normalized', 'email_domain', 'details'],
+    why: 'an order paid by invoice; once confirmed, a commercial letter received',
+    period: { kind: 'years-after-year-end', years: R.commercialLetterYears, after: 'it was made' },
+    deletedBy: `${retentionJob}; never confirmed: ${R.unconfirmedOrderDays} days after it was made`,
+    onErasure: { kept: `confirmed orders: ${letterLaw}; the others are erased` },
+  },
+  {
+    table: 'local_invoices',
+    columns: ['billing_email', 'company_name', 'billing_address', 'vat_id', 'po_reference'],
+    why: 'invoices of the local TEST-MODE provider (Stripe keeps its own)',
+    period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it was issued' },
+    deletedBy: retentionJob,
+    onErasure: { kept: invoiceLaw },
+  },
+  {
+    table: 'local_subscriptions',
+    columns: ['customer_id'],
+    why: 'subscriptions of the local TEST-MODE provider',
+    period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it ended' },
+    deletedBy: `${retentionJob}, after its invoices`,
+    onErasure: { kept: invoiceLaw },
+  },
+  {
+    table: 'local_customers',
+    columns: ['email', 'email_normalized', 'card_last4'],
+    why: 'the local TEST-MODE provider’s customers',
+    period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'its last invoice' },
+    deletedBy: 'privacy erase (anonymised)',
+    onErasure: 'anonymised',
+  },
+  {
+    table: 'local_checkout_sessions',
+    columns: ['customer_email'],
+    why: 'the local TEST-MODE provider’s checkout pages',
+    period: { kind: 'days', days: R.localSessionDays, after: 'it expired' },
+    deletedBy: retentionJob,
+    onErasure: 'erased',
+  },
+  {
+    table: 'local_portal_sessions',
+    columns: ['customer_id'],
+    why: 'the local TEST-MODE provider’s billing portal pages',
+    period: { kind: 'days', days: R.localSessionDays, after: 'it expired' },
+    deletedBy: retentionJob,
+    onErasure: 'erased',
+  },
+  {
+    table: 'privacy_requests',
+    columns: ['subject_hash'],
+    why: 'proof that an export or erasure was done (Art. 5(2)); a keyed hash, never the address',
+    period: {
+      kind: 'years-after-year-end',
+      years: R.privacyRequestYears,
+      after: 'it was done',
+    },
+    deletedBy: retentionJob,
+    onErasure: { kept: 'the record of this erasure (Art. 5(2), 17)' },
+  },
+];
+
+/** A period as the document and the page say it. */
+export function describePeriod(period: RetentionPeriod): string {
+  switch (period.kind) {
+    case 'licence':
+      return `while the licence exists, then ${R.licenceReactivationMonths} months after it ends, then deleted within ${R.licenceDeletionMonths} further month`;
+    case 'days':
+      return `${period.days} days after ${period.after}`;
+    case 'years-after-year-end':
+      return `${period.years} years after the end of the year ${period.after}`;
+    case 'while-trials-are-offered':
+      return 'while we offer trials';
+  }
+}
+
+/** The table of docs/retention.md (Markdown), from the policy above. */
+export function retentionTableMarkdown(policy = retentionPolicy): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const erasure = (entry: RetentionEntry) =>
+    typeof entry.onErasure === 'string' ? entry.onErasure : `kept: ${entry.onErasure.kept}`;
+  return [
+    '| Table | Personal data | Why we keep it | How long | What deletes it | On erasure |',
+    '|---|---|---|---|---|---|',
+    ...policy.map(
+      (entry) =>
+        `| \`${entry.table}\` | ${entry.columns.map((column) => `\`${column}\``).join(', ')} | ${cell(entry.why)} | ${cell(describePeriod(entry.period))} | ${cell(entry.deletedBy)} | ${cell(erasure(entry))} |`,
+    ),
+  ].join('\n');
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `now` less a number of days. */
+export function daysBefore(now: Date, days: number): Date {
+  return new Date(now.getTime() - days * DAY_MS);
+}
+
+/**
+ * The cut-off of a statutory period of `years` counted from the end of the calendar year
+ * (§ 147(4) AO): rows made before it are past their period. It lies one day before New Year
+ * in UTC, so a row of Berlin's first hour of a year is not taken for one of the year before.
+ */
+export function yearEndCutoff(now: Date, years: number): Date {
+  return new Date(Date.UTC(now.getUTCFullYear() - years - 1, 11, 31));
+}

@@ -1,0 +1,151 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Executor } from '#server/platform/db/database.ts';
+import {
+  contactMessages,
+  emailOutbox,
+  invoiceOrders,
+  invoiceReminders,
+  licenceOrgs,
+  localCheckoutSessions,
+  localInvoices,
+  localPortalSessions,
+  localSubscriptions,
+  paymentEvents,
+  privacyRequests,
+  quotes,
+  subscriptions,
+} from '#server/platform/db/schema.ts';
+import { daysBefore, retentionPeriods as R, yearEndCutoff } from './retention-policy.ts';
+
+/** One kind of row the retention job deletes: the table, its key and the (indexed) predicate. */
+export interface RetentionRule {
+  name: string;
+  table: SQL;
+  /** The primary key columns, unqualified: `(key) in (select key … limit n)`. */
+  key: SQL;
+  where: SQL;
+}
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** Every deletion of the retention policy (decision 191) at `now`; each predicate has its index (0840). */
+export function retentionRules(now: Date): RetentionRule[] {
+  const invoices = at(yearEndCutoff(now, R.invoiceYears));
+  const letters = at(yearEndCutoff(now, R.commercialLetterYears));
+  return [
+    {
+      name: 'email_outbox sent',
+      table: sql`${emailOutbox}`,
+      key: sql.raw('id'),
+      where: sql`status = 'sent' and sent_at < ${at(daysBefore(now, R.emailDays))}`,
+    },
+    {
+      name: 'email_outbox failed',
+      table: sql`${emailOutbox}`,
+      key: sql.raw('id'),
+      where: sql`status = 'failed' and created_at < ${at(daysBefore(now, R.emailDays))}`,
+    },
+    {
+      name: 'payment_events',
+      table: sql`${paymentEvents}`,
+      key: sql.raw('provider, event_id'),
+      where: sql`processed_at < ${at(daysBefore(now, R.paymentEventDays))}`,
+    },
+    {
+      name: 'contact_messages',
+      table: sql`${contactMessages}`,
+      key: sql.raw('id'),
+      where: sql`created_at < ${at(daysBefore(now, R.contactMessageDays))}`,
+    },
+    {
+      name: 'licence_orgs',
+      table: sql`${licenceOrgs}`,
+      key: sql.raw('licence_id, org_id'),
+      where: sql`last_seen_at < ${at(daysBefore(now, R.idleOrgDays))}`,
+    },
+    {
+      name: 'invoice_orders unconfirmed',
+      table: sql`${invoiceOrders}`,
+      key: sql.raw('id'),
+      where: sql`created_at < ${at(daysBefore(now, R.unconfirmedOrderDays))} and status <> 'confirmed' and subscription_id is null`,
+    },
+    {
+      name: 'invoice_orders',
+      table: sql`${invoiceOrders}`,
+      key: sql.raw('id'),
+      where: sql`created_at < ${letters}`,
+    },
+    {
+      name: 'quotes',
+      table: sql`${quotes}`,
+      key: sql.raw('number'),
+      where: sql`created_at < ${letters}`,
+    },
+    {
+      name: 'invoice_reminders',
+      table: sql`${invoiceReminders}`,
+      key: sql.raw('provider, invoice_id, stage'),
+      where: sql`sent_at < ${invoices}`,
+    },
+    {
+      name: 'subscriptions',
+      table: sql`${subscriptions}`,
+      key: sql.raw('provider, subscription_id'),
+      where: sql`licence_id is null and ended_at < ${invoices}`,
+    },
+    {
+      name: 'local_invoices',
+      table: sql`${localInvoices}`,
+      key: sql.raw('id'),
+      where: sql`created_at < ${invoices}`,
+    },
+    {
+      name: 'local_subscriptions',
+      table: sql`${localSubscriptions}`,
+      key: sql.raw('id'),
+      where: sql`ended_at < ${invoices}
+        and not exists (select 1 from ${localInvoices} i where i.subscription_id = ${localSubscriptions}.id)`,
+    },
+    {
+      name: 'local_checkout_sessions',
+      table: sql`${localCheckoutSessions}`,
+      key: sql.raw('id'),
+      where: sql`expires_at < ${at(daysBefore(now, R.localSessionDays))}`,
+    },
+    {
+      name: 'local_portal_sessions',
+      table: sql`${localPortalSessions}`,
+      key: sql.raw('id'),
+      where: sql`expires_at < ${at(daysBefore(now, R.localSessionDays))}`,
+    },
+    {
+      name: 'privacy_requests',
+      table: sql`${privacyRequests}`,
+      key: sql.raw('id'),
+      where: sql`performed_at < ${at(yearEndCutoff(now, R.privacyRequestYears))}`,
+    },
+  ];
+}
+
+/** Both drivers answer `execute` with `{ rows }`. */
+const deletedCount = z.object({ rows: z.array(z.object({ deleted: z.coerce.number() })) });
+
+/** Rows deleted per statement: short transactions and locks, however many rows are due. */
+export const RETENTION_BATCH_SIZE = 2000;
+
+/** Deletes one batch of a rule's rows; returns how many (counted in the database). */
+export async function deleteRetentionBatch(
+  db: Executor,
+  rule: RetentionRule,
+  batchSize = RETENTION_BATCH_SIZE,
+): Promise<number> {
+  const result = await db.execute(sql`
+    with gone as (
+      delete from ${rule.table}
+      where (${rule.key}) in (select ${rule.key} from ${rule.table} where ${rule.where} limit ${batchSize})
+      returning 1
+    )
+    select count(*)::int as deleted from gone`);
+  return deletedCount.parse(result).rows[0]?.deleted ?? 0;
+}
