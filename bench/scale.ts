@@ -22,6 +22,7 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -561,6 +562,7 @@ async function startInstance(url: string, poolMax: number): Promise<Instance> {
   const exited = once(child, 'exit');
   const forget = stopOnExit(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
   });
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
