@@ -22,6 +22,7 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -34,6 +35,7 @@ import { z } from 'zod';
 import { buildApp } from '../server/app.ts';
 import { billingJobs } from '../server/billing/subscriptions/billing-jobs.ts';
 import { parseEnv, type Env } from '../server/env.ts';
+import { retentionJob } from '../server/features/privacy/enforce-retention.ts';
 import { generateLicenceKey, hashLicenceKey } from '../server/licensing/licences/licence-key.ts';
 import { openDatabase, type DatabaseHandle } from '../server/platform/db/client.ts';
 import type { Database } from '../server/platform/db/database.ts';
@@ -224,7 +226,7 @@ select
     when 'ended' then now - (n % 55) * interval '1 day'
     when 'ended-due' then now - interval '70 days'
     when 'deleting-due' then now - interval '100 days'
-    else now + ((n * 7919) % 365 + 1) * interval '1 day'
+    else now + ((n::bigint * 7919) % 365 + 1) * interval '1 day'
   end,
   case when kind in ('trial', 'free') then null else 'cus_bench_' || n end,
   case when kind in ('trial', 'free') then null else 'sub_bench_' || n end,
@@ -259,7 +261,9 @@ const DEPENDENT_SQL = [
      $2::timestamptz - (n % 20) * interval '1 hour'
    from generate_series($1::int, $3::int) as n
    cross join lateral generate_series(1, case when n % 100 < 55 then 1 + n % 3 else 1 + (n % 2) end) as k`,
-  // Two sent e-mails per licence (the licence key and one more); bodies cleared once sent.
+  // Two sent e-mails per licence (the licence key and one more); bodies cleared once sent. Sent
+  // over the last 30 days and an hour: the hour past the retention period (decision 191) is what
+  // one hourly retention run finds, about 1 in 721.
   `insert into email_outbox (kind, message_id, to_address, subject, status, attempts,
      next_attempt_at, created_at, sent_at)
    select case k when 1 then 'licence-issued' else 'renewal-receipt' end,
@@ -269,7 +273,8 @@ const DEPENDENT_SQL = [
      'sent', 1, ts, ts, ts + interval '2 seconds'
    from generate_series($1::int, $3::int) as n
    cross join generate_series(1, 2) as k
-   cross join lateral (select $2::timestamptz - ((n % 700) + 1 - k) * interval '1 day' as ts) t`,
+   cross join lateral (
+     select $2::timestamptz - (n % 721) * interval '1 hour' - k * interval '1 minute' as ts) t`,
 ];
 
 /**
@@ -497,6 +502,23 @@ async function measureSweep(url: string) {
   }
 }
 
+/** One run of the retention job (decision 191): its time and the rows it deleted. */
+async function measureRetention(url: string) {
+  const { handle } = countingHandle(url);
+  try {
+    const job = retentionJob({
+      db: handle.db,
+      clock: () => new Date(),
+      logger: createLogger('warn'),
+    });
+    const started = performance.now();
+    const rows = (await job.run(new AbortController().signal)) ?? 0;
+    return { ms: Math.round(performance.now() - started), rows };
+  } finally {
+    await handle.close();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Backup and restore through the admin commands
 
@@ -540,6 +562,7 @@ async function startInstance(url: string, poolMax: number): Promise<Instance> {
   const exited = once(child, 'exit');
   const forget = stopOnExit(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
   });
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -651,7 +674,7 @@ try {
   await pool.query(
     `insert into job_runs (name, next_run_at, last_started_at, last_finished_at)
      select name, $1::timestamptz + interval '1 hour', $1, $1
-     from unnest(array['licence-lifecycle', 'invoice-reminders']) as name
+     from unnest(array['licence-lifecycle', 'invoice-reminders', 'retention']) as name
      on conflict (name) do update set next_run_at = excluded.next_run_at`,
     [now],
   );
@@ -699,20 +722,7 @@ try {
   );
   results.validation = { small: { licences: SMALL, ...small }, full: big };
 
-  // Online: the admin command while the server (workers and all) runs.
-  const [held] = await adminQueryOn<{ n: string }>(
-    database.url,
-    'select count(*) as n from licences',
-  );
-  const backupFile = path.join(workDir, 'scale.backup.gz');
-  const backup = await adminCommand(database.url, ['backup', backupFile]);
-  const backupBytes = (await stat(backupFile)).size;
-  log(`${backup.out} Wall time ${backup.s.toFixed(1)} s (load ${load()})`);
   await app.close();
-  verdict(
-    backup.s <= targets.backupS,
-    `online backup ${backup.s.toFixed(1)} s ≤ ${targets.backupS} s`,
-  );
 
   const sweep = await measureSweep(database.url);
   log(
@@ -723,6 +733,50 @@ try {
     sweep.locked <= sweep.due,
     `sweep locked ${sweep.locked} rows, only the ${sweep.due} due`,
   );
+
+  const retention = await measureRetention(database.url);
+  log(`Retention job: ${retention.ms} ms, ${retention.rows} rows deleted (load ${load()})`);
+
+  // The instances, with pools that fit max_connections (instances × (pool + 1) ≤ what is left).
+  const [settings] = await adminQuery<{ max: string; used: string }>(
+    `select current_setting('max_connections') as max, (select count(*) from pg_stat_activity) as used`,
+  );
+  const free = Number(settings?.max) - Number(settings?.used) - HEADROOM;
+  const poolMax = Math.max(1, Math.min(10, Math.floor(free / args.instances) - 1));
+  // One after another, as a rolling start brings them up (and no start waits out the others').
+  const instances: Instance[] = [];
+  let mixed: Awaited<ReturnType<typeof mixedLoad>> | undefined;
+  let backup: { s: number; out: string } | undefined;
+  let backupBytes = 0;
+  let held: { n: string } | undefined;
+  const backupFile = path.join(workDir, 'scale.backup.gz');
+  try {
+    for (let n = 0; n < args.instances; n++) {
+      instances.push(await startInstance(database.url, poolMax));
+    }
+    mixed = await mixedLoad(instances, validationBody(3), args.mixedSeconds);
+    log(
+      `${args.instances} instances (pool ${poolMax} each, max_connections ${settings?.max}, ${settings?.used} in use before) for ${args.mixedSeconds} s: ${mixed.requests} requests, ${mixed.ok} 2xx, ${mixed.refused} 4xx, ${mixed.serverErrors} 5xx, ${mixed.failed} errors (load ${load()})`,
+    );
+    verdict(
+      mixed.serverErrors === 0 && mixed.failed === 0,
+      `${mixed.serverErrors} × 5xx, ${mixed.failed} errors`,
+    );
+    results.mixed = { ...mixed, poolMax, maxConnections: Number(settings?.max) };
+
+    // Online: the admin command while the instances (workers and all) run.
+    [held] = await adminQueryOn<{ n: string }>(database.url, 'select count(*) as n from licences');
+    backup = await adminCommand(database.url, ['backup', backupFile]);
+    backupBytes = (await stat(backupFile)).size;
+    log(`${backup.out} Wall time ${backup.s.toFixed(1)} s (load ${load()})`);
+    verdict(
+      backup.s <= targets.backupS,
+      `online backup ${backup.s.toFixed(1)} s ≤ ${targets.backupS} s`,
+    );
+  } finally {
+    await Promise.all(instances.map((instance) => instance.stop()));
+  }
+  if (!mixed || !backup) throw new Error('the instances or the backup did not finish');
 
   // The restore into a fresh database (its migrations only), as after losing the server.
   await openDatabase({ databaseUrl: restored.url, poolMax: 1 }).then((h) => h.close());
@@ -741,32 +795,6 @@ try {
     `restore ${restore.s.toFixed(1)} s ≤ ${targets.restoreS} s`,
   );
 
-  // The instances, with pools that fit max_connections (instances × (pool + 1) ≤ what is left).
-  const [settings] = await adminQuery<{ max: string; used: string }>(
-    `select current_setting('max_connections') as max, (select count(*) from pg_stat_activity) as used`,
-  );
-  const free = Number(settings?.max) - Number(settings?.used) - HEADROOM;
-  const poolMax = Math.max(1, Math.min(10, Math.floor(free / args.instances) - 1));
-  // One after another, as a rolling start brings them up (and no start waits out the others').
-  const instances: Instance[] = [];
-  for (let n = 0; n < args.instances; n++) {
-    instances.push(await startInstance(database.url, poolMax));
-  }
-  let mixed;
-  try {
-    mixed = await mixedLoad(instances, validationBody(3), args.mixedSeconds);
-  } finally {
-    await Promise.all(instances.map((instance) => instance.stop()));
-  }
-  log(
-    `${args.instances} instances (pool ${poolMax} each, max_connections ${settings?.max}, ${settings?.used} in use before) for ${args.mixedSeconds} s: ${mixed.requests} requests, ${mixed.ok} 2xx, ${mixed.refused} 4xx, ${mixed.serverErrors} 5xx, ${mixed.failed} errors (load ${load()})`,
-  );
-  verdict(
-    mixed.serverErrors === 0 && mixed.failed === 0,
-    `${mixed.serverErrors} × 5xx, ${mixed.failed} errors`,
-  );
-  results.mixed = { ...mixed, poolMax, maxConnections: Number(settings?.max) };
-
   const figures = {
     licences: args.licences,
     validate_rps: big.rps,
@@ -774,8 +802,7 @@ try {
     validate_p99_ms_1k: small.p99,
     sweep_ms: sweep.ms,
     sweep_rows_locked: sweep.locked,
-    // The retention job (issue 28 item 2) is not on this branch yet.
-    retention_ms: null,
+    retention_ms: retention.ms,
     backup_s: Number(backup.s.toFixed(1)),
     backup_mb: Number((backupBytes / 1048576).toFixed(1)),
     restore_s: Number(restore.s.toFixed(1)),

@@ -16,7 +16,7 @@ const figures = z.strictObject({
   validate_p99_ms_1k: z.number().nonnegative(),
   sweep_ms: z.number().nonnegative(),
   sweep_rows_locked: z.number().int(),
-  retention_ms: z.null(),
+  retention_ms: z.number().nonnegative(),
   backup_s: z.number().positive(),
   backup_mb: z.number().positive(),
   restore_s: z.number().positive(),
