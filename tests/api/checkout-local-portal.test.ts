@@ -155,7 +155,11 @@ describe.each(databaseTargets)('local billing portal changes on $name', (target)
       .where(eq(subscriptions.subscriptionId, subscriptionId));
     expect(mirror).toMatchObject({ billingPeriod: 'yearly', currentPeriodEnd: yearEnd });
     // Product rules (docs/product-rules.md#behaviour) names no e-mail for a plan change (decision 090): the portal page confirms it.
-    expect((await mailsTo(t, email)).map((mail) => mail.kind)).toEqual(mailsBefore);
+    // What it charged gets its receipt, as every payment does (decision 180).
+    expect((await mailsTo(t, email)).map((mail) => mail.kind)).toEqual([
+      ...mailsBefore,
+      'payment-receipt',
+    ]);
   });
 
   it('switches yearly to monthly with a credit for the unused year', async () => {

@@ -101,7 +101,8 @@ describe.each(databaseTargets)('licence lifecycle timeline on $name', (target) =
       status: 'Active',
       subscriptionStatus: 'past_due',
     });
-    expect(await kinds(email)).toEqual(['licence-key', 'payment-failed']);
+    // The renewal's payment got its receipt (decision 180).
+    expect(await kinds(email)).toEqual(['licence-key', 'payment-receipt', 'payment-failed']);
 
     // Retries after 3, 5 and 7 days; the last failure makes the payment lapse.
     for (const days of [3, 5]) {
@@ -117,7 +118,12 @@ describe.each(databaseTargets)('licence lifecycle timeline on $name', (target) =
       deactivatedAt: lapsedAt,
       subscriptionStatus: 'unpaid',
     });
-    expect(await kinds(email)).toEqual(['licence-key', 'payment-failed', 'licence-deactivated']);
+    expect(await kinds(email)).toEqual([
+      'licence-key',
+      'payment-receipt',
+      'payment-failed',
+      'licence-deactivated',
+    ]);
     const deactivatedMail = (await mailsTo(t, email)).at(-1);
     expect(deactivatedMail?.textBody).toContain('30 May 2026');
 
@@ -198,6 +204,7 @@ describe.each(databaseTargets)('licence lifecycle timeline on $name', (target) =
       'payment-failed',
       'licence-deactivated',
       'licence-reactivated',
+      'payment-receipt',
     ]);
     expect(await sweep()).toMatchObject({ scheduledForDeletion: 0 });
   });
