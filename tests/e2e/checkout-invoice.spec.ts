@@ -229,9 +229,13 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await dismissCookieBanner(context, baseUrl);
   await page.goto(`${baseUrl}/pricing?size=25&period=yearly&currency=EUR&modal=quote`);
   await waitForHydration(page);
-  const dialog = page.getByRole('dialog', { name: 'Your quote as a PDF' });
+  const dialog = page.getByRole('dialog', { name: 'Get a quote or pay by invoice' });
   await dialog.getByLabel('Company name').fill('Quote Buyer GmbH');
-  await dialog.getByLabel('Email address', { exact: true }).fill(email);
+  await dialog.getByLabel('Billing email address').fill(email);
+  await dialog.getByLabel('Street and number').fill('Speicherweg 2');
+  await dialog.getByLabel('Postal code').fill('20457');
+  await dialog.getByLabel('City').fill('Hamburg');
+  await dialog.getByLabel('Country').selectOption('DE');
   await dialog.getByLabel('VAT ID (optional)').fill('DE987654321');
   await dialog.getByLabel('Purchase order (optional)').fill(`PO-Q-${run}`);
   await dialog.getByRole('button', { name: 'Get the quote' }).click();
@@ -242,12 +246,14 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await expect(page).toHaveURL(/\/quote\/accept\?token=/);
   await waitForHydration(page);
 
-  // The invoice form starts from the quote: company, e-mail, VAT ID and purchase order.
+  // The invoice form starts from the quote: company, e-mail, address, VAT ID and purchase order.
   const form = page.getByRole('group', { name: 'Pay Enterprise by invoice' });
   await expect(form).toBeVisible();
   await expect(form.getByLabel('Company name')).toHaveValue('Quote Buyer GmbH');
   await expect(form.getByLabel('Billing e-mail')).toHaveValue(email);
-  await expect(form.getByLabel('EU VAT ID (optional)')).toHaveValue('DE987654321');
+  await expect(form.getByLabel('Street and number')).toHaveValue('Speicherweg 2');
+  await expect(form.getByLabel('Country')).toHaveValue('DE');
+  await expect(form.getByLabel('VAT ID (optional)')).toHaveValue('DE987654321');
   await expect(form.getByLabel('PO number (optional)')).toHaveValue(`PO-Q-${run}`);
   await expectNoAxeViolations(page, 'quote accept page with the invoice form');
   await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
