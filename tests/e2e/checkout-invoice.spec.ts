@@ -126,27 +126,35 @@ async function confirmByLink(page: Page, email: string, company: string): Promis
 async function orderByInvoice(page: Page, email: string, company: string): Promise<string> {
   await page.goto(`${baseUrl}/pricing?plan=Enterprise&period=yearly&currency=EUR`);
   await waitForHydration(page);
-  const card = page
-    .locator('article')
-    .filter({ has: page.getByRole('button', { name: 'Buy Enterprise' }) });
-  await card.getByText('Pay by invoice (net 30)').click();
-  const form = card.getByRole('group', { name: 'Pay Enterprise by invoice' });
-  // Required fields are checked by the service: its field errors show beside the inputs.
-  await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
-  await expect(form.getByText('Enter the company name the invoice is made out to.')).toBeVisible();
-  await expect(form.getByLabel('Company name')).toHaveAttribute('aria-invalid', 'true');
-  await expectNoAxeViolations(page, page.url());
+  // No form in a card: one dialog takes the company's details for a quote or an order.
+  await page
+    .getByRole('link', { name: 'Buying for a company? Get a quote or pay by invoice' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Get a quote or pay by invoice' });
+  await dialog.getByRole('radio', { name: 'An order paid by invoice (net 30)' }).check();
+  const order = dialog.getByRole('button', { name: 'Order Enterprise by invoice' });
+  await expect(order).toBeDisabled();
 
-  await form.getByLabel('Company name').fill(company);
-  await form.getByLabel('Billing e-mail').fill(email);
-  await form.getByLabel('Country code (optional)').fill('DE');
-  await form.getByLabel('EU VAT ID (optional)').fill('DE123456789');
-  await form.getByLabel('PO number (optional)').fill(`PO-${run}`);
-  await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
+  await dialog.getByLabel('Company name').fill(company);
+  await dialog.getByLabel('Billing email address').fill(email);
+  await dialog.getByLabel('Street and number').fill('Hauptstraße 1');
+  await dialog.getByLabel('Postal code').fill('10115');
+  await dialog.getByLabel('City').fill('Berlin');
+  await dialog.getByLabel('Country').selectOption('DE');
+  await dialog.getByLabel('VAT ID (optional)').fill('DE123456789');
+  await dialog.getByLabel('Purchase order (optional)').fill(`PO-${run}`);
+  // The German VAT rule, with its amounts (decision 177): 19 % of €35,002.
+  await expect(dialog.getByRole('definition').filter({ hasText: '€6,650.38' })).toBeVisible();
+  await expect(dialog.getByText('Total per year')).toBeVisible();
+  await order.click();
 
-  await expect(card.getByRole('status')).toContainText(
+  await expect(
+    dialog.getByRole('heading', { name: 'Confirm your order in your inbox' }),
+  ).toBeInViewport();
+  await expect(dialog.getByRole('status')).toContainText(
     `Check your inbox to confirm: we have sent a link to ${email}.`,
   );
+  await expect(dialog.getByRole('textbox')).toHaveCount(0);
   await expectNoAxeViolations(page, page.url());
   await confirmByLink(page, email, company);
   const link = page.getByRole('link', { name: /^View invoice LOCAL-/ });
@@ -224,9 +232,13 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await dismissCookieBanner(context, baseUrl);
   await page.goto(`${baseUrl}/pricing?size=25&period=yearly&currency=EUR&modal=quote`);
   await waitForHydration(page);
-  const dialog = page.getByRole('dialog', { name: 'Your quote as a PDF' });
+  const dialog = page.getByRole('dialog', { name: 'Get a quote or pay by invoice' });
   await dialog.getByLabel('Company name').fill('Quote Buyer GmbH');
-  await dialog.getByLabel('Email address', { exact: true }).fill(email);
+  await dialog.getByLabel('Billing email address').fill(email);
+  await dialog.getByLabel('Street and number').fill('Speicherweg 2');
+  await dialog.getByLabel('Postal code').fill('20457');
+  await dialog.getByLabel('City').fill('Hamburg');
+  await dialog.getByLabel('Country').selectOption('DE');
   await dialog.getByLabel('VAT ID (optional)').fill('DE987654321');
   await dialog.getByLabel('Purchase order (optional)').fill(`PO-Q-${run}`);
   await dialog.getByRole('button', { name: 'Get the quote' }).click();
@@ -237,12 +249,14 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await expect(page).toHaveURL(/\/quote\/accept\?token=/);
   await waitForHydration(page);
 
-  // The invoice form starts from the quote: company, e-mail, VAT ID and purchase order.
+  // The invoice form starts from the quote: company, e-mail, address, VAT ID and purchase order.
   const form = page.getByRole('group', { name: 'Pay Enterprise by invoice' });
   await expect(form).toBeVisible();
   await expect(form.getByLabel('Company name')).toHaveValue('Quote Buyer GmbH');
   await expect(form.getByLabel('Billing e-mail')).toHaveValue(email);
-  await expect(form.getByLabel('EU VAT ID (optional)')).toHaveValue('DE987654321');
+  await expect(form.getByLabel('Street and number')).toHaveValue('Speicherweg 2');
+  await expect(form.getByLabel('Country')).toHaveValue('DE');
+  await expect(form.getByLabel('VAT ID (optional)')).toHaveValue('DE987654321');
   await expect(form.getByLabel('PO number (optional)')).toHaveValue(`PO-Q-${run}`);
   await expectNoAxeViolations(page, 'quote accept page with the invoice form');
   await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();

@@ -48,16 +48,22 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   await page.getByRole('radio', { name: /Yearly/ }).click();
   await expect(page).toHaveURL(/period=yearly/);
 
+  await page.getByRole('article').getByRole('button', { name: 'Enterprise', exact: true }).click();
+  // One action per card (decision 179): Enterprise is bought, nothing else sits on the card.
   const enterprise = page
     .getByRole('article')
     .filter({ has: page.getByRole('button', { name: 'Enterprise', exact: true }) });
-  await enterprise.getByRole('link', { name: 'Get a quote' }).click();
+  await expect(enterprise.getByRole('link')).toHaveCount(0);
+  await page
+    .getByRole('link', { name: 'Buying for a company? Get a quote or pay by invoice' })
+    .click();
 
-  // The card's plan goes into the URL with the dialog, as the selector writes it.
+  // The selected plan goes into the URL with the dialog, as the selector writes it.
   await expect(page).toHaveURL(/\/pricing\?size=25&period=yearly&currency=USD&modal=quote$/);
-  const dialog = page.getByRole('dialog', { name: 'Your quote as a PDF' });
+  const dialog = page.getByRole('dialog', { name: 'Get a quote or pay by invoice' });
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText('Orgsmith Enterprise, billed yearly in USD: $37,800 per year');
+  await expect(dialog).toContainText('Orgsmith Enterprise, billed yearly in USD');
+  await expect(dialog).toContainText('$37,800.00');
   const send = dialog.getByRole('button', { name: 'Get the quote' });
   await expect(send).toBeDisabled();
   await expectNoAxeViolations(page, 'quote dialog');
@@ -65,18 +71,37 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   // The forms' own messages, shown once the form is touched.
   await dialog.getByLabel('VAT ID (optional)').fill('12345');
   await expect(dialog.getByText('You must enter your company name.')).toBeVisible();
-  await expect(dialog.getByText('This is not a valid VAT ID', { exact: false })).toBeVisible();
+  await expect(dialog.getByText('Choose the country from the list.')).toBeVisible();
   await expect(dialog.getByText('You must enter an email address.')).toBeVisible();
+  await dialog.getByLabel('Country').selectOption('SE');
+  await expect(
+    dialog.getByText('This is not a valid VAT ID for Sweden', { exact: false }),
+  ).toBeVisible();
   await expectNoAxeViolations(page, 'quote dialog with errors');
 
+  // The VAT rule as the visitor types (decision 177): Germany 19 %, Sweden with its VAT ID 0 %.
+  await dialog.getByLabel('VAT ID (optional)').fill('');
+  await dialog.getByLabel('Country').selectOption('DE');
+  await expect(dialog.getByText('VAT 19 %')).toBeVisible();
+  await expect(dialog).toContainText('$7,182.00');
+  await expect(dialog).toContainText('$44,982.00');
+  await dialog.getByLabel('Country').selectOption('SE');
   await dialog.getByLabel('Company name').fill('Nordlicht Software AB');
-  await dialog.getByLabel('Email address', { exact: true }).fill(address);
-  await dialog
-    .getByLabel('Billing address (optional)')
-    .fill('Storgatan 1\n111 23 Stockholm\nSweden');
+  await dialog.getByLabel('Billing email address').fill(address);
+  await dialog.getByLabel('Street and number').fill('Storgatan 1');
+  await dialog.getByLabel('Postal code').fill('111 23');
+  await dialog.getByLabel('City').fill('Stockholm');
   await dialog.getByLabel('VAT ID (optional)').fill('SE556677889901');
   await dialog.getByLabel('Purchase order (optional)').fill('PO-4711');
+  await expect(dialog.getByText('VAT 0 % (reverse charge)')).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
   await send.click();
+
+  // The success view replaces the form and shows whole on a phone.
+  await expect(
+    dialog.getByRole('heading', { name: /Quote Q-\d{4}-\d{4} is ready/ }),
+  ).toBeInViewport();
+  await expect(dialog.getByRole('textbox')).toHaveCount(0);
 
   const status = dialog.getByRole('status');
   await expect(status).toContainText(/Your quote Q-\d{4}-\d{4} is ready/);
@@ -84,6 +109,8 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   await expect(status).toContainText(quoteSuccessMessage(number, address));
   await expectNoAxeViolations(page, 'quote dialog, success');
   await dialog.screenshot({ path: 'test-results/quote-dialog-success.png' });
+  await expect(dialog.getByRole('link', { name: /^Download Q-/ })).toBeInViewport();
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // Downloadable at once: the link carries the quote's own token, not just its number.
   const download = dialog.getByRole('link', { name: `Download ${number} (PDF)` });
@@ -95,8 +122,10 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   const text = await pdfText(await pdf.body());
   expect(text).toContain(number);
   expect(text).toContain('Nordlicht Software AB');
-  expect(text).toMatch(/Total \(net\) per year\s+\$37,800\.00/);
+  expect(text).toMatch(/Net per year\s+\$37,800\.00/);
+  expect(text).toMatch(/VAT 0 % \(reverse charge\)\s+\$0\.00/);
   expect(text).toContain('Reverse charge');
+  expect(text).toContain('Storgatan 1');
   const bare = await page.request.get(`/quotes/${number}.pdf`);
   expect(bare.status()).toBe(404);
 
@@ -112,9 +141,7 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   await expect(page.getByText(number, { exact: true })).toBeVisible();
   await expect(page.getByText('Nordlicht Software AB')).toBeVisible();
   await expect(page.getByText('PO-4711')).toBeVisible();
-  await expect(page.getByRole('row', { name: /Total \(net\) per year/ })).toContainText(
-    '$37,800.00',
-  );
+  await expect(page.getByRole('row', { name: /Total per year/ })).toContainText('$37,800.00');
   await expect(page.getByText(/you save \$4,200\.00/)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'How would you like to accept?' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Buy Enterprise' })).toBeEnabled();

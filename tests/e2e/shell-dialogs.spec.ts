@@ -11,7 +11,7 @@ const headings = {
   contact: 'Get in touch',
   'portal-access': 'Enter your email address',
   trial: 'Start your free trial',
-  quote: 'Your quote as a PDF',
+  quote: 'Get a quote or pay by invoice',
 } as const;
 
 const startForFree = (page: Page) =>

@@ -101,8 +101,15 @@ export function QuoteForm() {
   const edition = calculation.info.edition;
   const invoiceable = mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod });
   const chosen: Choice = invoiceable ? choice : 'quote';
-  const invalid = form.invalid || edition === 'Starter';
   const countryField = field('country');
+  // zod runs the VAT ID's check against the country only once every field is valid: the form
+  // asks the rule itself, so the message shows as soon as both are filled in.
+  const typedVatId = values.vatId.trim() ? buyerVatId(values) : undefined;
+  const vatProblem = isCountryCode(values.country)
+    ? vatIdProblem(values.country, typedVatId)
+    : null;
+  const vatIdField = field('vatId');
+  const invalid = form.invalid || vatProblem !== null || edition === 'Starter';
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -175,10 +182,9 @@ export function QuoteForm() {
 
   const net = calculation.selected.total * 100;
   const period = periodLabel(selection.billingPeriod);
-  const vatId = values.vatId.trim() ? buyerVatId(values) : undefined;
   const decision =
-    isCountryCode(values.country) && vatIdProblem(values.country, vatId) === null
-      ? decideVat({ country: values.country, ...(vatId ? { vatId } : {}) })
+    isCountryCode(values.country) && vatProblem === null
+      ? decideVat({ country: values.country, ...(typedVatId ? { vatId: typedVatId } : {}) })
       : null;
   const amounts = decision ? vatAmounts(net, decision) : null;
   const money = (cents: number) => formatCents(cents, selection.currency);
@@ -275,7 +281,8 @@ export function QuoteForm() {
       </div>
       <div className={styles.pair}>
         <FormField
-          {...field('vatId')}
+          {...vatIdField}
+          error={vatIdField.error ?? vatProblem ?? undefined}
           label="VAT ID"
           optional
           maxLength={quoteLimits.vatIdInput}
