@@ -166,6 +166,9 @@ describe.each(databaseTargets)('pay by invoice with the local provider on $name'
       'PO-4711',
       'Hauptstraße 1, 10115 Berlin, DE',
       'Open',
+      // A German business: 19 % VAT on top of the net price, the total the order answer named.
+      'VAT 19 %',
+      `${new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(placed.amountDue / 100)}`,
     ]) {
       expect(html).toContain(text);
     }

@@ -52,8 +52,12 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     // EUR yearly: base 4,946 + 6 × 1,350 = 13,046 (shared/pricing).
     expect(html).toContain('€4,946');
     expect(html).toContain('6 additional orgs × €1,350');
-    expect(html).toContain('€13,046 per year');
-    expect(html).toContain('Pay €13,046');
+    // Net €13,046 and, without a billing address, German VAT: what the receipt says was paid.
+    expect(html).toContain('€13,046');
+    expect(html).toContain('VAT 19 %');
+    expect(html).toContain('€2,478.74');
+    expect(html).toContain('€15,524.74 per year');
+    expect(html).toContain('Pay €15,524.74');
     expect(html).toContain('4242 4242 4242 4242');
     expect(html).toContain('4000 0000 0000 0002');
     expect(html).toContain('<input type="hidden" name="_csrf" value="test-csrf-token"/>');

@@ -68,7 +68,7 @@ test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives
   await expectNoAxeViolations(page, page.url());
 
   await payWithCard(page, email, '4242 4242 4242 4242');
-  await page.getByRole('button', { name: 'Pay €13,046' }).click();
+  await page.getByRole('button', { name: 'Pay €15,524.74' }).click();
 
   await expect(page).toHaveURL(/\/checkout-success\?session_id=lcs_/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Checkout Successful');
@@ -100,7 +100,7 @@ test('the decline card shows the decline alone and keeps what was typed', async 
   const email = `declined-${run}@example.com`;
   await openPlanCheckout(page, 'size=25&period=monthly&currency=USD', 'Buy Enterprise');
   await payWithCard(page, email, '4000 0000 0000 0002');
-  await page.getByRole('button', { name: 'Pay $3,500' }).click();
+  await page.getByRole('button', { name: 'Pay $4,165.00' }).click();
   const alert = page.getByRole('alert');
   await expect(alert).toContainText(cardDeclinedAtCheckout.title);
   await expect(alert).toContainText(cardDeclinedAtCheckout.message);
@@ -111,7 +111,7 @@ test('the decline card shows the decline alone and keeps what was typed', async 
 
   // The same page then takes the success card.
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: 'Pay $3,500' }).click();
+  await page.getByRole('button', { name: 'Pay $4,165.00' }).click();
   await expect(page).toHaveURL(/\/checkout-success/);
   await expect(page.getByRole('status')).toContainText('Orgsmith Enterprise licence key');
 });
@@ -202,7 +202,7 @@ test('billing portal: switch monthly to yearly with a proration preview; no curr
   const email = `period-${run}@example.com`;
   await openPlanCheckout(page, 'size=5&period=monthly&currency=USD', 'Buy Pro');
   await payWithCard(page, email, '4242 4242 4242 4242');
-  await page.getByRole('button', { name: 'Pay $630' }).click();
+  await page.getByRole('button', { name: 'Pay $749.70' }).click();
   await expect(page).toHaveURL(/\/checkout-success/);
   await sink.waitForMail({ to: email, subject: 'Your Orgsmith Pro licence key' });
 
@@ -265,13 +265,13 @@ test('a buyer with subscriptions under two billing accounts gets one link each a
   // A customer bills in one currency (decision 093): USD and then EUR make two billing accounts.
   await openPlanCheckout(page, 'size=5&period=monthly&currency=USD', 'Buy Pro');
   await payWithCard(page, email, '4242 4242 4242 4242');
-  await page.getByRole('button', { name: 'Pay $630' }).click();
+  await page.getByRole('button', { name: 'Pay $749.70' }).click();
   await expect(page).toHaveURL(/\/checkout-success/);
   await sink.waitForMail({ to: email, subject: 'Your Orgsmith Pro licence key' });
 
   await openPlanCheckout(page, 'size=10&period=yearly&currency=EUR', 'Buy Pro');
   await payWithCard(page, email, '4242 4242 4242 4242');
-  await page.getByRole('button', { name: 'Pay €13,046' }).click();
+  await page.getByRole('button', { name: 'Pay €15,524.74' }).click();
   await expect(page).toHaveURL(/\/checkout-success/);
   await expect
     .poll(() => sink.mailsFor({ to: email, subject: 'Your Orgsmith Pro licence key' }).length)

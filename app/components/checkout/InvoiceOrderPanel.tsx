@@ -10,7 +10,7 @@ import {
   invoiceOrderErrorMessage,
   invoiceOrderMessages,
 } from '#shared/contracts/invoice-order-messages.ts';
-import { formatPrice } from '#shared/pricing/index.ts';
+import { formatCents } from '#shared/pricing/index.ts';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
 import { Alert } from '../ui/Alert.tsx';
@@ -64,8 +64,8 @@ function Confirmed({ order }: { order: InvoiceCheckoutResponse }) {
       <dl className={styles.facts}>
         <dt>Invoice</dt>
         <dd>{order.invoiceNumber}</dd>
-        <dt>Amount</dt>
-        <dd>{formatPrice(order.amountDue / 100, order.currency)}</dd>
+        <dt>Amount due</dt>
+        <dd>{formatCents(order.amountDue, order.currency)}</dd>
         <dt>Due date</dt>
         <dd>{dateFormat.format(new Date(order.dueAt))}</dd>
       </dl>

@@ -147,7 +147,9 @@ const SELLER_COUNTRY = siteConfig.company.vatId.slice(0, 2);
  * charge of the test provider), or whose country and VAT ID the rule refuses, is charged German
  * VAT: the seller owes it unless the buyer shows otherwise.
  */
-export function vatOfPayment(buyer: DocumentablePayment['buyer']): VatDecision {
+export function vatOfPayment(
+  buyer: Pick<DocumentablePayment['buyer'], 'country' | 'vatId'>,
+): VatDecision {
   const country = buyer.country?.toUpperCase() || SELLER_COUNTRY;
   try {
     return decideVat({ country, ...(buyer.vatId ? { vatId: buyer.vatId } : {}) });

@@ -97,7 +97,7 @@ const invoiceOrderSchema = z
     invoiceUrl: z
       .string()
       .describe('The provider’s page of the invoice: pay there, or get the PDF.'),
-    amountDue: z.number().describe('In minor units (cents).'),
+    amountDue: z.number().describe('With VAT, in minor units (cents).'),
     currency: z.enum(['USD', 'EUR']),
     dueAt: z.string().describe('ISO 8601: 30 days after the invoice was issued.'),
     licenceEmail: z.string().describe('Where the licence key was sent.'),

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Executor } from '#server/platform/db/database.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
+import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
+import { vatAmounts } from '#shared/pricing/vat.ts';
 import type {
   CreateInvoiceSubscriptionInput,
   InvoiceBuyer,
@@ -128,7 +130,11 @@ export async function createLocalInvoiceSubscription(
           number: invoice.number ?? invoice.id,
           dueAt: invoice.dueAt ?? now,
           hostedUrl: localInvoiceUrl(deps.publicBaseUrl, invoice.id),
-          amountDue: invoice.amount,
+          // With VAT, as Stripe's `amount_due` and the invoice to file (decision 180).
+          amountDue: vatAmounts(
+            invoice.amount,
+            vatOfPayment({ country: invoice.country, vatId: invoice.vatId }),
+          ).grossMinor,
         },
         // Test mode: the invoice is a page of this server, e-mailed to no one.
         emailedTo: null,

@@ -1,5 +1,8 @@
 /** @jsxImportSource hono/jsx */
+import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
 import { calculatePrice, formatPrice, priceConfig, unitPrices } from '#shared/pricing/index.ts';
+import { vatAmounts, vatLabel } from '#shared/pricing/vat.ts';
+import { formatMinorAmount } from '../local-billing.ts';
 import type { LocalCheckoutSession } from '../local-payment-repository.ts';
 import { CardFields, CsrfField, Field } from './form-fields.tsx';
 import { PageLayout, periodWord, product } from './page-layout.tsx';
@@ -13,6 +16,21 @@ export interface CheckoutPageView {
   errors: Partial<Record<CheckoutField, string>>;
   /** The billing error shown above the form (a declined card). */
   failure?: { title: string; message: string } | undefined;
+}
+
+/**
+ * What a card charge of the test provider costs with VAT: its checkout asks for no address, so
+ * the buyer is taxed as a domestic one, as the receipt it gets is (decision 180).
+ */
+function grossOf(session: LocalCheckoutSession, netTotal: number) {
+  const decision = vatOfPayment({ country: null, vatId: null });
+  const amounts = vatAmounts(Math.round(netTotal * 100), decision);
+  const money = (minor: number) => formatMinorAmount(minor, session.currency);
+  return {
+    label: vatLabel(decision),
+    vat: money(amounts.vatMinor),
+    gross: money(amounts.grossMinor),
+  };
 }
 
 function SummaryLine(props: { label: string; value: string }) {
@@ -37,7 +55,8 @@ function OrderSummary({ session }: { session: LocalCheckoutSession }) {
   const orgs = price.info.orgs;
   const extraOrgs =
     typeof orgs === 'number' ? orgs - priceConfig.proStartSize * priceConfig.proOrgsPerSizeUnit : 0;
-  const total = price.isFree ? 'Free' : `${amount(price.selected.total)} per ${per}`;
+  const taxed = grossOf(session, price.selected.total);
+  const total = price.isFree ? 'Free' : `${taxed.gross} per ${per}`;
   return (
     <section class="card summary" aria-labelledby="order-heading">
       <h2 id="order-heading">Your order</h2>
@@ -68,6 +87,12 @@ function OrderSummary({ session }: { session: LocalCheckoutSession }) {
             value="Free"
           />
         )}
+        {price.isFree ? null : (
+          <>
+            <SummaryLine label="Net" value={amount(price.selected.total)} />
+            <SummaryLine label={taxed.label} value={taxed.vat} />
+          </>
+        )}
         <div class="line total">
           <dt>Total due today</dt>
           <dd>{total}</dd>
@@ -79,7 +104,8 @@ function OrderSummary({ session }: { session: LocalCheckoutSession }) {
         </p>
       ) : null}
       <p class="note">
-        Renews automatically every {per} in advance until cancelled; no refunds (see the{' '}
+        Prices are net; without a billing address German VAT is added, as on your receipt. Renews
+        automatically every {per} in advance until cancelled; no refunds (see the{' '}
         <a href="/eula/cli">licence terms</a>).
       </p>
     </section>
@@ -94,7 +120,7 @@ function CheckoutPage({ session, values, errors, failure, csrfToken }: CheckoutP
   });
   const submitLabel = price.isFree
     ? 'Get my free licence'
-    : `Pay ${formatPrice(price.selected.total, session.currency)}`;
+    : `Pay ${grossOf(session, price.selected.total).gross}`;
   return (
     <PageLayout title="Checkout" subtitle="Checkout">
       <a class="back" href={session.cancelUrl}>

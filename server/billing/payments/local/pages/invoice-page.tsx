@@ -1,6 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import { formatEmailDate } from '#server/platform/email/render-email.ts';
 import { INVOICE_SUSPEND_AFTER_DAYS } from '#server/billing/subscriptions/invoice-rules.ts';
+import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
+import { vatAmounts, vatLabel } from '#shared/pricing/vat.ts';
 import { formatMinorAmount } from '../local-billing.ts';
 import type { LocalInvoice } from '../local-payment-repository.ts';
 import { PageLayout } from './page-layout.tsx';
@@ -37,6 +39,10 @@ function DetailLine(props: { label: string; value: string | null }) {
  */
 function InvoicePage({ invoice, now, document }: InvoicePageView) {
   const number = invoice.number ?? invoice.id;
+  // The amounts of the invoice the buyer files (decision 180): the provider keeps the net amount.
+  const decision = vatOfPayment({ country: invoice.country, vatId: invoice.vatId });
+  const taxed = vatAmounts(invoice.amount, decision);
+  const money = (minor: number) => formatMinorAmount(minor, invoice.currency);
   return (
     <PageLayout title={`Invoice ${number}`} subtitle="Invoice">
       <h1>
@@ -65,9 +71,11 @@ function InvoicePage({ invoice, now, document }: InvoicePageView) {
             label="Paid on"
             value={invoice.paidAt ? formatEmailDate(invoice.paidAt) : null}
           />
+          <DetailLine label="Net" value={money(taxed.netMinor)} />
+          <DetailLine label={vatLabel(decision)} value={money(taxed.vatMinor)} />
           <div class="line total">
             <dt>{invoice.status === 'paid' ? 'Amount paid' : 'Amount due'}</dt>
-            <dd>{formatMinorAmount(invoice.amount, invoice.currency)}</dd>
+            <dd>{money(taxed.grossMinor)}</dd>
           </div>
         </dl>
       </section>
