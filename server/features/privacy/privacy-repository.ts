@@ -12,6 +12,7 @@ import {
   localCheckoutSessions,
   localCustomers,
   localInvoices,
+  paymentDocuments,
   localPortalSessions,
   localSubscriptions,
   paymentEvents,
@@ -118,6 +119,15 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       .select()
       .from(localInvoices)
       .where(idsIn(localInvoices.subscriptionId, localSubscriptionIds)),
+    paymentDocuments: await db
+      .select()
+      .from(paymentDocuments)
+      .where(
+        or(
+          lowerIn(paymentDocuments.buyerEmail, addresses),
+          idsIn(paymentDocuments.subscriptionId, [...subscriptionIds, ...localSubscriptionIds]),
+        ),
+      ),
     localCheckoutSessions: await db
       .select()
       .from(localCheckoutSessions)

@@ -90,6 +90,8 @@ export async function exportPersonalData(
       quotes: withoutSecrets(data.quotes),
       invoiceOrders: withoutSecrets(data.invoiceOrders),
       invoices: data.localInvoices,
+      // The invoices and receipts to file, as issued (decision 180).
+      paymentDocuments: data.paymentDocuments.map((row) => row.document),
       contactMessages: data.contactMessages,
       // E-mails as sent: address, subject, state and times; bodies may hold a licence key.
       emailsSent: data.emails.map((row) => ({
@@ -135,6 +137,7 @@ function keptOf(data: PersonalData): Array<{ table: string; rows: number; why: s
       (order) => order.status === 'confirmed' || order.subscriptionId !== null,
     ).length,
     local_invoices: data.localInvoices.length,
+    payment_documents: data.paymentDocuments.length,
     local_subscriptions: data.localSubscriptions.length,
   };
   return retentionPolicy.flatMap((entry) => {

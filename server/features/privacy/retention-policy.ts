@@ -160,6 +160,14 @@ export const retentionPolicy: readonly RetentionEntry[] = [
     onErasure: { kept: invoiceLaw },
   },
   {
+    table: 'payment_documents',
+    columns: ['buyer_email', 'document'],
+    why: 'the invoice or receipt of every payment the product documents itself (decision 180)',
+    period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it was issued' },
+    deletedBy: retentionJob,
+    onErasure: { kept: invoiceLaw },
+  },
+  {
     table: 'local_subscriptions',
     columns: ['customer_id'],
     why: 'subscriptions of the local TEST-MODE provider',

@@ -11,6 +11,7 @@ import {
   localInvoices,
   localPortalSessions,
   localSubscriptions,
+  paymentDocuments,
   paymentEvents,
   privacyRequests,
   quotes,
@@ -98,6 +99,12 @@ export function retentionRules(now: Date): RetentionRule[] {
       name: 'local_invoices',
       table: sql`${localInvoices}`,
       key: sql.raw('id'),
+      where: sql`created_at < ${invoices}`,
+    },
+    {
+      name: 'payment_documents',
+      table: sql`${paymentDocuments}`,
+      key: sql.raw('number'),
       where: sql`created_at < ${invoices}`,
     },
     {

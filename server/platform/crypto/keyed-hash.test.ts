@@ -28,6 +28,7 @@ describe('keyedHash', () => {
       'billing-portal-token': 'base64url',
       'licence-key-replacement': 'base64url',
       'privacy-request': 'hex',
+      'payment-document': 'base64url',
     });
     expect(keyedHash(secretKey, 'email', 'a')).toMatch(/^[0-9a-f]{64}$/);
     expect(keyedHash(secretKey, 'quote-token', 'a')).toMatch(/^[A-Za-z0-9_-]{43}$/);

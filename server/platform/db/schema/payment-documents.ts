@@ -44,5 +44,6 @@ export const paymentDocuments = pgTable(
     unique().on(table.year, table.sequence),
     unique().on(table.provider, table.providerInvoiceId),
     index('payment_documents_subscription_idx').on(table.subscriptionId, table.createdAt),
+    index('payment_documents_created_idx').on(table.createdAt),
   ],
 );
