@@ -64,7 +64,10 @@ test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives
   const order = page.getByRole('region', { name: 'Your order' });
   await expect(order).toContainText('Orgsmith Pro · 10 orgs · billed yearly in EUR');
   await expect(order).toContainText('6 additional orgs × €1,350');
-  await expect(order).toContainText('€13,046 per year');
+  // Net from the pricing engine; no billing address asked, so German VAT, as the receipt says.
+  await expect(order).toContainText('Net€13,046');
+  await expect(order).toContainText('VAT 19 %€2,478.74');
+  await expect(order).toContainText('€15,524.74 per year');
   await expectNoAxeViolations(page, page.url());
 
   await payWithCard(page, email, '4242 4242 4242 4242');
