@@ -202,6 +202,8 @@ test('Starter: a free licence without a card, managed in the billing portal', as
 test('billing portal: switch monthly to yearly with a proration preview; no currency switch; tampered values refused', async ({
   page,
 }) => {
+  // Two payments, each with its receipt PDF drawn (decision 180), and three portal round trips.
+  test.setTimeout(60_000);
   const email = `period-${run}@example.com`;
   await openPlanCheckout(page, 'size=5&period=monthly&currency=USD', 'Buy Pro');
   await payWithCard(page, email, '4242 4242 4242 4242');

@@ -154,10 +154,16 @@ test('collects the quote dialog, its accept page, an invoice order and the invoi
   await dialog.getByLabel('VAT ID (optional)').fill('12345');
   await expect(dialog.getByText('You must enter your company name.')).toBeVisible();
   documents.set('quote dialog with errors', await liveDocument(page));
+  await dialog.getByLabel('Country').selectOption('DE');
   await dialog.getByLabel('Company name').fill('Markup Check GmbH');
-  await dialog.getByLabel('Email address', { exact: true }).fill(address);
+  await dialog.getByLabel('Billing email address').fill(address);
+  await dialog.getByLabel('Street and number').fill('Hauptstraße 1');
+  await dialog.getByLabel('Postal code').fill('10115');
+  await dialog.getByLabel('City').fill('Berlin');
   await dialog.getByLabel('VAT ID (optional)').fill('DE123456789');
   await dialog.getByLabel('Purchase order (optional)').fill('PO-1');
+  await expect(dialog.getByText('VAT 19 %')).toBeVisible();
+  documents.set('quote dialog filled, with VAT', await liveDocument(page));
   await dialog.getByRole('button', { name: 'Get the quote' }).click();
   await expect(dialog.getByRole('status')).toContainText(/Q-\d{4}-\d{4}/);
   documents.set('quote dialog sent', await liveDocument(page));
