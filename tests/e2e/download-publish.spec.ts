@@ -147,6 +147,9 @@ test.describe('publishing a release', () => {
     page,
     request,
   }) => {
+    // Three admin processes (publish, republish, refusal), each opening PostgreSQL and checking
+    // every migration, beside two instances and a browser.
+    test.setTimeout(90_000);
     const latest = async () =>
       (await (await request.get(`${baseUrl}/api/releases/latest`)).json()).version;
     expect(await latest()).toBe('3.2.2');
