@@ -20,6 +20,25 @@ function rowsOf(result: unknown): unknown {
   return typeof result === 'object' && result !== null && 'rows' in result ? result.rows : [];
 }
 
+/** The `row` column of a page of rows, checked cheaply: this runs for every row of a backup. */
+function textRows(rows: unknown): string[] {
+  if (!Array.isArray(rows)) throw new TypeError('a backup page is not a list of rows');
+  return rows.map((row: unknown) => {
+    const text = typeof row === 'object' && row !== null && 'row' in row ? row.row : undefined;
+    if (typeof text !== 'string') throw new TypeError('a backup row is not JSON text');
+    return text;
+  });
+}
+
+/** Rows an insert wrote, as both drivers report it. */
+function affectedRows(result: unknown): number {
+  if (typeof result !== 'object' || result === null) return 0;
+  if ('affectedRows' in result && typeof result.affectedRows === 'number')
+    return result.affectedRows;
+  if ('rowCount' in result && typeof result.rowCount === 'number') return result.rowCount;
+  return 0;
+}
+
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
@@ -92,25 +111,21 @@ export function createBackupRepository(db: Executor) {
     },
 
     /**
-     * Every row of a table as JSON objects, `pageSize` at a time, in the same order as readRows.
-     * One cursor sorts the table once (offset pages sort it again for every page), which keeps a
-     * backup of the embedded database, during which PGlite runs nothing else, short. Only inside
-     * a transaction.
+     * Every row of a table as JSON text (one object per row, PostgreSQL's own `row_to_json`),
+     * `pageSize` at a time. One cursor over the snapshot in the table's stored order: no sort, and
+     * the text goes to the file as PostgreSQL wrote it, never parsed and written again here
+     * (decision 198). Only inside a transaction.
      */
-    async *readPages(table: TableInfo, pageSize: number): AsyncGenerator<unknown[]> {
-      const order = table.columns.map(quote).join(', ');
+    async *readPages(table: TableInfo, pageSize: number): AsyncGenerator<string[]> {
       await db.execute(
         sql.raw(
-          `declare orgsmith_backup no scroll cursor for select row_to_json(t) as row from (select * from ${quote(table.name)} order by ${order}) t`,
+          `declare orgsmith_backup no scroll cursor for select row_to_json(t)::text as row from ${quote(table.name)} t`,
         ),
       );
       try {
         for (;;) {
           const result = await db.execute(sql.raw(`fetch ${pageSize} from orgsmith_backup`));
-          const page = z
-            .array(z.object({ row: z.unknown() }))
-            .parse(rowsOf(result))
-            .map((r) => r.row);
+          const page = textRows(rowsOf(result));
           if (page.length > 0) yield page;
           if (page.length < pageSize) return;
         }
@@ -136,14 +151,56 @@ export function createBackupRepository(db: Executor) {
       );
     },
 
-    /** Inserts rows given as JSON objects; columns missing from them take their defaults. */
-    async insertRows(table: TableInfo, columns: readonly string[], rows: unknown[]): Promise<void> {
-      if (rows.length === 0) return;
+    /**
+     * Inserts the rows of `page`, the JSON text of an object whose `rows` holds one object per row
+     * (a backup line as written); columns missing from them take their defaults. PostgreSQL reads
+     * the text itself: the restore never rebuilds it.
+     */
+    async insertPage(table: TableInfo, columns: readonly string[], page: string): Promise<number> {
       const list = columns.map(quote).join(', ');
       const overriding = table.identityColumns.length > 0 ? 'overriding system value' : '';
-      await db.execute(
-        sql`${sql.raw(`insert into ${quote(table.name)} (${list}) ${overriding} select ${list} from json_populate_recordset(null::${quote(table.name)}, `)}${JSON.stringify(rows)}::json)`,
+      const result = await db.execute(
+        sql`${sql.raw(`insert into ${quote(table.name)} (${list}) ${overriding} select ${list} from json_populate_recordset(null::${quote(table.name)}, `)}(${page}::json -> 'rows'))`,
       );
+      return affectedRows(result);
+    },
+
+    /**
+     * Drops the table's indexes that neither back a constraint nor enforce uniqueness, and
+     * returns their definitions: a restore loads the rows first and builds each index once after
+     * (createIndexes), instead of updating it row by row. In the restore's transaction, so a
+     * failed restore gives them back with everything else.
+     */
+    async dropLoadIndexes(table: TableInfo): Promise<string[]> {
+      const result = await db.execute(sql`
+        select quote_ident(i.relname) as name, pg_get_indexdef(x.indexrelid) as definition
+        from pg_index x
+        join pg_class i on i.oid = x.indexrelid
+        join pg_class t on t.oid = x.indrelid
+        join pg_namespace n on n.oid = t.relnamespace
+        where n.nspname = 'public' and t.relname = ${table.name} and not x.indisunique
+          and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)`);
+      const indexes = z
+        .array(z.object({ name: z.string(), definition: z.string() }))
+        .parse(rowsOf(result));
+      for (const index of indexes) await db.execute(sql.raw(`drop index ${index.name}`));
+      return indexes.map((index) => index.definition);
+    },
+
+    /**
+     * Turns the table's own triggers off or on again (not the foreign-key checks). While a restore
+     * loads a table they are off: each restored row carries what they computed when it was written
+     * (e.g. `next_lifecycle_at`, decision 175), and firing them per row costs the load its time.
+     */
+    async setOwnTriggers(table: TableInfo, on: boolean): Promise<void> {
+      await db.execute(
+        sql.raw(`alter table ${quote(table.name)} ${on ? 'enable' : 'disable'} trigger user`),
+      );
+    },
+
+    /** Builds indexes from their definitions (dropLoadIndexes). */
+    async createIndexes(definitions: readonly string[]): Promise<void> {
+      for (const definition of definitions) await db.execute(sql.raw(definition));
     },
 
     /** Moves each identity sequence past the largest restored value. */

@@ -68,8 +68,23 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
     await repository.truncateAll(tables);
   };
 
+  /** Every index and trigger of the schema, by name and definition (a restore drops some a while). */
+  const schemaObjects = async () =>
+    (
+      await t.deps.database.db.execute(sql`
+        select indexdef as definition from pg_indexes where schemaname = 'public'
+        union all
+        select tgname || ' ' || tgenabled::text from pg_trigger t
+          join pg_class c on c.oid = t.tgrelid
+          join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and not t.tgisinternal
+        order by 1`)
+    ).rows;
+
   it('backs up, wipes, restores, and every table is as it was', async () => {
     const file = path.join(dir, 'full.backup.gz');
+    const objects = await schemaObjects();
+    expect(objects.length).toBeGreaterThan(20);
     const before = await databaseFingerprint(t.deps.database.db);
     expect(before.licences?.rows).toBe(10);
     expect(before.contact_messages?.rows).toBe(5);
@@ -86,6 +101,8 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
     expect(restore.err).toBe('');
     expect(restore.code).toBe(0);
     expect(await databaseFingerprint(t.deps.database.db)).toEqual(before);
+    // The indexes it built after loading and the triggers it paused are all back, as they were.
+    expect(await schemaObjects()).toEqual(objects);
 
     // Identity sequences continue after the restored rows.
     const outbox = createOutboxRepository(t.deps.database.db);
@@ -143,6 +160,23 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
     expect(fromFuture.err).toContain(
       'was made by a newer version (migrations 9999_from_the_future.sql)',
     );
+
+    // A rows line whose rows are not objects, and one PostgreSQL cannot read as its table's rows.
+    const tableAt = lines.findIndex((line) => line.startsWith('{"table":"licences"'));
+    expect(tableAt).toBeGreaterThan(0);
+    for (const [name, rows] of [
+      ['scalars', '{"rows":[1,2]}'],
+      ['wrong-type', '{"rows":[{"id":"not a number"}]}'],
+    ] as const) {
+      const damaged = path.join(dir, `${name}.backup.gz`);
+      const edited = [...lines];
+      edited.splice(tableAt + 1, 1, rows);
+      await writeFile(damaged, gzipSync(edited.join('\n')));
+      const refused = await runAdminOn(t, 'restore', damaged, '--replace');
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain(`line ${tableAt + 2}`);
+      expect(refused.err).toContain('Nothing was changed.');
+    }
 
     const notBackup = path.join(dir, 'not.backup.gz');
     await writeFile(notBackup, gzipSync('{"hello":"world"}\n'));
