@@ -273,19 +273,31 @@ describe('deploy/: nginx in front of two instances on PostgreSQL', () => {
     const compose = parseYaml(await readFile('deploy/compose.yaml', 'utf8')) as {
       services: Record<
         string,
-        { build?: { target?: string }; environment?: Record<string, string> }
+        {
+          build?: { target?: string };
+          environment?: Record<string, string>;
+          volumes?: string[];
+        }
       >;
+      volumes?: Record<string, unknown>;
     };
     expect(Object.keys(compose.services).sort()).toEqual(['app1', 'app2', 'postgres', 'proxy']);
     expect(compose.services.app1?.build?.target).toBe('app');
     expect(compose.services.proxy?.build?.target).toBe('proxy');
     expect(compose.services.proxy?.environment?.APP_SERVERS).toContain('app2:3000');
+    // Scheduled backups, as /security describes them, into one volume both instances share.
+    for (const app of ['app1', 'app2']) {
+      expect(compose.services[app]?.environment?.BACKUP_DIR).toBe('/backups');
+      expect(compose.services[app]?.volumes).toContain('backups:/backups');
+    }
+    expect(Object.keys(compose.volumes ?? {})).toContain('backups');
     const dockerfile = await readFile('deploy/Dockerfile', 'utf8');
     const appStage = dockerfile.slice(
       dockerfile.indexOf('FROM node:24-bookworm-slim AS app'),
       dockerfile.indexOf('AS proxy'),
     );
     expect(appStage).toContain('USER node');
+    expect(appStage).toMatch(/mkdir -p \/data \/backups && chown node:node \/data \/backups/);
     expect(appStage).toContain('HEALTHCHECK');
     expect(appStage).toMatch(/FROM node:24/);
     expect(dockerfile).toContain('npm prune --omit=dev');

@@ -14,7 +14,7 @@ describe('securityTxt (RFC 9116)', () => {
     );
     expect(fields.Contact).toBe('mailto:security@orgsmith.io');
     expect(fields.Canonical).toBe('https://orgsmith.io/.well-known/security.txt');
-    expect(fields.Policy).toBe('https://orgsmith.io/support#security');
+    expect(fields.Policy).toBe('https://orgsmith.io/security#report');
     expect(fields.Expires).toBe('2027-05-31T00:00:00.000Z');
   });
 });

@@ -50,7 +50,7 @@ export function securityTxt(publicBaseUrl: string, expires: Date): string {
     `Expires: ${expires.toISOString()}`,
     `Preferred-Languages: en, de`,
     `Canonical: ${publicBaseUrl}/.well-known/security.txt`,
-    `Policy: ${publicBaseUrl}/support#security`,
+    `Policy: ${publicBaseUrl}/security#report`,
     '',
   ].join('\n');
 }
