@@ -70,7 +70,7 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
 
   /** Every index and trigger of the schema, by name and definition (a restore drops some a while). */
   const schemaObjects = async () =>
-    (
+    z.object({ rows: z.array(z.object({ definition: z.string() })) }).parse(
       await t.deps.database.db.execute(sql`
         select indexdef as definition from pg_indexes where schemaname = 'public'
         union all
@@ -78,7 +78,7 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
           join pg_class c on c.oid = t.tgrelid
           join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'public' and not t.tgisinternal
-        order by 1`)
+        order by 1`),
     ).rows;
 
   it('backs up, wipes, restores, and every table is as it was', async () => {

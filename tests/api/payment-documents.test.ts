@@ -16,6 +16,7 @@ import {
   syncSubscription,
 } from '#server/billing/subscriptions/sync-subscription.ts';
 import {
+  licences,
   localInvoices,
   paymentDocumentCounters,
   paymentDocuments,
@@ -289,6 +290,29 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     expect(receipt?.textBody).toMatch(DOCUMENT_LINK);
     expect(receipt?.textBody).toContain('€15,524.74');
     t.setNow(new Date('2026-01-15T10:00:00Z'));
+  });
+
+  it('e-mails the receipt of a payment whose licence is gone', async () => {
+    const { subscriptionId } = await buyByCard(t, 'orphan@receipt.test');
+    const [licence] = await licencesOf(t, 'orphan@receipt.test');
+    await t.deps.database.db.delete(licences).where(eq(licences.id, licence?.id ?? ''));
+    t.setNow(new Date('2027-01-15T10:00:02Z'));
+    try {
+      await runLocalBilling(t.deps);
+      const rows = await t.deps.database.db
+        .select()
+        .from(paymentDocuments)
+        .where(eq(paymentDocuments.subscriptionId, subscriptionId))
+        .orderBy(asc(paymentDocuments.createdAt));
+      expect(rows).toHaveLength(2);
+      const receipt = (await mailsTo(t, 'orphan@receipt.test')).find(
+        (mail) => mail.kind === 'payment-receipt',
+      );
+      expect(receipt?.subject).toBe(`Your Orgsmith receipt ${rows[1]?.number}`);
+      expect(receipt?.textBody).toMatch(DOCUMENT_LINK);
+    } finally {
+      t.setNow(new Date('2026-01-15T10:00:00Z'));
+    }
   });
 
   it('gives an invoice order its invoice with the due date, taxed for the buyer’s country', async () => {

@@ -269,6 +269,19 @@ export async function syncSubscription(
       : snapshot.providerDocumentUrl
         ? { number: null, kind: 'invoice', url: snapshot.providerDocumentUrl }
         : null;
+    /** Each document numbered in this sync, as an e-mail of its own to its buyer. */
+    const documentEmails = (): QueuedEmail[] =>
+      documents
+        .filter((issued) => issued.created)
+        .map((issued) => ({
+          kind: `payment-${issued.document.kind}`,
+          to: issued.document.buyer.email,
+          ...paymentDocumentEmail({
+            document: issued.document,
+            url: paymentDocumentUrl(deps.publicBaseUrl, deps.secretKey, issued.number),
+            publicBaseUrl: deps.publicBaseUrl,
+          }),
+        }));
     let licence: Licence | undefined;
     let origin: 'issued' | 'converted' | undefined;
     let previous: SubscriptionTerms | null = mirror ? termsOfRow(mirror) : null;
@@ -300,8 +313,17 @@ export async function syncSubscription(
     }
     if (!licence) {
       // Ended before it was ever paid for, or its licence was deleted: keep only the mirror.
+      // A payment it still records gets its document all the same (decision 180).
+      const orphans = documentEmails();
+      const outbox = createOutboxRepository(tx);
+      for (const email of orphans) await outbox.enqueue(email, now);
       await repository.save(snapshot, null, readAt);
-      return { outcome: 'ignored' as const, licenceId: null, queued: 0, cancelNow: false };
+      return {
+        outcome: 'ignored' as const,
+        licenceId: null,
+        queued: orphans.length,
+        cancelNow: false,
+      };
     }
 
     const change = applySubscription(lifecycleOf(licence), previous, termsOf(snapshot), now);
@@ -323,20 +345,8 @@ export async function syncSubscription(
       );
       if (email) emails.push(email);
     }
-    if (!origin) {
-      // No licence e-mail carries them: each new document goes out on its own (a renewal).
-      for (const issued of documents.filter((document) => document.created)) {
-        emails.push({
-          kind: `payment-${issued.document.kind}`,
-          to: issued.document.buyer.email,
-          ...paymentDocumentEmail({
-            document: issued.document,
-            url: paymentDocumentUrl(deps.publicBaseUrl, deps.secretKey, issued.number),
-            publicBaseUrl: deps.publicBaseUrl,
-          }),
-        });
-      }
-    }
+    // No licence e-mail carries them: each new document goes out on its own (a renewal).
+    if (!origin) emails.push(...documentEmails());
     const outbox = createOutboxRepository(tx);
     for (const email of emails) await outbox.enqueue(email, now);
     await repository.save(snapshot, { id: licence.id, origin }, readAt);
