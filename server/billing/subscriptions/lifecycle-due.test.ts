@@ -124,9 +124,12 @@ describe.each(databaseTargets)(
       const repository = createLifecycleRepository(handle.db);
       const claimedAt = async (now: Date) =>
         handle.db.transaction(async (tx) =>
-          (await createLifecycleRepository(tx).claimSweepBatch(null, 100_000, now)).map(
-            (row) => row.id,
-          ),
+          (
+            await createLifecycleRepository(tx).claimSweepBatch(
+              await createLifecycleRepository(tx).dueLicenceIds(now, 100_000),
+              now,
+            )
+          ).map((row) => row.id),
         );
       expect(repository).toBeDefined();
       expect(await claimedAt(t0)).not.toContain(id);

@@ -15,24 +15,28 @@ export interface SweepReport {
 }
 
 const BATCH_SIZE = 100;
+/** Due rows one run takes on; a backlog beyond it (after a long outage) goes on in the next. */
+const MAX_PER_RUN = 50_000;
 
 /**
  * The hourly lifecycle job (docs/product-rules.md#behaviour): marks lapsed licences past the two-month window (and ended
  * ones past retention) for deletion, deletes those whose month of notice is over, and re-reads
- * subscriptions that should have renewed. Rows are claimed with SKIP LOCKED in batches, so
- * several instances can run it at once; each change and its e-mail share one transaction.
+ * subscriptions that should have renewed. The due ids are read once through their index, then
+ * claimed by primary key with SKIP LOCKED in batches, so several instances can run it at once;
+ * each change and its e-mail share one transaction.
  */
 export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport> {
   const report: SweepReport = { scheduledForDeletion: 0, deleted: 0, resynced: 0, failed: 0 };
   const toCancel: string[] = [];
   const toResync: string[] = [];
-  let afterId: string | null = null;
-  for (;;) {
+  // The rows due when the run starts; rows that become due meanwhile wait for the next run.
+  const due = await createLifecycleRepository(deps.db).dueLicenceIds(deps.clock(), MAX_PER_RUN);
+  for (let start = 0; start < due.length; start += BATCH_SIZE) {
     const now = deps.clock();
     const batch = await deps.db.transaction(async (tx) => {
       const repository = createLifecycleRepository(tx);
       const outbox = createOutboxRepository(tx);
-      const claimed = await repository.claimSweepBatch(afterId, BATCH_SIZE, now);
+      const claimed = await repository.claimSweepBatch(due.slice(start, start + BATCH_SIZE), now);
       let queued = 0;
       for (const licence of claimed) {
         const step = sweepStep(lifecycleOf(licence), now);
@@ -76,11 +80,9 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
             break;
         }
       }
-      return { lastId: claimed.at(-1)?.id ?? null, size: claimed.length, queued };
+      return { queued };
     });
     if (batch.queued > 0) deps.wakeOutbox();
-    if (batch.size < BATCH_SIZE || !batch.lastId) break;
-    afterId = batch.lastId;
   }
 
   // Provider calls happen outside the transactions; a failed cancel is retried by the next run.

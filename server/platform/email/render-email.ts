@@ -160,12 +160,15 @@ ${escapeHtml(addressLine)}
   return { subject, text, html };
 }
 
+/** One formatter for every e-mail: making one costs far more than formatting with it. */
+const emailDateFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
 /** A date as e-mails show it: `15 March 2026`, in UTC like every stored expiry. */
 export function formatEmailDate(date: Date): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(date);
+  return emailDateFormat.format(date);
 }
