@@ -54,6 +54,46 @@ describe.each(databaseTargets)('deleting a licence on $name', (target) => {
   });
 });
 
+describe.each(databaseTargets)('deleting licences in one batch on $name', (target) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await target.open();
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  it('deletes them and the e-mails of the addresses that no licence keeps', async () => {
+    const { db } = handle;
+    const carl = await addLicence(db, 'Carl@Example.com');
+    const carlAgain = await addLicence(db, 'carl@example.com');
+    const dora = await addLicence(db, 'dora@example.com');
+    await addLicence(db, 'dora@example.com');
+    const eve = await addLicence(db, 'eve@example.com');
+    for (const to of [
+      'carl@example.com',
+      'CARL@example.com',
+      'dora@example.com',
+      'eve@example.com',
+    ])
+      await addMail(db, to, 'sent');
+    await addMail(db, 'eve@example.com', 'pending');
+
+    const deleted = await createLifecycleRepository(db).deleteLicences([
+      carl,
+      carlAgain,
+      dora,
+      eve,
+    ]);
+    expect(deleted).toBe(4);
+    const left = addressRows
+      .parse(await db.execute(sql`select to_address, status from email_outbox order by id`))
+      .rows.map((row) => `${row.to_address} ${row.status}`);
+    expect(left).toEqual(['dora@example.com sent', 'eve@example.com pending']);
+    expect(await createLifecycleRepository(db).deleteLicences([carl])).toBe(0);
+  });
+});
+
 describe.each(databaseTargets.filter((target) => target.name === 'postgres'))(
   'claiming due licences on a large table on $name',
   (target) => {

@@ -100,15 +100,24 @@ export function createLifecycleRepository(db: Executor) {
      * (a keyed hash, another table) stays.
      */
     async deleteLicence(licenceId: string): Promise<void> {
-      const [gone] = await db
+      await this.deleteLicences([licenceId]);
+    },
+
+    /** deleteLicence for many licences in two statements (the lifecycle sweep's batch). */
+    async deleteLicences(licenceIds: readonly string[]): Promise<number> {
+      if (licenceIds.length === 0) return 0;
+      const gone = await db
         .delete(licences)
-        .where(eq(licences.id, licenceId))
+        .where(inArray(licences.id, [...licenceIds]))
         .returning({ email: licences.email, emailNormalized: licences.emailNormalized });
-      if (!gone) return;
+      if (gone.length === 0) return 0;
       await db.execute(sql`
-        delete from ${emailOutbox}
-        where lower(to_address) = lower(${gone.email}) and status <> 'pending'
-          and not exists (select 1 from ${licences} where email_normalized = ${gone.emailNormalized})`);
+        delete from ${emailOutbox} o
+        using json_to_recordset(${JSON.stringify(gone)}::json)
+          as g(email text, "emailNormalized" text)
+        where lower(o.to_address) = lower(g.email) and o.status <> 'pending'
+          and not exists (select 1 from ${licences} l where l.email_normalized = g."emailNormalized")`);
+      return gone.length;
     },
   };
 }
