@@ -117,7 +117,14 @@ describe.each(databaseTargets)('local billing portal changes on $name', (target)
     expect(preview).toContain('-€604.00');
     expect(preview).toContain('€13,046.00');
     expect(preview).toContain('€12,442.00');
-    expect(preview).toContain('Next payment on 16 April 2027');
+    // What the card is charged: a card buyer names no country, so German VAT (decision 180),
+    // the same figures as the receipt below.
+    expect(preview).toContain('VAT 19 %');
+    expect(preview).toContain('€2,363.98');
+    expect(preview).toContain('€14,805.98');
+    expect(preview).toContain(
+      'Next payment on 16 April 2027: €15,524.74 per year (€13,046.00 plus VAT 19 %)',
+    );
     expect(await localSubscription(subscriptionId)).toMatchObject({ billingPeriod: 'monthly' });
 
     const eventsBefore = (await eventTypes(subscriptionId)).length;
@@ -160,6 +167,8 @@ describe.each(databaseTargets)('local billing portal changes on $name', (target)
       ...mailsBefore,
       'payment-receipt',
     ]);
+    const receipt = (await mailsTo(t, email)).find((mail) => mail.kind === 'payment-receipt');
+    expect(receipt?.textBody).toContain('€14,805.98');
   });
 
   it('switches yearly to monthly with a credit for the unused year', async () => {

@@ -233,8 +233,8 @@ test('billing portal: switch monthly to yearly with a proration preview; no curr
   const preview = page.getByRole('status');
   await expect(preview).toContainText('Preview: Orgsmith Pro, 5 orgs, billed yearly');
   await expect(preview).toContainText('A new year on the new plan, from today');
-  // 5 orgs: 6,804 USD a year (12 × 630 × 0.9).
-  await expect(preview).toContainText('$6,804.00 per year');
+  // 5 orgs: 6,804 USD a year (12 × 630 × 0.9), charged with German VAT as the receipt is.
+  await expect(preview).toContainText('$8,096.76 per year ($6,804.00 plus VAT 19 %)');
   await expect(preview).toContainText('Your new billing period starts today.');
   await expectNoAxeViolations(page, page.url());
 

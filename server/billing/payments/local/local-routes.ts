@@ -4,6 +4,7 @@ import { EMAIL_ADDRESS_PATTERN } from '#shared/contracts/fields.ts';
 import { freeLicenceLimitMessage, validationMessages } from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
 import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
+import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
 import { createPaymentDocumentRepository } from '#server/billing/documents/payment-document-repository.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/platform/csrf/csrf.ts';
@@ -15,6 +16,7 @@ import type { PaymentEvent } from '#server/billing/subscriptions/payment-types.t
 import { checkCard, type CardField } from './local-cards.ts';
 import { completeLocalCheckout } from './complete-local-checkout.ts';
 import {
+  buyerOfChange,
   cancelLocalSubscription,
   changeLocalPlan,
   prorationFor,
@@ -312,6 +314,7 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
           item.preview = {
             change: read.change,
             proration: prorationFor(subscription, read.change, now),
+            vat: vatOfPayment(buyerOfChange(item.invoices)),
           };
         } else {
           item.planError = portalErrors[read.code];

@@ -15,6 +15,7 @@ import { orderDescription } from './complete-local-checkout.ts';
 import { localEvents } from './local-events.ts';
 import {
   createLocalPaymentRepository,
+  type LocalInvoice,
   type LocalPortalSession,
   type LocalSubscription,
 } from './local-payment-repository.ts';
@@ -120,6 +121,25 @@ export function readPlanChange(
   return { ok: true, change: { edition, quantity, billingPeriod } };
 }
 
+/**
+ * Who a plan change's invoice is made out to: the buyer of the subscription's latest invoice that
+ * names a country (an order by invoice), else nobody in particular (a card buyer, taxed as a
+ * German one, decision 180). The preview and the receipt both take their VAT from it.
+ */
+export function buyerOfChange(
+  invoices: readonly LocalInvoice[],
+): Pick<LocalInvoice, 'companyName' | 'billingAddress' | 'country' | 'vatId'> {
+  const named = invoices
+    .filter((invoice) => invoice.country)
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+  return {
+    companyName: named?.companyName ?? null,
+    billingAddress: named?.billingAddress ?? null,
+    country: named?.country ?? null,
+    vatId: named?.vatId ?? null,
+  };
+}
+
 /** The proration a change would cause now, for the preview and the invoice. */
 export function prorationFor(
   subscription: LocalSubscription,
@@ -186,6 +206,7 @@ export async function changeLocalPlan(
     if (invoiced) {
       await payments.insertInvoice({
         subscriptionId: subscription.id,
+        ...buyerOfChange(await payments.invoicesOf(subscription.id)),
         status: 'paid',
         amount: proration.total,
         currency: subscription.currency,

@@ -7,6 +7,7 @@ import {
   planName,
   priceConfig,
 } from '#shared/pricing/index.ts';
+import { vatAmounts, vatLabel, type VatDecision } from '#shared/pricing/vat.ts';
 import { formatEmailDate } from '#server/platform/email/render-email.ts';
 import { formatMinorAmount, type ProrationPreview } from '../local-billing.ts';
 import type { CardField } from '../local-cards.ts';
@@ -24,7 +25,8 @@ export interface PortalSubscriptionView {
   subscription: LocalSubscription;
   invoices: LocalInvoice[];
   /** A plan change being previewed for this subscription. */
-  preview?: { change: PlanChange; proration: ProrationPreview } | undefined;
+  /** The VAT of the change's invoice: the preview shows what the card is charged (decision 180). */
+  preview?: { change: PlanChange; proration: ProrationPreview; vat: VatDecision } | undefined;
   planError?: string | undefined;
 }
 
@@ -73,7 +75,9 @@ function ChangePreview(props: {
   preview: NonNullable<PortalSubscriptionView['preview']>;
 }) {
   const { subscription } = props;
-  const { change, proration } = props.preview;
+  const { change, proration, vat } = props.preview;
+  const now = vatAmounts(proration.total, vat);
+  const next = vatAmounts(proration.nextPeriodAmount, vat);
   const money = (amount: number) => formatMinorAmount(amount, subscription.currency);
   const base = `/billing/local/portal/${props.portalSessionId}/subscriptions/${subscription.id}`;
   const period = periodWord(change.billingPeriod);
@@ -98,14 +102,17 @@ function ChangePreview(props: {
           }
           value={money(proration.charge)}
         />
+        <MoneyLine label="Net" value={money(now.netMinor)} />
+        <MoneyLine label={vatLabel(vat)} value={money(now.vatMinor)} />
         <MoneyLine
-          label={proration.total >= 0 ? 'Charged now' : 'Credited now'}
-          value={money(Math.abs(proration.total))}
+          label={now.grossMinor >= 0 ? 'Charged now' : 'Credited now'}
+          value={money(Math.abs(now.grossMinor))}
           total
         />
       </dl>
+      {vat.note ? <p>{vat.note}</p> : null}
       <p>
-        {`${when} ${money(proration.nextPeriodAmount)} per ${period}. The change takes effect immediately.`}
+        {`${when} ${money(next.grossMinor)} per ${period}${next.vatMinor !== 0 ? ` (${money(next.netMinor)} plus ${vatLabel(vat)})` : ''}. The change takes effect immediately.`}
       </p>
       <form method="post" action={`${base}/plan`} class="actions">
         <CsrfField token={props.csrfToken} />
