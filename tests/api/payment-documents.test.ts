@@ -57,6 +57,15 @@ function documentsOf(t: TestApp) {
   return t.deps.database.db.select().from(paymentDocuments).orderBy(asc(paymentDocuments.number));
 }
 
+/** A subscription's documents, oldest first. */
+function documentsOfSubscription(t: TestApp, subscriptionId: string) {
+  return t.deps.database.db
+    .select()
+    .from(paymentDocuments)
+    .where(eq(paymentDocuments.subscriptionId, subscriptionId))
+    .orderBy(asc(paymentDocuments.createdAt));
+}
+
 async function counterOf(t: TestApp, year: number): Promise<number | undefined> {
   const [row] = await t.deps.database.db
     .select()
@@ -264,11 +273,7 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     const { subscriptionId } = await buyByCard(t, 'renewal@receipt.test');
     t.setNow(new Date('2027-01-15T10:00:01Z'));
     await runLocalBilling(t.deps);
-    const renewal = await t.deps.database.db
-      .select()
-      .from(paymentDocuments)
-      .where(eq(paymentDocuments.subscriptionId, subscriptionId))
-      .orderBy(asc(paymentDocuments.createdAt));
+    const renewal = await documentsOfSubscription(t, subscriptionId);
     const renewed = renewal[1]?.number ?? '';
     expect(renewal.map((row) => row.number)).toEqual([
       expect.stringMatching(/^INV-2026-\d{5}$/),
@@ -299,11 +304,7 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     t.setNow(new Date('2027-01-15T10:00:02Z'));
     try {
       await runLocalBilling(t.deps);
-      const rows = await t.deps.database.db
-        .select()
-        .from(paymentDocuments)
-        .where(eq(paymentDocuments.subscriptionId, subscriptionId))
-        .orderBy(asc(paymentDocuments.createdAt));
+      const rows = await documentsOfSubscription(t, subscriptionId);
       expect(rows).toHaveLength(2);
       const receipt = (await mailsTo(t, 'orphan@receipt.test')).find(
         (mail) => mail.kind === 'payment-receipt',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
@@ -23,12 +23,19 @@ async function addMail(db: Database, to: string, status: string) {
     values ('test', ${randomUUID()}, ${to}, 'Subject', ${status}, now())`);
 }
 
-describe.each(databaseTargets)('deleting a licence on $name', (target) => {
+/** Every outbox row as `address status`, in the order written. */
+async function mailsIn(db: Database): Promise<string[]> {
+  return addressRows
+    .parse(await db.execute(sql`select to_address, status from email_outbox order by id`))
+    .rows.map((row) => `${row.to_address} ${row.status}`);
+}
+
+describe.each(databaseTargets)('deleting licences on $name', (target) => {
   let handle: DatabaseHandle;
-  beforeAll(async () => {
+  beforeEach(async () => {
     handle = await target.open();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await handle.close();
   });
 
@@ -41,26 +48,13 @@ describe.each(databaseTargets)('deleting a licence on $name', (target) => {
     await addMail(db, 'ANN@example.com', 'failed');
     await addMail(db, 'ann@example.com', 'pending');
     await addMail(db, 'bob@example.com', 'sent');
-    const mails = async () =>
-      addressRows
-        .parse(await db.execute(sql`select to_address, status from email_outbox order by id`))
-        .rows.map((row) => `${row.to_address} ${row.status}`);
+    const mails = () => mailsIn(db);
 
     await createLifecycleRepository(db).deleteLicence(first);
     expect(await mails()).toHaveLength(4);
 
     await createLifecycleRepository(db).deleteLicence(second);
     expect(await mails()).toEqual(['ann@example.com pending', 'bob@example.com sent']);
-  });
-});
-
-describe.each(databaseTargets)('deleting licences in one batch on $name', (target) => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await target.open();
-  });
-  afterAll(async () => {
-    await handle.close();
   });
 
   it('deletes them and the e-mails of the addresses that no licence keeps', async () => {
@@ -86,10 +80,7 @@ describe.each(databaseTargets)('deleting licences in one batch on $name', (targe
       eve,
     ]);
     expect(deleted).toBe(4);
-    const left = addressRows
-      .parse(await db.execute(sql`select to_address, status from email_outbox order by id`))
-      .rows.map((row) => `${row.to_address} ${row.status}`);
-    expect(left).toEqual(['dora@example.com sent', 'eve@example.com pending']);
+    expect(await mailsIn(db)).toEqual(['dora@example.com sent', 'eve@example.com pending']);
     expect(await createLifecycleRepository(db).deleteLicences([carl])).toBe(0);
   });
 });
