@@ -29,6 +29,40 @@ export async function settleAnimations(page: Page) {
 }
 
 /**
+ * Waits until the document has loaded and its DOM has not changed for `quietMs` (at most `maxMs`).
+ * A page keeps rendering after its first paint — hydration, the download page's platform refined
+ * from client hints, a lazily loaded banner — and axe reads the DOM over several frames, so a
+ * re-render in the middle of its run reports nodes that are gone a moment later.
+ */
+export async function waitForStillDom(page: Page, quietMs = 300, maxMs = 10_000) {
+  await page.waitForLoadState('load');
+  await page.evaluate(
+    ({ quietMs, maxMs }) =>
+      new Promise<void>((resolve) => {
+        let timer = setTimeout(done, quietMs);
+        const deadline = setTimeout(done, maxMs);
+        const observer = new MutationObserver(() => {
+          clearTimeout(timer);
+          timer = setTimeout(done, quietMs);
+        });
+        observer.observe(document, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          characterData: true,
+        });
+        function done() {
+          observer.disconnect();
+          clearTimeout(timer);
+          clearTimeout(deadline);
+          resolve();
+        }
+      }),
+    { quietMs, maxMs },
+  );
+}
+
+/**
  * On a page of the site (not the server-rendered local payment pages) whose visitor has not answered
  * the cookie banner yet, waits for the lazily loaded banner to appear, so that it cannot mount and
  * fade in while axe is reading the page.
@@ -53,6 +87,7 @@ export async function expectNoAxeViolations(
   options: { include?: string } = {},
 ) {
   await waitForCookieBanner(page);
+  await waitForStillDom(page);
   await settleAnimations(page);
   const builder = new AxeBuilder({ page });
   if (options.include) builder.include(options.include);
