@@ -48,10 +48,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
 async function readLimited(request: Request, maxBytes: number): Promise<string | undefined> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) return undefined;
-  // Node's HTTP parser delivers exactly the declared length: read it at once, without streams.
-  if (declared !== null && /^\d+$/.test(declared)) {
-    return utf8.decode(await request.arrayBuffer());
-  }
+  // Node's HTTP parser delivers exactly the declared length: read it at once, without streams
+  // (and without the copy `arrayBuffer()` makes); UTF-8 with replacement characters, as below.
+  if (declared !== null && /^\d+$/.test(declared)) return request.text();
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
