@@ -30,8 +30,10 @@ export default defineConfig({
     ? [['list'], ['html', { open: 'never' }], ['json', { outputFile: 'reports/playwright.json' }]]
     : 'list',
   use: {
-    // `baseURL` is the worker's own server (tests/e2e/support/test.ts).
-    trace: 'retain-on-failure',
+    // `baseURL` is the worker's own server (tests/e2e/support/test.ts). Recording a trace costs
+    // every test DOM snapshots and a screencast; in CI only the retry of a failed test records
+    // one (the trace a failure is read from), locally every failure keeps its trace.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
   projects: [
