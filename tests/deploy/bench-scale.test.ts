@@ -14,6 +14,8 @@ const figures = z.strictObject({
   validate_rps: z.number().positive(),
   validate_p99_ms: z.number().nonnegative(),
   validate_p99_ms_1k: z.number().nonnegative(),
+  validate_connections: z.literal(4),
+  validate_p99_ms_queued: z.number().nonnegative(),
   sweep_ms: z.number().nonnegative(),
   sweep_rows_locked: z.number().int(),
   retention_ms: z.number().nonnegative(),
@@ -48,7 +50,10 @@ describe.skipIf(!databaseTargets.some((target) => target.name === 'postgres'))(
       // Licences 1 and 2 of every 2,500 are due: the run locks exactly those two.
       expect(last.sweep_rows_locked).toBe(2);
       expect(last.mixed_5xx).toBe(0);
-      expect(bench.stdout).toMatch(/Validation at 1000: \d+ req\/s/);
+      // Throughput at 20 connections, latency at 4 (decision 199).
+      expect(bench.stdout).toMatch(
+        /Validation at 1000: \d+ req\/s \(p99 \d+ ms at 20 connections\); p50 \d+ ms, p99 \d+ ms at 4 connections/,
+      );
       expect(bench.stdout).toContain('✓ sweep locked 2 rows, only the 2 due');
       expect(bench.stdout).toContain('✓ 0 × 5xx, 0 errors');
     }, 300_000);
