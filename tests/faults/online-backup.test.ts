@@ -21,6 +21,8 @@ const KEY = /ORGS(?:-[0-9A-Z]{4}){7}/;
 const CSRF = 'online-backup-csrf-token';
 /** PGlite's first start creates its database: slow on a busy machine. */
 const START_TIMEOUT_MS = 120_000;
+/** The longest an admin command of these few rows may take on a loaded machine. */
+const ADMIN_TIMEOUT_MS = 60_000;
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 
 /** `npm run admin -- <argv>` as an operator runs it from `cwd` (npm passes it as INIT_CWD). */
@@ -33,7 +35,19 @@ async function admin(argv: string[], env: Record<string, string>, cwd: string) {
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  // A command that hangs fails here, naming itself and what it printed, not the whole test later.
+  let hung = false;
+  const timer = setTimeout(() => {
+    hung = true;
+    child.kill('SIGKILL');
+  }, ADMIN_TIMEOUT_MS);
   await once(child, 'exit');
+  clearTimeout(timer);
+  if (hung) {
+    throw new Error(
+      `admin ${argv.join(' ')} did not end within ${ADMIN_TIMEOUT_MS} ms:\n${out}\n${err}`,
+    );
+  }
   return { code: child.exitCode, out: out.trim(), err: err.trim() };
 }
 
@@ -42,6 +56,7 @@ async function validate(instance: Instance, licenseKey: string): Promise<unknown
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ licenseKey, productId: siteConfig.productId }),
+    signal: AbortSignal.timeout(30_000),
   });
   expect(res.status).toBe(200);
   return res.json();

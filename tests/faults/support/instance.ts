@@ -21,6 +21,9 @@ export interface Instance {
   stop(): Promise<number | null>;
 }
 
+/** How long a SIGTERM may take before the instance is killed and the test fails. */
+const STOP_TIMEOUT_MS = 60_000;
+
 export async function startInstance(options: {
   port: number;
   env: Record<string, string>;
@@ -74,7 +77,19 @@ export async function startInstance(options: {
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      // The server's own shutdown ends in seconds; one that hangs fails here with its log.
+      let hung = false;
+      const timer = setTimeout(() => {
+        hung = true;
+        child.kill('SIGKILL');
+      }, STOP_TIMEOUT_MS);
       const [code] = (await exited) as [number | null];
+      clearTimeout(timer);
+      if (hung) {
+        throw new Error(
+          `instance did not stop within ${STOP_TIMEOUT_MS} ms of SIGTERM:\n${log.join('').slice(-4000)}`,
+        );
+      }
       return code;
     },
   };
