@@ -41,6 +41,10 @@ const { values: args } = parseArgs({
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const latencyConnections = Number(args['latency-connections']);
+if (!Number.isInteger(latencyConnections) || latencyConnections < 1 || latencyConnections > 1000) {
+  console.error('--latency-connections takes a whole number from 1 to 1000');
+  process.exit(2);
+}
 const warmup = Number(args.warmup);
 const rounds = Number(args.rounds);
 if (args['rate-limits'] !== 'on' && args['rate-limits'] !== 'off') {
