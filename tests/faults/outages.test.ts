@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { createPostgresDatabase, startInstance } from './support/instance.ts';
+import { createPrivateCluster } from './support/private-cluster.ts';
 import {
   acknowledged,
   repeatedMessageIds,
@@ -20,23 +20,6 @@ import { missingFromDatabase } from './support/stored.ts';
 
 const SMTP_PORT = 2562;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The cluster this machine runs (Debian: `pg_ctlcluster <version> main …`). */
-function clusterVersion(): string {
-  const out = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
-  const version = out.trim().split(/\s+/)[0];
-  if (!version) throw new Error('no PostgreSQL cluster found');
-  return version;
-}
-
-function postgresReady(): boolean {
-  try {
-    execFileSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432', '-q']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('outages', () => {
   let sink: SmtpSink;
@@ -77,13 +60,16 @@ describe('outages', () => {
   });
 
   it('PostgreSQL restarted under load: 503 JSON meanwhile, back within 5 s, nothing lost or sent twice', async () => {
-    const postgres = await createPostgresDatabase();
+    // A cluster of the test's own: restarting it leaves the other files' databases alone.
+    const cluster = await createPrivateCluster();
     const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-faults-'));
     const instance = await startInstance({
       port: 3263,
-      env: { SMTP_URL: sink.url, DATA_DIR: dataDir, DATABASE_URL: postgres.url },
+      env: { SMTP_URL: sink.url, DATA_DIR: dataDir, DATABASE_URL: cluster.url },
+    }).catch((error: unknown) => {
+      cluster.drop();
+      throw error;
     });
-    const version = clusterVersion();
     try {
       const run = `pg-${Date.now()}`;
       const all = submissions(run, 600);
@@ -104,11 +90,11 @@ describe('outages', () => {
       await sleep(2_000);
       const restartStarted = Date.now();
       // A slow restart: down for 5 s, longer than a request waits for a connection (3 s).
-      execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'stop']);
+      cluster.stop();
       await sleep(5_000);
-      execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start']);
+      cluster.start();
       let backAt = Date.now();
-      while (!postgresReady()) {
+      while (!cluster.ready()) {
         await sleep(100);
         backAt = Date.now();
       }
@@ -128,7 +114,7 @@ describe('outages', () => {
       const { missing } = await waitForMail(sink, acked, 60_000);
       // Late repeats would come once the leases of unrecorded sends ran out (15 s).
       await sleep(16_000);
-      const notStored = await missingFromDatabase({ databaseUrl: postgres.url }, acked);
+      const notStored = await missingFromDatabase({ databaseUrl: cluster.url }, acked);
       const figures = tally(sink, acked);
       const repeated = repeatedMessageIds(sink);
       report('PostgreSQL restart', {
@@ -157,8 +143,7 @@ describe('outages', () => {
     } finally {
       await instance.kill();
       await rm(dataDir, { recursive: true, force: true });
-      for (let i = 0; i < 50 && !postgresReady(); i++) await sleep(200);
-      await postgres.drop();
+      cluster.drop();
     }
   });
 
