@@ -26,8 +26,29 @@ function clusterVersion(): string {
   return version;
 }
 
+/** Drops the clusters of earlier runs whose process is gone (killed before its `finally`). */
+function dropOrphans(version: string): void {
+  const out = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
+  for (const line of out.trim().split('\n')) {
+    const [lineVersion, name] = line.trim().split(/\s+/);
+    const pid = /^orgsmith_faults_(\d+)_\d+$/.exec(name ?? '')?.[1];
+    if (lineVersion !== version || !pid || processAlive(Number(pid))) continue;
+    execFileSync('pg_dropcluster', [version, name ?? '', '--stop'], { stdio: 'ignore' });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function createPrivateCluster(): Promise<PrivateCluster> {
   const version = clusterVersion();
+  dropOrphans(version);
   const port = await freePort();
   const name = `orgsmith_faults_${process.pid}_${port}`;
   const ctl = (action: 'start' | 'stop') =>
