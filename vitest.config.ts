@@ -15,6 +15,7 @@ export default defineConfig({
     isolate: false,
     unstubGlobals: true,
     unstubEnvs: true,
+    setupFiles: ['tests/support/vitest-setup.ts'],
     // CI also writes a JSON report that scripts/test-summary.ts turns into one closing line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'reports/vitest.json' },

@@ -19,6 +19,7 @@ export default defineConfig({
     isolate: false,
     unstubGlobals: true,
     unstubEnvs: true,
+    setupFiles: ['tests/support/vitest-setup.ts'],
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'reports/vitest-security.json' },
   },

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 function entries(): unknown[][] {
   return (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>));
@@ -17,6 +17,7 @@ describe('analytics', () => {
       referrer: '',
     });
   });
+  afterEach(() => vi.unstubAllGlobals());
 
   /** Where the visitor is: a link with a secret, reached from another link with one. */
   function visit(href: string, referrer: string) {
