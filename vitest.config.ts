@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { sharedModuleGraph } from './tests/support/vitest-shared-graph.ts';
 
 export default defineConfig({
   cacheDir: '.vite-cache',
@@ -10,12 +11,8 @@ export default defineConfig({
     maxWorkers: 2,
     // Each worker imports the app once and runs its files one after another in that module graph
     // (decision 200): importing it again for each of 170 files cost two minutes of a four-minute
-    // run. What a file changes globally is undone after each test (stubbed globals and
-    // environment variables), and no file keeps state in a module another file reads.
-    isolate: false,
-    unstubGlobals: true,
-    unstubEnvs: true,
-    setupFiles: ['tests/support/vitest-setup.ts'],
+    // run. No file may keep state in a module another file reads.
+    ...sharedModuleGraph,
     // CI also writes a JSON report that scripts/test-summary.ts turns into one closing line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'reports/vitest.json' },

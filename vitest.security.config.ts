@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { sharedModuleGraph } from './tests/support/vitest-shared-graph.ts';
 
 /**
  * `npm run test:security` (issue 17): every attack of the security review as a test — oversized
@@ -16,10 +17,7 @@ export default defineConfig({
     // Above `startInstance`'s own 120 s start-up allowance, so a slow start names itself.
     hookTimeout: 150_000,
     maxWorkers: 2,
-    isolate: false,
-    unstubGlobals: true,
-    unstubEnvs: true,
-    setupFiles: ['tests/support/vitest-setup.ts'],
+    ...sharedModuleGraph,
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'reports/vitest-security.json' },
   },

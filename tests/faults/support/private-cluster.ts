@@ -7,9 +7,6 @@ import { freePort } from '#tests/support/free-port.ts';
  * other files of the suite, which run beside it on the machine's `main` cluster (decision 200).
  */
 export interface PrivateCluster {
-  version: string;
-  name: string;
-  port: number;
   /** The cluster's own `postgres` database; the service migrates into it. */
   url: string;
   stop(): void;
@@ -18,37 +15,24 @@ export interface PrivateCluster {
   drop(): void;
 }
 
-/** The PostgreSQL version the machine's clusters run (Debian: `pg_lsclusters`). */
-function clusterVersion(): string {
-  const out = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
-  const version = out.trim().split(/\s+/)[0];
-  if (!version) throw new Error('no PostgreSQL cluster found');
-  return version;
-}
-
-/** Drops the clusters of earlier runs whose process is gone (killed before its `finally`). */
-function dropOrphans(version: string): void {
-  const out = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
-  for (const line of out.trim().split('\n')) {
-    const [lineVersion, name] = line.trim().split(/\s+/);
-    const pid = /^orgsmith_faults_(\d+)_\d+$/.exec(name ?? '')?.[1];
-    if (lineVersion !== version || !pid || processAlive(Number(pid))) continue;
-    execFileSync('pg_dropcluster', [version, name ?? '', '--stop'], { stdio: 'ignore' });
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const NAME = /^orgsmith_faults_(\d+)_\d+$/;
 
 export async function createPrivateCluster(): Promise<PrivateCluster> {
-  const version = clusterVersion();
-  dropOrphans(version);
+  // `pg_lsclusters`: one line per cluster, "<version> <name> <port> <status> …".
+  const clusters = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/));
+  const version = clusters[0]?.[0];
+  if (!version) throw new Error('no PostgreSQL cluster found');
+  // Clusters of earlier runs whose process was killed before its `finally` dropped them.
+  for (const [orphanVersion = '', orphan = ''] of clusters) {
+    const pid = NAME.exec(orphan)?.[1];
+    if (pid && !processAlive(Number(pid))) {
+      execFileSync('pg_dropcluster', [orphanVersion, orphan, '--stop'], { stdio: 'ignore' });
+    }
+  }
+
   const port = await freePort();
   const name = `orgsmith_faults_${process.pid}_${port}`;
   const ctl = (action: 'start' | 'stop') =>
@@ -58,10 +42,7 @@ export async function createPrivateCluster(): Promise<PrivateCluster> {
     [version, name, '-p', String(port), '--start', '--', '--auth=trust'],
     { stdio: 'ignore' },
   );
-  const cluster: PrivateCluster = {
-    version,
-    name,
-    port,
+  return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => ctl('stop'),
     start: () => ctl('start'),
@@ -75,5 +56,13 @@ export async function createPrivateCluster(): Promise<PrivateCluster> {
     },
     drop: () => execFileSync('pg_dropcluster', [version, name, '--stop'], { stdio: 'ignore' }),
   };
-  return cluster;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
