@@ -1,7 +1,17 @@
+import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
+/**
+ * Debian's Chromium. Its headless shell (package `chromium-headless-shell`, what Playwright itself
+ * runs for headless tests) when installed: the same engine without the browser's UI, about a tenth
+ * less CPU per test on this machine (decision 201). `CHROMIUM_PATH` chooses another.
+ */
+const headlessShell = '/usr/bin/chromium-headless-shell';
+const chromiumPath =
+  process.env.CHROMIUM_PATH ?? (existsSync(headlessShell) ? headlessShell : '/usr/bin/chromium');
+
 export const chromiumLaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: chromiumPath,
   args: [
     '--no-sandbox',
     '--disable-gpu',

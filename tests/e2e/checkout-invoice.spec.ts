@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
 import { freePort } from '#tests/support/free-port.ts';
 import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
@@ -63,7 +64,7 @@ test.beforeAll(async ({ smtpSink }) => {
   dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-invoice-'));
   const port = await freePort();
   baseUrl = `http://localhost:${port}`;
-  server = spawn(process.execPath, ['server/main.ts'], {
+  server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,

@@ -122,6 +122,33 @@ test('the terminal pauses off screen and does not start before it is seen', asyn
   await page.clock.runFor(700);
   await expect(terminal).toHaveAttribute('data-phase', 'running');
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  // The terminal learns it left the screen from an intersection observer, which reports on the
+  // browser's next real frame (not on the paused clock), and React applies that in tasks of its
+  // own: wait for an observer of the test's to report the same, then for a few tasks, before the
+  // screen is read — else the demo could still type on the clock's next run.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const element = document.querySelector('[data-testid="terminal-demo"]');
+        if (!element) throw new Error('no terminal');
+        const observer = new IntersectionObserver((entries) => {
+          if (entries.some((entry) => !entry.isIntersecting)) {
+            observer.disconnect();
+            resolve();
+          }
+        });
+        observer.observe(element);
+      }),
+  );
+  await page.evaluate(async () => {
+    for (let task = 0; task < 10; task += 1) {
+      await new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      });
+    }
+  });
   await page.clock.runFor(200);
   const text = await page.getByTestId('terminal-screen').textContent();
   await page.clock.runFor(3_000);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
 import { freePort } from '#tests/support/free-port.ts';
 import { expect, test } from './support/test.ts';
 
@@ -105,7 +106,7 @@ test.describe('publishing a release', () => {
     const start = async () => {
       const port = await freePort();
       const url = `http://localhost:${port}`;
-      const child = spawn(process.execPath, ['server/main.ts'], {
+      const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: {
           ...process.env,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
 import { openDatabase } from '#server/platform/db/client.ts';
 import { rateLimitCounters } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
@@ -9,7 +10,7 @@ import { freePort } from '#tests/support/free-port.ts';
 import { expect, test } from './support/test.ts';
 
 /**
- * The production server as operators run it (`node server/main.ts`): rate-limit hits counted in
+ * The production server as operators run it (`npm run serve`'s build and flags): rate-limit hits counted in
  * memory reach the database when it stops on SIGTERM (decision 085).
  */
 test('a graceful shutdown writes the rate-limit counts still in memory', async ({ request }) => {
@@ -20,7 +21,7 @@ test('a graceful shutdown writes the rate-limit counts still in memory', async (
     const { SMTP_URL, DATABASE_URL, ...environment } = process.env;
     void SMTP_URL;
     void DATABASE_URL;
-    const server = spawn(process.execPath, ['server/main.ts'], {
+    const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
       env: { ...environment, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

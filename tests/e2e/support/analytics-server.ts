@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
 import { freePort } from '#tests/support/free-port.ts';
 
 /**
@@ -74,7 +75,7 @@ export async function startAnalyticsServer(): Promise<AnalyticsServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-analytics-'));
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const server: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
+  const server: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
