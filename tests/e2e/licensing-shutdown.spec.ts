@@ -6,6 +6,7 @@ import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts'
 import { openDatabase } from '#server/platform/db/client.ts';
 import { rateLimitCounters } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { seedEmbeddedDatabase } from '#tests/support/databases.ts';
 import { freePort } from '#tests/support/free-port.ts';
 import { expect, test } from './support/test.ts';
 
@@ -16,6 +17,7 @@ import { expect, test } from './support/test.ts';
 test('a graceful shutdown writes the rate-limit counts still in memory', async ({ request }) => {
   test.setTimeout(60_000);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-shutdown-'));
+  await seedEmbeddedDatabase(dataDir);
   try {
     const port = await freePort();
     const { SMTP_URL, DATABASE_URL, ...environment } = process.env;

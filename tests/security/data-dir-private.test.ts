@@ -94,6 +94,8 @@ describe.each(targets)('DATA_DIR on $name is its owner’s alone', (target) => {
     instance = await startInstance({
       timeoutMs: 120_000,
       port: await freePort(),
+      // The files a first start writes are this test's subject: the server makes its database.
+      embeddedDatabase: 'initdb',
       env: { DATA_DIR: dataDir, DATABASE_URL: database.url, SMTP_URL: '', LOG_LEVEL: 'warn' },
     });
     return instance;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -55,12 +55,16 @@ async function pgliteVersion(): Promise<string> {
   return typeof version === 'string' ? version : 'unknown';
 }
 
-/** PGlite as `openDatabase` starts it in memory (same start parameters), from `loadDataDir`. */
-async function createPglite(loadDataDir?: Blob) {
+/**
+ * PGlite as `openDatabase` starts it (same start parameters), from `loadDataDir`: in memory, or in
+ * `dataDir` on disk.
+ */
+async function createPglite(loadDataDir?: Blob, dataDir?: string) {
   const { PGlite } = await import('@electric-sql/pglite');
   return PGlite.create({
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     ...(loadDataDir ? { loadDataDir } : {}),
+    ...(dataDir ? { dataDir } : {}),
   });
 }
 
@@ -99,6 +103,55 @@ function pgliteTemplateDump(): Promise<Blob> {
     pgliteTemplate = undefined;
   });
   return pgliteTemplate;
+}
+
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
+let embeddedTemplate: Promise<string> | undefined;
+
+/**
+ * The PGlite template as a server keeps its embedded database on disk (`$DATA_DIR/pglite`): the
+ * dump loaded into a directory once and kept beside it (made under another name, then renamed).
+ */
+function embeddedTemplateDir(): Promise<string> {
+  embeddedTemplate ??= (async () => {
+    const dir = path.join(
+      templateCacheDir,
+      `pglite-${await pgliteVersion()}-${await migrationsHash()}-data-dir`,
+    );
+    if (await exists(dir)) return dir;
+    const partial = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    const client = await createPglite(await pgliteTemplateDump(), partial);
+    await client.close();
+    try {
+      await rename(partial, dir);
+    } catch (error) {
+      // Another process made it first: theirs is the same database.
+      if (!(await exists(dir))) throw error;
+      await rm(partial, { recursive: true, force: true });
+    }
+    return dir;
+  })();
+  embeddedTemplate.catch(() => {
+    embeddedTemplate = undefined;
+  });
+  return embeddedTemplate;
+}
+
+/**
+ * Gives the existing `dataDir` of a server about to start on its embedded database a copy of the
+ * migrated template, unless it has a database already: the server then opens it and finds no
+ * migration pending, instead of running initdb and every migration (about 5 s of CPU per start,
+ * decision 201). A test about what a first start writes (file modes, a directory the server
+ * creates) starts on an empty directory instead.
+ */
+export async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
+  const target = path.join(dataDir, 'pglite');
+  if (!(await exists(dataDir)) || (await exists(target))) return;
+  await cp(await embeddedTemplateDir(), target, { recursive: true });
 }
 
 async function postgresReachable(): Promise<boolean> {

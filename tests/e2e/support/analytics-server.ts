@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
+import { seedEmbeddedDatabase } from '#tests/support/databases.ts';
 import { freePort } from '#tests/support/free-port.ts';
 
 /**
@@ -73,6 +74,7 @@ export interface AnalyticsServer {
 
 export async function startAnalyticsServer(): Promise<AnalyticsServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-analytics-'));
+  await seedEmbeddedDatabase(dataDir);
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   const server: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {

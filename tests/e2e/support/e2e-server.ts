@@ -7,6 +7,7 @@ import {
   SERVER_ENVIRONMENT,
   SERVER_NODE_FLAGS,
 } from '#server/platform/node-flags.ts';
+import { seedEmbeddedDatabase } from '#tests/support/databases.ts';
 import { freePort } from '#tests/support/free-port.ts';
 
 /**
@@ -26,6 +27,8 @@ export async function startE2eServer(options: { smtpUrl: string }): Promise<E2eS
   const port = await freePort();
   const baseURL = `http://localhost:${port}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-'));
+  // A copy of the migrated embedded database instead of initdb and every migration (decision 201).
+  await seedEmbeddedDatabase(dataDir);
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import path from 'node:path';
 import pg from 'pg';
 import {
   SERVER_ENTRY,
   SERVER_ENVIRONMENT,
   SERVER_NODE_FLAGS,
 } from '#server/platform/node-flags.ts';
-import { createScratchDatabase } from '#tests/support/databases.ts';
+import { createScratchDatabase, seedEmbeddedDatabase } from '#tests/support/databases.ts';
 
 /** One server process (`npm run serve`'s bundle, flags and environment), as an operator runs it. */
 export interface Instance {
@@ -30,8 +31,19 @@ export async function startInstance(options: {
   timeoutMs?: number;
   /** The app's directory (default: this checkout); the deploy test runs a pruned copy. */
   cwd?: string;
+  /**
+   * On the embedded database, an existing DATA_DIR without one gets a copy of the migrated
+   * template (`template`, the default, decision 201); `initdb` lets the server make it, as a
+   * first start on a new machine does.
+   */
+  embeddedDatabase?: 'template' | 'initdb';
 }): Promise<Instance> {
   const { port } = options;
+  const dataDir = options.env.DATA_DIR ?? process.env.DATA_DIR;
+  const databaseUrl = options.env.DATABASE_URL ?? process.env.DATABASE_URL;
+  if (dataDir && !databaseUrl && (options.embeddedDatabase ?? 'template') === 'template') {
+    await seedEmbeddedDatabase(path.resolve(options.cwd ?? process.cwd(), dataDir));
+  }
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     cwd: options.cwd ?? process.cwd(),
     env: {
