@@ -23,7 +23,7 @@ import {
   normalizeEmailAddress,
 } from '#server/platform/email/normalize-email-address.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { databaseTargets } from '../support/databases.ts';
+import { databaseTargets, seedEmbeddedDatabase } from '../support/databases.ts';
 import { createLicence, runAdminOn } from '../support/licensing.ts';
 import { migrationsBefore, openOlderDatabase } from '../support/older-schema.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -262,6 +262,8 @@ describe('backup of the embedded database while a server holds it', () => {
     const { spawnSync } = await import('node:child_process');
     const { openDatabase } = await import('#server/platform/db/client.ts');
     const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-backup-lock-'));
+    // A migrated database to hold, copied from the template (no initdb and migrations here).
+    await seedEmbeddedDatabase(dataDir);
     const held = await openDatabase({ dataDir });
     try {
       const file = path.join(dataDir, 'x.backup.gz');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Release } from '#shared/downloads/catalog.ts';
 import { runAdmin } from '#server/admin/run-admin.ts';
-import { databaseTargets } from '../support/databases.ts';
+import { databaseTargets, seedEmbeddedDatabase } from '../support/databases.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const run = promisify(execFile);
@@ -252,6 +252,10 @@ describe('admin command line as a process, on an embedded database', () => {
       PORT: '1',
       DATABASE_URL: '',
     };
+    // A migrated embedded database, copied from the template: the processes open it, as they
+    // would a server's, instead of the first one running initdb and every migration.
+    await mkdir(env.DATA_DIR);
+    await seedEmbeddedDatabase(env.DATA_DIR);
     const cli = path.join(repoRoot, 'server/admin/cli.ts');
     const manifest = await writeManifest('spawned.json', example);
     const published = await run(process.execPath, [cli, 'releases', 'publish', manifest], { env });

@@ -4,12 +4,19 @@ import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardedFs, lockDataDir } from './data-dir-lock.ts';
+import { guardedFs, lockDataDir, ownerStillRuns } from './data-dir-lock.ts';
 
 const STALE_MS = 2_000;
 const LOCK = 'orgsmith-lock';
 const OWNER = 'orgsmith-lock.owner';
 const DEAD_PID = '999999999';
+/** What the owner file says of this process: its pid and when it started (Linux). */
+const THIS_OWNER = new RegExp(`^${process.pid} \\d+$`);
+/** When this process started, as /proc/self/stat says (field 22). */
+async function ownStartTime(): Promise<string> {
+  const text = await readFile('/proc/self/stat', 'utf8');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+}
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -80,7 +87,7 @@ describe('lockDataDir', () => {
     first.child.kill('SIGTERM');
     await once(first.child, 'exit');
     const unlock = await lockDataDir(dir, { staleMs: STALE_MS });
-    expect(await readFile(path.join(dir, OWNER), 'utf8')).toBe(String(process.pid));
+    expect(await readFile(path.join(dir, OWNER), 'utf8')).toMatch(THIS_OWNER);
     await unlock();
   });
 
@@ -120,7 +127,48 @@ describe('lockDataDir', () => {
     const started = Date.now();
     const unlock = await lockDataDir(dir, { staleMs: STALE_MS });
     expect(Date.now() - started).toBeLessThan(STALE_MS);
-    expect(await readFile(path.join(dir, OWNER), 'utf8')).toBe(String(process.pid));
+    expect(await readFile(path.join(dir, OWNER), 'utf8')).toMatch(THIS_OWNER);
+    await unlock();
+  });
+
+  it('takes over a stale lock at once when its pid now belongs to a process started later', async () => {
+    const dir = await tempDir();
+    // The owner file names this runner's parent, but a start time that is not the parent's.
+    await staleLock(dir, `${process.ppid} 1`);
+    const started = Date.now();
+    const unlock = await lockDataDir(dir, { staleMs: STALE_MS });
+    expect(Date.now() - started).toBeLessThan(STALE_MS);
+    await unlock();
+  });
+
+  it('never takes the lock of an owner that still runs, however late its refresh', async () => {
+    const dir = await tempDir();
+    const first = holder(dir);
+    expect(await first.said).toBe('locked');
+    const pid = first.child.pid ?? 0;
+    // Stopped, the owner refreshes nothing: its lock is long past the stale period by its mtime.
+    first.child.kill('SIGSTOP');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2 * STALE_MS));
+      const refreshed = (await stat(path.join(dir, LOCK))).mtimeMs;
+      expect(Date.now() - refreshed).toBeGreaterThan(STALE_MS);
+      await expect(lockDataDir(dir, { staleMs: STALE_MS })).rejects.toThrow(
+        `is in use by process ${pid}`,
+      );
+      // The owner's lock, untouched.
+      expect((await stat(path.join(dir, LOCK))).mtimeMs).toBe(refreshed);
+    } finally {
+      first.child.kill('SIGCONT');
+    }
+    // Running again, the owner finds its lock as it left it and goes on holding it.
+    await new Promise((resolve) => setTimeout(resolve, STALE_MS));
+    expect(first.child.exitCode).toBeNull();
+    await expect(lockDataDir(dir, { staleMs: STALE_MS })).rejects.toThrow(
+      `is in use by process ${pid}`,
+    );
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+    const unlock = await lockDataDir(dir, { staleMs: STALE_MS });
     await unlock();
   });
 
@@ -172,5 +220,19 @@ describe('lockDataDir', () => {
     await staleLock(dir, DEAD_PID);
     const said = await Promise.all([holder(dir).said, holder(dir).said]);
     expect(said.sort()).toEqual(['locked', 'refused']);
+  });
+});
+
+describe('ownerStillRuns', () => {
+  it('is true only for a live pid that started when the record says', async () => {
+    const started = await ownStartTime();
+    expect(ownerStillRuns(`${process.pid} ${started}`)).toBe(true);
+    expect(ownerStillRuns(`${process.pid} ${started}\n`)).toBe(true);
+    // The same pid, another start: a later process that got the pid.
+    expect(ownerStillRuns(`${process.pid} 1`)).toBe(false);
+    // No start time (an older version's record) proves nothing; a dead pid is no owner.
+    expect(ownerStillRuns(String(process.pid))).toBe(false);
+    expect(ownerStillRuns(`${DEAD_PID} ${started}`)).toBe(false);
+    for (const junk of ['', 'x', '-1 5', '0 5', ' ']) expect(ownerStillRuns(junk)).toBe(false);
   });
 });

@@ -3,12 +3,19 @@ import { mkdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 
-/** A lock whose owner has not refreshed it for this long belongs to a dead process. */
+/**
+ * A lock whose owner has not refreshed it for this long belongs to a dead process, unless the
+ * owner it names provably still runs (see `ownerStillRuns`).
+ */
 export const DATA_DIR_LOCK_STALE_MS = 10_000;
 /** The lock itself: a directory (mkdir is atomic), its mtime refreshed by the owner. */
 const LOCK_NAME = 'orgsmith-lock';
-/** Beside it, the owner's pid: only for the message a second process shows. */
-const OWNER_NAME = 'orgsmith-lock.owner';
+/**
+ * Beside it, the owner: its pid and, where the system tells (Linux), the moment that process
+ * started. The pid names the owner in the message a second process shows; both together tell a
+ * live owner from a later process that got the same pid.
+ */
+const OWNER_NAME = `${LOCK_NAME}.owner`;
 /** The pid file of older versions; its pid could be reused by an unrelated process. */
 const LEGACY_LOCK_NAME = 'orgsmith.lock';
 const RETRY_MS = 250;
@@ -67,7 +74,7 @@ export async function lockDataDir(
     try {
       const release = await lockfile.lock(dir, lockOptions);
       held = true;
-      await writeFile(ownerPath, String(process.pid));
+      await writeFile(ownerPath, ownerRecord());
       await rm(path.join(dir, LEGACY_LOCK_NAME), { force: true });
       let released = false;
       return async () => {
@@ -105,11 +112,14 @@ export async function lockDataDir(
 /**
  * proper-lockfile removes a stale lock and then creates its own; two processes that both saw it
  * stale could each remove the other's new lock. Here a stale lock is removed only under a
- * takeover guard (another atomic mkdir) and only if it is still stale: one taker wins. The `fs`
- * proper-lockfile uses; exported for its test.
+ * takeover guard (another atomic mkdir), only if it is still stale, and never while the owner it
+ * names still runs: an owner whose refresh is late (its event loop held up by a long synchronous
+ * step, or the machine overloaded) is slow, not dead, and keeps its lock (decision 202). One taker
+ * wins. The `fs` proper-lockfile uses; exported for its test.
  */
 export function guardedFs(lockPath: string, staleMs: number, holding: () => boolean) {
   const guardPath = `${lockPath}.takeover`;
+  const ownerPath = `${lockPath}.owner`;
   const isStale = (mtime: Date) => mtime.getTime() < Date.now() - staleMs;
   async function removeStale(): Promise<void> {
     try {
@@ -128,6 +138,9 @@ export function guardedFs(lockPath: string, staleMs: number, holding: () => bool
       });
       if (!lock) return;
       if (!isStale(lock.mtime)) throw lockedError(lockPath);
+      if (ownerStillRuns(await readFile(ownerPath, 'utf8').catch(() => ''))) {
+        throw lockedError(lockPath);
+      }
       await rmdir(lockPath);
     } finally {
       await rmdir(guardPath).catch(() => undefined);
@@ -156,6 +169,41 @@ function exitOnLostLock(dir: string): (error: Error) => void {
     );
     process.exit(1);
   };
+}
+
+/**
+ * When the process `pid` started, as Linux counts it (clock ticks after boot, field 22 of
+ * /proc/<pid>/stat); undefined where there is no such file or it cannot be read.
+ */
+function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name in parentheses may hold spaces; the fields after it are plain.
+    return stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .at(19);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the owner file says of this process. */
+function ownerRecord(): string {
+  const started = processStartTime(process.pid);
+  return started ? `${process.pid} ${started}` : String(process.pid);
+}
+
+/**
+ * Whether the owner an owner file names still runs: its pid is alive and started when the file
+ * says. A record without a start time (an older version's, or a system without /proc) proves
+ * nothing, and a pid that now belongs to a later process is not the owner.
+ */
+export function ownerStillRuns(record: string): boolean {
+  const [pidText = '', started] = record.trim().split(' ');
+  const pid = Number.parseInt(pidText, 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !started) return false;
+  return processIsAlive(pid) && processStartTime(pid) === started;
 }
 
 function processIsAlive(pid: number): boolean {
