@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,35 +5,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startInstance, type Instance } from '#tests/faults/support/instance.ts';
 import { freePort } from '#tests/support/free-port.ts';
+import { startAndExit as startServerUntilExit } from './support/start-and-exit.ts';
 
 /**
  * Issue 17, row 1: a public deployment without Stripe keys used to start and sell Enterprise
  * licences for the public test card 4242…. Now it refuses to start unless test payments are
  * asked for by name, and then every page says so.
  */
+/** A server with these settings, on a data directory of its own, started until it exits. */
 async function startAndExit(env: Record<string, string>) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-test-payments-'));
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      STRIPE_SECRET_KEY: '',
-      STRIPE_WEBHOOK_SECRET: '',
-      PAYMENT_PROVIDER: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(timer);
-  await rm(dataDir, { recursive: true, force: true });
-  return { code, output };
+  try {
+    return await startServerUntilExit({ DATA_DIR: dataDir, ...env });
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 describe('test payments never go public', () => {

@@ -1,9 +1,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import {
+  SERVER_ENTRY,
+  SERVER_ENVIRONMENT,
+  SERVER_NODE_FLAGS,
+} from '#server/platform/node-flags.ts';
 import { freePort } from '#tests/support/free-port.ts';
 
 /**
- * Starts `server/main.ts` as `npm start` would, with no Stripe keys, no PAYMENT_PROVIDER and no
+ * Starts the build as `npm start` does (`build/service/main.js` with the production flags; the
+ * suite builds first unless build/ is current), with no Stripe keys, no PAYMENT_PROVIDER and no
  * PUBLIC_BASE_URL unless `env` sets them, and waits for it to exit: for settings it must refuse.
  * One that starts instead is killed after `timeoutMs` (its code is then null).
  */
@@ -11,9 +17,10 @@ export async function startAndExit(
   env: Record<string, string>,
   options: { uid?: number; gid?: number; timeoutMs?: number } = {},
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
     env: {
       ...process.env,
+      ...SERVER_ENVIRONMENT,
       NODE_ENV: 'production',
       PORT: String(await freePort()),
       STRIPE_SECRET_KEY: '',
