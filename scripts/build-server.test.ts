@@ -58,6 +58,12 @@ describe('the bundle', () => {
     );
   });
 
+  it('writes the admin command line as an entry of its own, leaving NODE_ENV as it finds it', () => {
+    const admin = readFileSync(path.join(outDir, 'admin.js'), 'utf8');
+    expect(admin).toContain('process.argv.slice(2)');
+    expect(admin).not.toContain("process.env.NODE_ENV ??= 'production'");
+  });
+
   it('imports the packages that only some requests need on first use, never at start', () => {
     const server = readFileSync(path.join(outDir, 'server.js'), 'utf8');
     const staticImports = [...server.matchAll(/^import\b[^;]*?"([^"]+)";$/gms)].map((m) => m[1]);

@@ -3,7 +3,8 @@
  * `shared/` and `app/`) into plain JavaScript under `build/service/`, packages left as imports.
  * The production start runs `build/service/main.js` (decision 147): no TypeScript stripping at
  * run time (Node's stripper is WebAssembly that stays resident, ~15 MB) and one module instead of
- * ~800. `node server/main.ts` keeps working for development and tests.
+ * ~800. `node server/main.ts` keeps working for development and tests. The admin command line
+ * (`server/admin/cli.ts`) is bundled too, as `build/service/admin.js`.
  *
  *   node scripts/build-server.ts        (part of `npm run build`)
  */
@@ -43,7 +44,9 @@ function importMetaPlugin(bundleDir: string): Plugin {
 export async function buildService(outDir = defaultOutDir): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
   const bundle = await rolldown({
-    input: { server: 'server/main.ts' },
+    // The operator command line beside the server: the same chunks, started without loading and
+    // stripping some 600 TypeScript files (`node build/service/admin.js <command>`, decision 202).
+    input: { server: 'server/main.ts', admin: 'server/admin/cli.ts' },
     platform: 'node',
     external: isPackageImport,
     plugins: [importMetaPlugin(outDir)],

@@ -7,6 +7,13 @@
 export const SERVER_ENTRY = 'build/service/main.js';
 
 /**
+ * The admin command line of the same bundle (`server/admin/cli.ts` built, decision 202): the
+ * commands of `npm run admin`, which runs the sources, started without stripping them. It reads
+ * NODE_ENV as the sources do.
+ */
+export const ADMIN_ENTRY = 'build/service/admin.js';
+
+/**
  * Environment of the server process. glibc gives every thread that allocates (libuv's pool
  * compressing pages, V8's workers) an arena of its own, up to eight per core, and hands little of
  * it back: two arenas cost no measurable speed and 15–25 MB less RSS (decision 147). Read by glibc

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
+import { ADMIN_ENTRY, SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
 import { freePort } from '#tests/support/free-port.ts';
 import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
@@ -18,8 +18,8 @@ import { dismissCookieBanner, waitForHydration } from './support/shell.ts';
  * admin commands need the database while the server runs, which the embedded database does not
  * allow, so this spec runs its own production server on a PostgreSQL database of its own.
  */
-// Each admin command is a fresh Node process loading the server's sources: several per test take
-// more than the default 30 s when the machine is busy (two workers on two cores).
+// Each admin command is a fresh Node process (the built command line): several per test take more
+// than the default 30 s when the machine is busy (three workers on two cores).
 test.describe.configure({ timeout: 90_000 });
 
 const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -36,7 +36,7 @@ let dir = '';
 
 async function admin(...args: string[]): Promise<string> {
   const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'warn' };
-  const done = await exec(process.execPath, ['server/admin/cli.ts', ...args], { env });
+  const done = await exec(process.execPath, [ADMIN_ENTRY, ...args], { env });
   return done.stdout;
 }
 

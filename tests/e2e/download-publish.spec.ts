@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
+import { ADMIN_ENTRY, SERVER_ENTRY, SERVER_NODE_FLAGS } from '#server/platform/node-flags.ts';
 import { freePort } from '#tests/support/free-port.ts';
 import { expect, test } from './support/test.ts';
 
@@ -169,11 +169,9 @@ test.describe('publishing a release', () => {
     const file = path.join(dir, 'manifest.json');
     await writeFile(file, JSON.stringify(manifest));
     const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dir };
-    const published = await run(
-      process.execPath,
-      ['server/admin/cli.ts', 'releases', 'publish', file],
-      { env },
-    );
+    const published = await run(process.execPath, [ADMIN_ENTRY, 'releases', 'publish', file], {
+      env,
+    });
     expect(published.stdout).toContain('3.3.0 is now the latest release');
 
     expect(await latest()).toBe('3.3.0');
@@ -217,20 +215,12 @@ test.describe('publishing a release', () => {
     );
 
     // The same manifest again is fine and changes nothing; a changed one is refused.
-    const again = await run(
-      process.execPath,
-      ['server/admin/cli.ts', 'releases', 'publish', file],
-      { env },
-    );
+    const again = await run(process.execPath, [ADMIN_ENTRY, 'releases', 'publish', file], { env });
     expect(again.stdout).toContain('already published exactly like this');
     await writeFile(file, JSON.stringify({ ...manifest, releaseDate: '2025-07-16' }));
-    const refused = await run(
-      process.execPath,
-      ['server/admin/cli.ts', 'releases', 'publish', file],
-      {
-        env,
-      },
-    ).catch((error: { code: number; stderr: string }) => error);
+    const refused = await run(process.execPath, [ADMIN_ENTRY, 'releases', 'publish', file], {
+      env,
+    }).catch((error: { code: number; stderr: string }) => error);
     expect(refused).toMatchObject({ code: 1 });
     expect('stderr' in refused ? refused.stderr : '').toContain(
       'Refused: 3.3.0 is already published',

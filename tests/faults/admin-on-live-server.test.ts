@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminSocketPath } from '#server/platform/data-dir/admin-socket-path.ts';
+import { ADMIN_ENTRY } from '#server/platform/node-flags.ts';
 import { freePort } from '#tests/support/free-port.ts';
 import { startInstance, type Instance } from './support/instance.ts';
 
@@ -17,7 +18,7 @@ import { startInstance, type Instance } from './support/instance.ts';
 const START_TIMEOUT_MS = 120_000;
 
 async function admin(argv: string[], env: Record<string, string>, cwd: string) {
-  const child = spawn(process.execPath, ['server/admin/cli.ts', ...argv], {
+  const child = spawn(process.execPath, [ADMIN_ENTRY, ...argv], {
     env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env, INIT_CWD: cwd },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

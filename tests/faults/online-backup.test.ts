@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { adminSocketPath } from '#server/platform/data-dir/admin-socket-path.ts';
+import { ADMIN_ENTRY } from '#server/platform/node-flags.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { freePort } from '#tests/support/free-port.ts';
@@ -27,7 +28,7 @@ const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 
 /** `npm run admin -- <argv>` as an operator runs it from `cwd` (npm passes it as INIT_CWD). */
 async function admin(argv: string[], env: Record<string, string>, cwd: string) {
-  const child = spawn(process.execPath, ['server/admin/cli.ts', ...argv], {
+  const child = spawn(process.execPath, [ADMIN_ENTRY, ...argv], {
     env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env, INIT_CWD: cwd },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
