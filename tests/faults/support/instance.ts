@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import pg from 'pg';
@@ -91,20 +92,44 @@ export async function startInstance(options: {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       // The server's own shutdown ends in seconds; one that hangs fails here with its log.
       let hung = false;
+      let hangState = '';
       const timer = setTimeout(() => {
         hung = true;
+        // What the process was doing when given up on, for the next reader of this failure.
+        hangState = processState(child.pid);
         child.kill('SIGKILL');
       }, STOP_TIMEOUT_MS);
       const [code] = (await exited) as [number | null];
       clearTimeout(timer);
       if (hung) {
         throw new Error(
-          `instance did not stop within ${STOP_TIMEOUT_MS} ms of SIGTERM:\n${log.join('').slice(-4000)}`,
+          `instance did not stop within ${STOP_TIMEOUT_MS} ms of SIGTERM (${hangState}):\n${log.join('').slice(-4000)}`,
         );
       }
       return code;
     },
   };
+}
+
+/**
+ * The state and kernel wait channel of each thread of `pid` (Linux /proc), e.g.
+ * `16301 node S pipe_write`: where a process that will not exit is stuck.
+ */
+function processState(pid: number | undefined): string {
+  if (pid === undefined) return 'no pid';
+  try {
+    return readdirSync(`/proc/${pid}/task`)
+      .map((tid) => {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '?';
+        const wchan = readFileSync(`/proc/${pid}/task/${tid}/wchan`, 'utf8');
+        return `${tid} ${name} ${state} ${wchan || '-'}`;
+      })
+      .join('; ');
+  } catch (error) {
+    return `state unreadable: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 /** A fresh PostgreSQL database for one test; `drop()` removes it. */
