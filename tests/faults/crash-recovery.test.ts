@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import { useSmtpSink } from './support/use-smtp-sink.ts';
 import {
   createPostgresDatabase,
   queryPostgres,
@@ -27,12 +27,8 @@ const TOTAL = 300;
 const RECOVERY_LIMIT_S = 30;
 
 describe('kill -9 under load, then restart', () => {
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    // A slow relay (40 ms per message), so claimed messages are on their way when the kill lands.
-    sink = await startSmtpSink({ port: SMTP_PORT, delayMs: 40 });
-  });
-  afterAll(() => sink.close());
+  // A slow relay (40 ms per message), so claimed messages are on their way when the kill lands.
+  const sink = useSmtpSink({ port: SMTP_PORT, delayMs: 40 });
 
   for (const kind of ['pglite', 'postgres'] as const) {
     it(`loses no acknowledged message or licence on ${kind}, and mails all within ${RECOVERY_LIMIT_S} s`, async () => {

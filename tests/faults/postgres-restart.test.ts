@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import { useSmtpSink } from './support/use-smtp-sink.ts';
 import { startInstance } from './support/instance.ts';
 import { createPrivateCluster } from './support/private-cluster.ts';
 import {
@@ -23,11 +23,7 @@ const SMTP_PORT = 2563;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('outages', () => {
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    sink = await startSmtpSink({ port: SMTP_PORT });
-  });
-  afterAll(() => sink.close());
+  const sink = useSmtpSink({ port: SMTP_PORT });
 
   it('PostgreSQL restarted under load: 503 JSON meanwhile, back within 5 s, nothing lost or sent twice', async () => {
     // A cluster of the test's own: restarting it leaves the other files' databases alone.

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import { useSmtpSink } from './support/use-smtp-sink.ts';
 import { startInstance } from './support/instance.ts';
 import { acknowledged, report, runLoad, submissions, tally, waitForMail } from './support/load.ts';
 
@@ -12,11 +12,7 @@ const SMTP_PORT = 2562;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('outages', () => {
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    sink = await startSmtpSink({ port: SMTP_PORT });
-  });
-  afterAll(() => sink.close());
+  const sink = useSmtpSink({ port: SMTP_PORT });
 
   it('SMTP down for 60 s: everything acknowledged meanwhile is delivered once it is back', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-faults-'));

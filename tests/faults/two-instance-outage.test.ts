@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import { useSmtpSink } from './support/use-smtp-sink.ts';
 import { createPostgresDatabase, startInstance, type Instance } from './support/instance.ts';
 import {
   acknowledged,
@@ -24,12 +24,8 @@ const OUTAGE_MS = 20_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('two instances, PostgreSQL away longer than the outbox lease', () => {
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    // A slow relay (300 ms a message), so sends are on the wire when the database goes.
-    sink = await startSmtpSink({ port: SMTP_PORT, delayMs: 300 });
-  });
-  afterAll(() => sink.close());
+  // A slow relay (300 ms a message), so sends are on the wire when the database goes.
+  const sink = useSmtpSink({ port: SMTP_PORT, delayMs: 300 });
 
   it(`cut off for ${OUTAGE_MS / 1000} s during sends: nothing lost, nothing sent twice`, async () => {
     const postgres = await createPostgresDatabase();

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import { useSmtpSink } from './support/use-smtp-sink.ts';
 import { createPostgresDatabase, startInstance } from './support/instance.ts';
 import { acknowledged, report, runLoad, submissions, tally, waitForMail } from './support/load.ts';
 import { missingFromDatabase } from './support/stored.ts';
@@ -12,11 +12,7 @@ import { missingFromDatabase } from './support/stored.ts';
 const SMTP_PORT = 2564;
 
 describe('outages', () => {
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    sink = await startSmtpSink({ port: SMTP_PORT });
-  });
-  afterAll(() => sink.close());
+  const sink = useSmtpSink({ port: SMTP_PORT });
 
   it('two instances on one PostgreSQL, one killed mid-run: every acknowledged e-mail once', async () => {
     const postgres = await createPostgresDatabase();
