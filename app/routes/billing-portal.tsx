@@ -5,11 +5,15 @@ import { siteContext } from '../context.ts';
 import { pages } from '../pages.ts';
 import { metaFor } from '../root-data.ts';
 import { perVisitHeaders } from '../http/per-visit-headers.ts';
+import { keepDataWhileDialogsChange } from '../components/dialogs/revalidation.ts';
 
 export const meta = metaFor(pages.billingPortal);
 
 /** Reached by a one-time link from an e-mail: the token in the URL is the visitor's own. */
 export const headers = perVisitHeaders;
+
+// Opening or closing a dialog keeps the page's data (no round trip, no second lookup).
+export const shouldRevalidate = keepDataWhileDialogsChange;
 
 /** What the link is for, read on the server without using it (decision 123). */
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -9,11 +9,15 @@ import { metaFor } from '../root-data.ts';
 import { perVisitHeaders } from '../http/per-visit-headers.ts';
 import { siteConfig, supportMailto } from '#shared/site-config.ts';
 import styles from './checkout-success.module.css';
+import { keepDataWhileDialogsChange } from '../components/dialogs/revalidation.ts';
 
 export const meta = metaFor(pages.checkoutSuccess);
 
 /** Shows the licence of the buyer's own checkout session. */
 export const headers = perVisitHeaders;
+
+// Opening or closing a dialog keeps the page's data (no round trip, no second lookup).
+export const shouldRevalidate = keepDataWhileDialogsChange;
 
 /**
  * A client over its lookup limit gets the page without a status, as 429 (decision 125): the

@@ -32,6 +32,7 @@ import { Faq } from '../components/ui/Faq.tsx';
 import { Tabs, type TabItem } from '../components/ui/Tabs.tsx';
 import { VerifyDownload } from '../components/download/VerifyDownload.tsx';
 import styles from '../components/download/DownloadPage.module.css';
+import { keepDataWhileDialogsChange } from '../components/dialogs/revalidation.ts';
 
 export const meta = metaFor(pages.download);
 
@@ -43,6 +44,9 @@ export const links: Route.LinksFunction = () => [
     title: `${siteConfig.productName} CLI releases`,
   },
 ];
+
+// Opening or closing a dialog keeps the page's data (no round trip, no second lookup).
+export const shouldRevalidate = keepDataWhileDialogsChange;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const site = context.get(siteContext);

@@ -14,6 +14,10 @@ import { terminalSession } from '../content/terminal-session.ts';
 import { pages } from '../pages.ts';
 import { metaFor, rootDataFromMatches } from '../root-data.ts';
 import styles from './home.module.css';
+import { keepDataWhileDialogsChange } from '../components/dialogs/revalidation.ts';
+
+// Opening or closing a dialog keeps the page's data (no round trip, no second lookup).
+export const shouldRevalidate = keepDataWhileDialogsChange;
 
 /** The newest stable release, from the release catalog (read per request, so publishing shows at once). */
 export async function loader({ context }: Route.LoaderArgs) {

@@ -5,6 +5,7 @@ import { siteContext } from '../context.ts';
 import { pages } from '../pages.ts';
 import { perVisitHeaders } from '../http/per-visit-headers.ts';
 import { metaFor } from '../root-data.ts';
+import { keepDataWhileDialogsChange } from '../components/dialogs/revalidation.ts';
 
 export const meta = metaFor(pages.quoteAccept);
 
@@ -13,6 +14,9 @@ export const meta = metaFor(pages.quoteAccept);
  * already sends other origins no path, so the token stays here.
  */
 export const headers = perVisitHeaders;
+
+// Opening or closing a dialog keeps the page's data (no round trip, no second lookup).
+export const shouldRevalidate = keepDataWhileDialogsChange;
 
 /** The quote the link names, read on the server (decision 142). */
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -10,8 +10,12 @@ import { loadLatestVersion } from '../releases/latest-version.ts';
 import { metaFor } from '../root-data.ts';
 import { siteConfig, supportMailto } from '#shared/site-config.ts';
 import styles from './support.module.css';
+import { keepDataWhileDialogsChange } from '../components/dialogs/revalidation.ts';
 
 export const meta = metaFor(pages.support);
+
+// Opening or closing a dialog keeps the page's data (no round trip, no second lookup).
+export const shouldRevalidate = keepDataWhileDialogsChange;
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { latestVersion: await loadLatestVersion(context) };

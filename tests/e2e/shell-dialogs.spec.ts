@@ -138,6 +138,34 @@ test('opening and closing a dialog neither scrolls nor counts a page view', asyn
   expect(await pageViews(page)).toEqual(['/pricing']);
 });
 
+test('opening and closing a dialog keeps the page data: no round trip to the server', async ({
+  page,
+}) => {
+  // The page data of a client-side navigation comes as `<path>.data` (React Router's single fetch).
+  const dataRequests: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith('.data')) dataRequests.push(request.url());
+  });
+  for (const path of ['/', '/download', '/support']) {
+    await page.goto(path);
+    await waitForHydration(page);
+    await startForFree(page).click();
+    await expect(page.getByRole('dialog', { name: headings.trial })).toBeVisible();
+    await page.getByRole('button', { name: 'Close dialog' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.goForward();
+    await expect(page.getByRole('dialog', { name: headings.trial })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(path);
+  }
+  expect(dataRequests).toEqual([]);
+
+  // A step to another page still asks for its data.
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Download', exact: true }).click();
+  await expect(page).toHaveURL('/download');
+  expect(dataRequests.map((url) => new URL(url).pathname)).toEqual(['/download.data']);
+});
+
 test('a dialog on a URL with an #anchor does not jump to the anchor', async ({ page }) => {
   await page.goto('/privacy#footer-contact');
   await waitForHydration(page);

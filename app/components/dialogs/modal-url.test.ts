@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isModalName, scrollKeyOf, searchWithModal } from './modal-url.ts';
+import { isModalName, onlyDialogChanged, scrollKeyOf, searchWithModal } from './modal-url.ts';
 
 describe('modal URL state', () => {
   it('adds and removes the modal parameter, keeping the others', () => {
@@ -21,5 +21,22 @@ describe('modal URL state', () => {
       'abc',
     );
     expect(scrollKeyOf({ key: 'def', state: { scrollKey: 7 } })).toBe('def');
+  });
+
+  it('tells a step that only opens, closes or switches a dialog from every other', () => {
+    const step = (from: string, to: string) =>
+      onlyDialogChanged(
+        new URL(from, 'https://orgsmith.test'),
+        new URL(to, 'https://orgsmith.test'),
+      );
+    expect(step('/', '/?modal=trial')).toBe(true);
+    expect(step('/download?os=linux&modal=contact', '/download?os=linux')).toBe(true);
+    expect(step('/?modal=trial', '/?modal=contact')).toBe(true);
+    expect(step('/#faq', '/?modal=trial#faq')).toBe(true);
+    // Another page, another parameter, or no dialog change at all: not a dialog step.
+    expect(step('/', '/download?modal=trial')).toBe(false);
+    expect(step('/pricing?seats=3', '/pricing?seats=4&modal=quote')).toBe(false);
+    expect(step('/?modal=trial', '/?modal=trial')).toBe(false);
+    expect(step('/', '/')).toBe(false);
   });
 });

@@ -47,3 +47,14 @@ interface KeyedLocation {
 export function scrollKeyOf(location: KeyedLocation): string {
   return isModalHistoryState(location.state) ? location.state.scrollKey : location.key;
 }
+
+/**
+ * Whether going from `current` to `next` only opens, closes or switches a dialog: the same path
+ * and the same parameters apart from `modal` (the hash aside). Such a step shows nothing new from
+ * the server.
+ */
+export function onlyDialogChanged(current: URL, next: URL): boolean {
+  if (current.pathname !== next.pathname) return false;
+  if (current.searchParams.get('modal') === next.searchParams.get('modal')) return false;
+  return searchWithModal(current.search, null) === searchWithModal(next.search, null);
+}

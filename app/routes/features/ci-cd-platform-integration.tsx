@@ -4,8 +4,12 @@ import { ciCdContent } from '#app/content/features/ci-cd-platform-integration.ts
 import { pages } from '#app/pages.ts';
 import { loadLatestVersion } from '#app/releases/latest-version.ts';
 import { metaFor } from '#app/root-data.ts';
+import { keepDataWhileDialogsChange } from '#app/components/dialogs/revalidation.ts';
 
 export const meta = metaFor(pages.featureCiCd);
+
+// Opening or closing a dialog keeps the page's data (no round trip, no second lookup).
+export const shouldRevalidate = keepDataWhileDialogsChange;
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { latestVersion: await loadLatestVersion(context) };
