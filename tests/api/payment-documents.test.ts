@@ -138,6 +138,9 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     ]) {
       expect(text, expected).toContain(expected);
     }
+    // A card buyer gave no address: the receipt claims no country for them, and names them once.
+    const billedTo = text.slice(text.indexOf('BILLED TO'), text.indexOf('Description'));
+    expect(billedTo.trim().split(/\n\s*/)).toEqual(['BILLED TO', 'first@receipt.test']);
   });
 
   it('links the receipt from the e-mail of a trial converted by the purchase', async () => {
@@ -376,9 +379,12 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
       'VAT 0 % (reverse charge)',
       'Reverse charge: no VAT is charged',
       'by bank transfer by 2026-02-14',
+      // The buyer's country by name, as on the quote.
+      '75001 Paris\nFrance\n',
     ]) {
       expect(text, expected).toContain(expected);
     }
+    expect(text).not.toMatch(/Country: FR|\bFR\n/);
   });
 
   it('invoices show prints a document and --pdf writes the same PDF; unknown numbers fail', async () => {

@@ -1,10 +1,10 @@
+import { calendarDateIn } from '#server/billing/calendar-date.ts';
 import type { Executor } from '#server/platform/db/database.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import {
   buildPaymentDocument,
   formatDocumentNumber,
   type DocumentablePayment,
-  calendarDateIn,
   paymentDocumentSchema,
   type PaymentDocument,
 } from './payment-document.ts';

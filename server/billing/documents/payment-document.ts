@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { calendarDateIn } from '#server/billing/calendar-date.ts';
+import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
 import { currencies, type Currency } from '#shared/pricing/index.ts';
 import { decideVat, vatAmounts, vatLabel, type VatDecision } from '#shared/pricing/vat.ts';
 import { siteConfig } from '#shared/site-config.ts';
@@ -8,19 +10,6 @@ import { siteConfig } from '#shared/site-config.ts';
  * issued. Its figures are never recomputed: a later change of prices or of the VAT rule leaves an
  * issued document as it was.
  */
-
-/** The calendar day of `instant` in `timeZone` (the seller's), `YYYY-MM-DD`. */
-export function calendarDateIn(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    parts.find((entry) => entry.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-}
 
 /** `INV-2026-00001`: one series for invoices and receipts, gap-free per calendar year. */
 export const DOCUMENT_NUMBER_PATTERN = /^INV-(\d{4})-(\d{5,9})$/;
@@ -72,16 +61,7 @@ export const paymentDocumentSchema = z.object({
   number: z.string().regex(DOCUMENT_NUMBER_PATTERN),
   kind: z.enum(['receipt', 'invoice']),
   issuedOn: dateSchema,
-  seller: z.object({
-    name: z.string(),
-    addressLines: z.array(z.string()),
-    managingDirector: z.string(),
-    register: z.string(),
-    vatId: z.string(),
-    phone: z.string(),
-    email: z.string(),
-    website: z.string(),
-  }),
+  seller: sellerSchema,
   buyer: z.object({
     companyName: z.string().nullable(),
     email: z.string(),
@@ -123,21 +103,6 @@ export const paymentDocumentSchema = z.object({
 });
 
 export type PaymentDocument = z.infer<typeof paymentDocumentSchema>;
-
-/** The seller as the imprint names it (shared/site-config.ts). */
-function sellerDetails(publicBaseUrl: string): PaymentDocument['seller'] {
-  const { company } = siteConfig;
-  return {
-    name: company.name,
-    addressLines: [company.street, `${company.postalCode} ${company.city}`, company.country],
-    managingDirector: company.managingDirector,
-    register: `${company.registerCourtEn}, ${company.registerNumber}`,
-    vatId: company.vatId,
-    phone: company.phone,
-    email: siteConfig.salesEmail,
-    website: new URL(publicBaseUrl).host,
-  };
-}
 
 /** The seller's country: a buyer who named none is taxed as a domestic one (decision 180). */
 const SELLER_COUNTRY = siteConfig.company.vatId.slice(0, 2);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
 import type { QuoteRequest } from '#shared/contracts/quotes.ts';
 import { countryNames, isCountryCode } from '#shared/countries.ts';
 import { decideVat, vatAmounts, vatLabel } from '#shared/pricing/vat.ts';
-import { siteConfig } from '#shared/site-config.ts';
 import { priceQuote } from './quote-lines.ts';
 
 /**
@@ -34,16 +34,7 @@ export const quoteDocumentSchema = z.object({
   number: z.string(),
   quoteDate: z.string(),
   validUntil: z.string(),
-  seller: z.object({
-    name: z.string(),
-    addressLines: z.array(z.string()),
-    managingDirector: z.string(),
-    register: z.string(),
-    vatId: z.string(),
-    phone: z.string(),
-    email: z.string(),
-    website: z.string(),
-  }),
+  seller: sellerSchema,
   buyer: z.object({
     companyName: z.string(),
     email: z.string(),
@@ -84,21 +75,6 @@ export const quoteDocumentSchema = z.object({
 });
 
 export type QuoteDocument = z.infer<typeof quoteDocumentSchema>;
-
-/** The seller as the imprint names it (shared/site-config.ts is the imprint's source too). */
-function sellerDetails(publicBaseUrl: string): QuoteDocument['seller'] {
-  const { company } = siteConfig;
-  return {
-    name: company.name,
-    addressLines: [company.street, `${company.postalCode} ${company.city}`, company.country],
-    managingDirector: company.managingDirector,
-    register: `${company.registerCourtEn}, ${company.registerNumber}`,
-    vatId: company.vatId,
-    phone: company.phone,
-    email: siteConfig.salesEmail,
-    website: new URL(publicBaseUrl).host,
-  };
-}
 
 /** The document of a new quote. */
 export function buildQuoteDocument(input: {

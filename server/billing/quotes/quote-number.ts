@@ -1,3 +1,5 @@
+import { addDays, calendarDateIn, type CalendarDate } from '#server/billing/calendar-date.ts';
+
 /**
  * Quote numbers (decision 142): `Q-<year>-<sequence>`, the sequence counted per year from 1 and
  * written with at least four digits (`Q-2026-0007`, `Q-2026-12345` after 9999).
@@ -22,29 +24,6 @@ export function parseQuoteNumber(text: string): { year: number; sequence: number
   const sequence = Number(match[2]);
   // `Q-2026-00012` is not how 12 is written: one spelling per quote.
   return formatQuoteNumber(year, Math.max(sequence, 1)) === text ? { year, sequence } : undefined;
-}
-
-/** A calendar day, `YYYY-MM-DD`. */
-export type CalendarDate = string;
-
-/** The calendar day of `instant` in `timeZone` (the seller's), `YYYY-MM-DD`. */
-export function calendarDateIn(instant: Date, timeZone: string): CalendarDate {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    parts.find((entry) => entry.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-}
-
-/** `date` plus `days` calendar days. */
-export function addDays(date: CalendarDate, days: number): CalendarDate {
-  const next = new Date(`${date}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + days);
-  return next.toISOString().slice(0, 10);
 }
 
 /** A quote's prices hold for this many days after its date, the last day included. */
