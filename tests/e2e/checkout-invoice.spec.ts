@@ -254,11 +254,11 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   const form = page.getByRole('group', { name: 'Pay Enterprise by invoice' });
   await expect(form).toBeVisible();
   await expect(form.getByLabel('Company name')).toHaveValue('Quote Buyer GmbH');
-  await expect(form.getByLabel('Billing e-mail')).toHaveValue(email);
+  await expect(form.getByLabel('Billing email address')).toHaveValue(email);
   await expect(form.getByLabel('Street and number')).toHaveValue('Speicherweg 2');
   await expect(form.getByLabel('Country')).toHaveValue('DE');
   await expect(form.getByLabel('VAT ID (optional)')).toHaveValue('DE987654321');
-  await expect(form.getByLabel('PO number (optional)')).toHaveValue(`PO-Q-${run}`);
+  await expect(form.getByLabel('Purchase order (optional)')).toHaveValue(`PO-Q-${run}`);
   await expectNoAxeViolations(page, 'quote accept page with the invoice form');
   await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
   await expect(page.getByRole('status')).toContainText(

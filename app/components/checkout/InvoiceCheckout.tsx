@@ -41,7 +41,7 @@ type FieldName = InvoiceFieldName;
 const fieldLabels: Record<FieldName, { label: string; hint?: string; autoComplete: string }> = {
   companyName: { label: 'Company name', autoComplete: 'organization' },
   billingEmail: {
-    label: 'Billing e-mail',
+    label: 'Billing email address',
     hint: 'We send a link to confirm the order here, then the invoice and the licence key.',
     autoComplete: 'email',
   },
@@ -50,7 +50,7 @@ const fieldLabels: Record<FieldName, { label: string; hint?: string; autoComplet
   city: { label: 'City', autoComplete: 'address-level2' },
   country: { label: 'Country', autoComplete: 'country' },
   vatId: { label: 'VAT ID (optional)', hint: 'e.g. DE123456789', autoComplete: 'off' },
-  poReference: { label: 'PO number (optional)', autoComplete: 'off' },
+  poReference: { label: 'Purchase order (optional)', autoComplete: 'off' },
 };
 
 const required = new Set<FieldName>([

@@ -152,11 +152,11 @@ export function InvoiceOrderPanel({
         </dd>
         <dt>Company</dt>
         <dd>{status.companyName}</dd>
-        <dt>Billing e-mail</dt>
+        <dt>Billing email address</dt>
         <dd>{status.billingEmail}</dd>
         {status.poReference ? (
           <>
-            <dt>PO number</dt>
+            <dt>Purchase order</dt>
             <dd>{status.poReference}</dd>
           </>
         ) : null}

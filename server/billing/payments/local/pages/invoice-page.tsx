@@ -55,7 +55,7 @@ function InvoicePage({ invoice, now, document }: InvoicePageView) {
           <DetailLine label="Address" value={invoice.billingAddress} />
           <DetailLine label="E-mail" value={invoice.billingEmail} />
           <DetailLine label="VAT ID" value={invoice.vatId} />
-          <DetailLine label="PO number" value={invoice.poReference} />
+          <DetailLine label="Purchase order" value={invoice.poReference} />
           <DetailLine label="Quote" value={invoice.quoteReference} />
           <DetailLine label="Description" value={invoice.description} />
           <DetailLine
