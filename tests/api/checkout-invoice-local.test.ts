@@ -164,7 +164,8 @@ describe.each(databaseTargets)('pay by invoice with the local provider on $name'
       'Acme Holding GmbH',
       'DE123456789',
       'PO-4711',
-      'Hauptstraße 1, 10115 Berlin, DE',
+      // The country by name, as the buyer chose it.
+      'Hauptstraße 1, 10115 Berlin, Germany',
       'Open',
       // A German business: 19 % VAT on top of the net price, the total the order answer named.
       'VAT 19 %',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database, Executor } from '#server/platform/db/database.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
+import { countryNames, isCountryCode } from '#shared/countries.ts';
 import { vatAmounts } from '#shared/pricing/vat.ts';
 import type {
   CreateInvoiceSubscriptionInput,
@@ -36,10 +37,12 @@ function invoiceNumber(): string {
   return `LOCAL-${randomBytes(4).toString('hex').toUpperCase()}`;
 }
 
+/** The buyer's address as one line, its country by name (`Hauptstraße 1, 10115 Berlin, Germany`). */
 function addressText(buyer: InvoiceBuyer): string | null {
   const { line1, postalCode, city, country } = buyer.address;
   const place = [postalCode, city].filter(Boolean).join(' ');
-  const text = [line1, place, country].filter(Boolean).join(', ');
+  const countryName = country && isCountryCode(country) ? countryNames[country] : country;
+  const text = [line1, place, countryName].filter(Boolean).join(', ');
   return text || null;
 }
 
