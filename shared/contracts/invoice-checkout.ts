@@ -23,6 +23,32 @@ const optionalText = (max = TEXT_MAX_LENGTH) =>
     z.transform((value) => (value ? value : null)),
   );
 
+/** The longest company name and purchase-order reference an order by invoice takes. */
+export const invoiceCheckoutLimits = { companyName: TEXT_MAX_LENGTH, purchaseOrder: 100 } as const;
+
+/** The buyer's fields of an order by invoice: the accept page's form checks them as the service does. */
+const invoiceBuyerFields = {
+  companyName: z
+    .string({ error: invoiceCheckoutMessages.companyRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, invoiceCheckoutMessages.companyRequired),
+      z.maxLength(invoiceCheckoutLimits.companyName, invoiceCheckoutMessages.tooLong),
+    ),
+  billingEmail: z
+    .string({ error: invoiceCheckoutMessages.emailInvalid })
+    .check(
+      z.trim(),
+      z.maxLength(EMAIL_MAX_LENGTH, invoiceCheckoutMessages.emailInvalid),
+      z.email({ error: invoiceCheckoutMessages.emailInvalid }),
+    ),
+  ...buyerAddressFields,
+  poReference: optionalText(invoiceCheckoutLimits.purchaseOrder),
+};
+
+/** The accept page's form: the buyer's fields, the VAT ID checked against the country. */
+export const invoiceCheckoutFormSchema = z.object(invoiceBuyerFields).check(buyerVatIdCheck);
+
 /**
  * `POST /account/v1/checkout/invoice` (decision 144): a yearly Pro or Enterprise subscription
  * paid by invoice, net 30. The company dialog and the quote's accept page send the same
@@ -35,22 +61,7 @@ export const invoiceCheckoutRequestSchema = z.pipe(
       quantity: z.int(),
       billingPeriod: z.enum(['monthly', 'yearly']),
       billingCurrency: z.enum(['USD', 'EUR']),
-      companyName: z
-        .string({ error: invoiceCheckoutMessages.companyRequired })
-        .check(
-          z.trim(),
-          z.minLength(1, invoiceCheckoutMessages.companyRequired),
-          z.maxLength(TEXT_MAX_LENGTH, invoiceCheckoutMessages.tooLong),
-        ),
-      billingEmail: z
-        .string({ error: invoiceCheckoutMessages.emailInvalid })
-        .check(
-          z.trim(),
-          z.maxLength(EMAIL_MAX_LENGTH, invoiceCheckoutMessages.emailInvalid),
-          z.email({ error: invoiceCheckoutMessages.emailInvalid }),
-        ),
-      ...buyerAddressFields,
-      poReference: optionalText(100),
+      ...invoiceBuyerFields,
       /**
        * Set by the quote's accept page: the token of the quote's accept link, so the order accepts
        * that quote (once, decision 154) and its number is printed on the invoice.

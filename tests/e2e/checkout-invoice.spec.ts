@@ -251,7 +251,7 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await waitForHydration(page);
 
   // The invoice form starts from the quote: company, e-mail, address, VAT ID and purchase order.
-  const form = page.getByRole('group', { name: 'Pay Enterprise by invoice' });
+  const form = page.getByRole('form', { name: 'Pay Enterprise by invoice' });
   await expect(form).toBeVisible();
   await expect(form.getByLabel('Company name')).toHaveValue('Quote Buyer GmbH');
   await expect(form.getByLabel('Billing email address')).toHaveValue(email);
@@ -260,7 +260,19 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await expect(form.getByLabel('VAT ID (optional)')).toHaveValue('DE987654321');
   await expect(form.getByLabel('Purchase order (optional)')).toHaveValue(`PO-Q-${run}`);
   await expectNoAxeViolations(page, 'quote accept page with the invoice form');
-  await form.getByRole('button', { name: 'Order Enterprise and send the invoice' }).click();
+  // It checks as the visitor types, with the service's rules and messages, as the quote dialog does.
+  const order = form.getByRole('button', { name: 'Order Enterprise and send the invoice' });
+  await expect(order).toBeEnabled();
+  await form.getByLabel('Company name').fill('');
+  await expect(form.getByText('Enter the company name the invoice is made out to.')).toBeVisible();
+  await expect(order).toBeDisabled();
+  await form.getByLabel('Company name').fill('Quote Buyer GmbH');
+  await form.getByLabel('Country').selectOption('FR');
+  await expect(form.getByLabel('VAT ID (optional)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(order).toBeDisabled();
+  await form.getByLabel('Country').selectOption('DE');
+  await expect(form.getByLabel('VAT ID (optional)')).not.toHaveAttribute('aria-invalid', 'true');
+  await order.click();
   await expect(page.getByRole('status')).toContainText(
     `Check your inbox to confirm: we have sent a link to ${email}.`,
   );

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
-import { countriesByName, isCountryCode } from '#shared/countries.ts';
+import { isCountryCode } from '#shared/countries.ts';
 import { buyerVatId } from '#shared/contracts/buyer-address.ts';
 import type {
   InvoiceCheckoutRequestInput,
@@ -24,7 +24,8 @@ import { decideVat, vatAmounts, vatIdProblem, vatLabel } from '#shared/pricing/v
 import { siteConfig } from '#shared/site-config.ts';
 import { periodLabel } from '../pricing/period-label.ts';
 import { usePriceSelection } from '../pricing/use-price-selection.ts';
-import { FormField } from './FormField.tsx';
+import { BuyerFields } from './BuyerFields.tsx';
+import { firstIssue } from './first-issue.ts';
 import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
 import { useFormValues } from './use-form-values.ts';
@@ -71,16 +72,6 @@ function isPlaced(value: unknown): value is InvoiceOrderPlaced {
   );
 }
 
-/** The first field message of a 400 answer, if it has one. */
-async function firstIssue(response: Response): Promise<string | undefined> {
-  const body: unknown = await response.json().catch(() => null);
-  if (typeof body !== 'object' || body === null || !('issues' in body)) return undefined;
-  if (!Array.isArray(body.issues)) return undefined;
-  const [issue]: unknown[] = body.issues;
-  if (typeof issue !== 'object' || issue === null || !('message' in issue)) return undefined;
-  return typeof issue.message === 'string' ? issue.message : undefined;
-}
-
 /**
  * "Buying for a company? Get a quote or pay by invoice" (decision 179): the company's details,
  * structured as an invoice prints them, entered once; then a quote (PDF now, accept later) or an
@@ -101,14 +92,12 @@ export function QuoteForm() {
   const edition = calculation.info.edition;
   const invoiceable = mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod });
   const chosen: Choice = invoiceable ? choice : 'quote';
-  const countryField = field('country');
   // zod runs the VAT ID's check against the country only once every field is valid: the form
   // asks the rule itself, so the message shows as soon as both are filled in.
   const typedVatId = values.vatId.trim() ? buyerVatId(values) : undefined;
   const vatProblem = isCountryCode(values.country)
     ? vatIdProblem(values.country, typedVatId)
     : null;
-  const vatIdField = field('vatId');
   const invalid = form.invalid || vatProblem !== null || edition === 'Starter';
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -215,88 +204,21 @@ export function QuoteForm() {
         </div>
       </dl>
       {decision?.note ? <p className={styles.note}>{decision.note}</p> : null}
-      <FormField
-        {...field('companyName')}
-        label="Company name"
-        maxLength={quoteLimits.companyName}
-        autoComplete="organization"
+      <BuyerFields
+        fields={{
+          companyName: field('companyName'),
+          email: field('emailAddress'),
+          addressLine: field('addressLine'),
+          postalCode: field('postalCode'),
+          city: field('city'),
+          country: field('country'),
+          vatId: field('vatId'),
+          purchaseOrder: field('purchaseOrder'),
+        }}
+        emailHint="The quote, or the link to confirm the order, goes here."
+        vatProblem={vatProblem}
+        limits={quoteLimits}
       />
-      <FormField
-        {...field('emailAddress')}
-        label="Billing email address"
-        type="email"
-        maxLength={254}
-        autoComplete="email"
-        hint="The quote, or the link to confirm the order, goes here."
-      />
-      <FormField
-        {...field('addressLine')}
-        label="Street and number"
-        maxLength={quoteLimits.addressLine}
-        autoComplete="address-line1"
-      />
-      <div className={styles.pair}>
-        <FormField
-          {...field('postalCode')}
-          label="Postal code"
-          maxLength={quoteLimits.postalCode}
-          autoComplete="postal-code"
-        />
-        <FormField
-          {...field('city')}
-          label="City"
-          maxLength={quoteLimits.city}
-          autoComplete="address-level2"
-        />
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={`${ids}-country`} className={styles.label}>
-          Country
-        </label>
-        <select
-          id={`${ids}-country`}
-          name="country"
-          className={`${styles.control} ${countryField.showError && countryField.error ? styles.invalid : ''}`}
-          value={values.country}
-          required
-          autoComplete="country"
-          aria-invalid={(countryField.showError && Boolean(countryField.error)) || undefined}
-          aria-describedby={
-            countryField.showError && countryField.error ? `${ids}-country-error` : undefined
-          }
-          onChange={(event) => countryField.onChange(event.target.value)}
-        >
-          <option value="">Choose…</option>
-          {countriesByName.map((country) => (
-            <option key={country.code} value={country.code}>
-              {country.name}
-            </option>
-          ))}
-        </select>
-        {countryField.showError && countryField.error ? (
-          <p id={`${ids}-country-error`} className={styles.error}>
-            {countryField.error}
-          </p>
-        ) : null}
-      </div>
-      <div className={styles.pair}>
-        <FormField
-          {...vatIdField}
-          error={vatIdField.error ?? vatProblem ?? undefined}
-          label="VAT ID"
-          optional
-          maxLength={quoteLimits.vatIdInput}
-          autoComplete="off"
-          placeholder="e.g. FR40303265045"
-        />
-        <FormField
-          {...field('purchaseOrder')}
-          label="Purchase order"
-          optional
-          maxLength={quoteLimits.purchaseOrder}
-          autoComplete="off"
-        />
-      </div>
       <fieldset className={styles.choice}>
         <legend className={styles.label}>What do you need?</legend>
         <label>
