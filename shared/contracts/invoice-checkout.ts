@@ -97,6 +97,18 @@ export interface InvoiceOrderPlaced {
   message: string;
 }
 
+/** Whether an answer body is the `201` of an order by invoice (the browser reads it as unknown). */
+export function isInvoiceOrderPlaced(value: unknown): value is InvoiceOrderPlaced {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'status' in value &&
+    value.status === 'confirmation-sent' &&
+    'billingEmail' in value &&
+    typeof value.billingEmail === 'string'
+  );
+}
+
 /** The site's page the confirmation e-mail links to, with `?token=…` (decision 153). */
 export const INVOICE_ORDER_PAGE = '/invoice-order';
 /** `POST` with the link's token: the order is confirmed and the subscription created. */

@@ -5,7 +5,6 @@ import {
   invoiceCheckoutFormSchema,
   invoiceCheckoutLimits,
   type InvoiceCheckoutRequestInput,
-  type InvoiceOrderPlaced,
 } from '#shared/contracts/invoice-checkout.ts';
 import {
   invoiceOrderErrorMessage,
@@ -14,11 +13,10 @@ import {
 import { isCountryCode } from '#shared/countries.ts';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { vatIdProblem } from '#shared/pricing/vat.ts';
-import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { BuyerFields } from '../forms/BuyerFields.tsx';
-import { firstIssue } from '../forms/first-issue.ts';
+import { placeInvoiceOrder } from './place-invoice-order.ts';
 import { FormFooter } from '../forms/FormFooter.tsx';
 import formStyles from '../forms/Forms.module.css';
 import { useFormValues } from '../forms/use-form-values.ts';
@@ -48,17 +46,6 @@ export interface InvoiceCheckoutProps {
 }
 
 const noSubscription = () => () => undefined;
-
-function isPlaced(value: unknown): value is InvoiceOrderPlaced {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'status' in value &&
-    value.status === 'confirmation-sent' &&
-    'billingEmail' in value &&
-    typeof value.billingEmail === 'string'
-  );
-}
 
 /**
  * The "Pay by invoice (net 30)" form of a quote's accept page (decisions 144, 154): the company's
@@ -112,23 +99,9 @@ export function InvoiceCheckout({
       ...(quoteToken ? { quoteToken } : {}),
     };
     void submit(async (signal) => {
-      const response = await apiFetch(`${accountApiUrl}/account/v1/checkout/invoice`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(request),
-        trustedBase: accountApiUrl,
-        signal,
-      });
-      if (response.status === 400) {
-        const issue = await firstIssue(response);
-        return { ok: false, message: issue ?? invoiceOrderErrorMessage(undefined) };
-      }
-      if (response.status !== 201) {
-        return { ok: false, message: invoiceOrderErrorMessage(await readErrorCode(response)) };
-      }
-      const body: unknown = await response.json();
-      if (!isPlaced(body)) return { ok: false, message: invoiceOrderErrorMessage(undefined) };
-      setPlacedFor(body.billingEmail);
+      const placed = await placeInvoiceOrder(accountApiUrl, request, signal);
+      if (!placed.ok) return placed;
+      setPlacedFor(placed.billingEmail);
       return { ok: true };
     }, invoiceOrderErrorMessage(undefined));
   };

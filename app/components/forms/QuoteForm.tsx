@@ -4,10 +4,7 @@ import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
 import { isCountryCode } from '#shared/countries.ts';
 import { buyerVatId } from '#shared/contracts/buyer-address.ts';
-import type {
-  InvoiceCheckoutRequestInput,
-  InvoiceOrderPlaced,
-} from '#shared/contracts/invoice-checkout.ts';
+import { type InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
 import {
   invoiceOrderErrorMessage,
   invoiceOrderMessages,
@@ -24,8 +21,8 @@ import { decideVat, vatAmounts, vatIdProblem, vatLabel } from '#shared/pricing/v
 import { siteConfig } from '#shared/site-config.ts';
 import { periodLabel } from '../pricing/period-label.ts';
 import { usePriceSelection } from '../pricing/use-price-selection.ts';
+import { placeInvoiceOrder } from '../checkout/place-invoice-order.ts';
 import { BuyerFields } from './BuyerFields.tsx';
-import { firstIssue } from './first-issue.ts';
 import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
 import { useFormValues } from './use-form-values.ts';
@@ -58,17 +55,6 @@ function isQuoteResponse(value: unknown): value is QuoteResponse {
     typeof value.downloadUrl === 'string' &&
     'acceptUrl' in value &&
     typeof value.acceptUrl === 'string'
-  );
-}
-
-function isPlaced(value: unknown): value is InvoiceOrderPlaced {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'status' in value &&
-    value.status === 'confirmation-sent' &&
-    'billingEmail' in value &&
-    typeof value.billingEmail === 'string'
   );
 }
 
@@ -137,23 +123,9 @@ export function QuoteForm() {
       poReference: purchaseOrder,
     };
     void submit(async (signal) => {
-      const response = await apiFetch(`${accountApiUrl}/account/v1/checkout/invoice`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(request),
-        trustedBase: accountApiUrl,
-        signal,
-      });
-      if (response.status === 400) {
-        const issue = await firstIssue(response.clone());
-        return { ok: false, message: issue ?? invoiceOrderErrorMessage(undefined) };
-      }
-      if (!response.ok) {
-        return { ok: false, message: invoiceOrderErrorMessage(await readErrorCode(response)) };
-      }
-      const body: unknown = await response.json();
-      if (!isPlaced(body)) return { ok: false, message: invoiceOrderErrorMessage(undefined) };
-      setDone({ kind: 'invoice', billingEmail: body.billingEmail });
+      const placed = await placeInvoiceOrder(accountApiUrl, request, signal);
+      if (!placed.ok) return placed;
+      setDone({ kind: 'invoice', billingEmail: placed.billingEmail });
       return { ok: true };
     }, invoiceOrderErrorMessage(undefined));
   };
