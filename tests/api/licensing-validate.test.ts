@@ -18,6 +18,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const VALIDATE = '/account/v1/licenses/validate';
 const productId = siteConfig.productId;
+const HOUR = 3_600_000;
 const DAY = 24 * 3600 * 1000;
 /** These tests change licences behind the service's back, so they read every time. */
 const noCache = { LICENSE_VALIDATION_CACHE_SECONDS: '0' };
@@ -156,21 +157,29 @@ describe.each(databaseTargets)('licence validation on $name', (target) => {
     expect(check).toMatchObject({ code: 'VALID', license: { orgsInUse: 1 } });
   });
 
-  it('keeps orgs in use working after a downgrade and frees idle orgs after 30 days', async () => {
+  it('keeps the orgs used most recently within a downgraded quota and frees idle orgs after 30 days', async () => {
     t.setNow(start);
     const { licence, key } = await createLicence(t, { quantity: 6 });
-    for (let n = 1; n <= 6; n++) await validate({ licenseKey: key, productId, orgId: orgId(n) });
+    for (let n = 1; n <= 6; n++) {
+      t.setNow(new Date(start.getTime() + n * HOUR));
+      await validate({ licenseKey: key, productId, orgId: orgId(n) });
+    }
     await updateLicence(t, licence.id, { quantity: 4 });
-    expect((await validate({ licenseKey: key, productId, orgId: orgId(6) })).code).toBe('VALID');
+    // Invariant 1 (decision 215): orgs 3 to 6 were used last and keep the four slots.
+    const codes = [];
+    for (let n = 1; n <= 6; n++) {
+      codes.push((await validate({ licenseKey: key, productId, orgId: orgId(n) })).code);
+    }
+    expect(codes).toEqual(['TOO_MANY_ORGS', 'TOO_MANY_ORGS', 'VALID', 'VALID', 'VALID', 'VALID']);
     expect((await validate({ licenseKey: key, productId, orgId: orgId(7) })).code).toBe(
       'TOO_MANY_ORGS',
     );
     t.setNow(new Date(start.getTime() + 20 * DAY));
-    for (const n of [1, 2, 3]) await validate({ licenseKey: key, productId, orgId: orgId(n) });
+    for (const n of [3, 4, 5]) await validate({ licenseKey: key, productId, orgId: orgId(n) });
     t.setNow(new Date(start.getTime() + 31 * DAY));
-    // Orgs 4 to 6 have been idle for 31 days: three validated 11 days ago, one slot is free.
+    // Orgs 1, 2 and 6 have been idle for 31 days: three validated 11 days ago, one slot is free.
     expect((await validate({ licenseKey: key, productId, orgId: orgId(7) })).code).toBe('VALID');
-    expect((await validate({ licenseKey: key, productId, orgId: orgId(4) })).code).toBe(
+    expect((await validate({ licenseKey: key, productId, orgId: orgId(1) })).code).toBe(
       'TOO_MANY_ORGS',
     );
   });

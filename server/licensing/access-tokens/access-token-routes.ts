@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
-import { checkLicence } from '../licences/check-licence.ts';
+import { checkLicence, noOrgUsage } from '../licences/check-licence.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import { createLicenceRepository, type Licence } from '../licences/licence-repository.ts';
 import {
@@ -159,7 +159,7 @@ export const accessTokenRoutes = defineRoutes(
       const licence = await licenceOf(c, body.value.licenseKey);
       if (licence instanceof Response) return licence;
       const now = deps.clock();
-      const state = checkLicence(licence, licence.productId, noOrg, now);
+      const state = checkLicence(licence, licence.productId, noOrgUsage, now);
       if (state.code !== 'VALID') {
         return c.json({ Error: 'LicenseInactive', message: state.detail }, 409);
       }
@@ -230,5 +230,3 @@ export const accessTokenRoutes = defineRoutes(
     return app;
   },
 );
-
-const noOrg = { orgId: null, known: false, inUse: 0, limit: null };

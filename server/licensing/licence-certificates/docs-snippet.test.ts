@@ -28,6 +28,7 @@ describe('the verification snippet in docs/licence-certificates.md', () => {
     orgId: orgA,
     productId,
     expiresAt: new Date('2026-03-01T00:00:00.000Z'),
+    creditUntil: null,
   };
   /** The certificate as the CLI receives it: JSON from the API. */
   const certificate = JSON.parse(JSON.stringify(issueLicenceCertificate(key, subject, now)));

@@ -22,21 +22,26 @@ export interface CertificateSubject {
   productId: string;
   /** When the licence itself ends; null for licences that do not expire (Starter). */
   expiresAt: Date | null;
+  /** The due date of an unpaid invoice: credit given, not paid for, ends there (invariant 9). */
+  creditUntil: Date | null;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Signs a certificate valid until the earlier of the licence expiry and 30 days from now. */
+/**
+ * Signs a certificate valid until the earliest of the licence expiry, the due date of an unpaid
+ * invoice and 30 days from now.
+ */
 export function issueLicenceCertificate(
   key: LicenceSigningKey,
   subject: CertificateSubject,
   now: Date,
 ): LicenceCertificate {
-  const horizon = now.getTime() + CERTIFICATE_LIFETIME_DAYS * DAY_MS;
-  const validUntil =
-    subject.expiresAt && subject.expiresAt.getTime() < horizon
-      ? subject.expiresAt.getTime()
-      : horizon;
+  const validUntil = Math.min(
+    now.getTime() + CERTIFICATE_LIFETIME_DAYS * DAY_MS,
+    subject.expiresAt?.getTime() ?? Infinity,
+    subject.creditUntil?.getTime() ?? Infinity,
+  );
   const payload: LicenceCertificatePayload = {
     version: CERTIFICATE_VERSION,
     licenceId: subject.licenceId,

@@ -22,6 +22,7 @@ const subject: CertificateSubject = {
   orgId: '00D000000000001AAA',
   productId: 'orgsmith-cli',
   expiresAt: new Date('2026-12-31T00:00:00.000Z'),
+  creditUntil: null,
 };
 
 /** What the CLI works on in these tests: the certificate's own org and product. */

@@ -1,8 +1,11 @@
 import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
-import { checkLicence } from '#server/licensing/licences/check-licence.ts';
+import {
+  checkLicence,
+  noOrgUsage,
+  ORG_ACTIVE_DAYS,
+} from '#server/licensing/licences/check-licence.ts';
 import { licenceEntitlements } from '#server/licensing/licence-validation/licence-entitlements.ts';
 import { createLicenceValidationRepository } from '#server/licensing/licence-validation/licence-validation-repository.ts';
-import { ORG_ACTIVE_DAYS } from '#server/licensing/licence-validation/validate-licence.ts';
 import { issueReplacementKey } from '#server/licensing/licence-recovery/replace-licence-key.ts';
 import { sendLostKeyEmail } from '#server/licensing/licence-recovery/send-lost-key-email.ts';
 import type { Licence } from '#server/licensing/licences/licence-repository.ts';
@@ -40,11 +43,9 @@ const MAX_TRIAL_EXTENSION_DAYS = 366;
 function state(licence: Licence, now: Date): string {
   // Validation answers a revocation as DEACTIVATED (decision 086); operators see the cause.
   if (licence.revokedAt && licence.revokedAt.getTime() <= now.getTime()) return 'revoked';
-  const { code } = checkLicence(licence, licence.productId, noOrg, now);
+  const { code } = checkLicence(licence, licence.productId, noOrgUsage, now);
   return code === 'VALID' ? 'valid' : code.toLowerCase().replaceAll('_', ' ');
 }
-
-const noOrg = { orgId: null, known: false, inUse: 0, limit: null };
 
 /** Even a keyed hash of the key stays out of operator output. */
 function withoutKeyHash(licence: Licence): Omit<Licence, 'keyHash'> {

@@ -102,7 +102,7 @@ export const validationAnswerSchema = z
     certificate: licenceCertificateSchema
       .optional()
       .describe(
-        'Present exactly when valid and the request named an orgId: a signed statement the CLI may rely on offline, for that org and product only.',
+        'Present when valid and the request named an orgId: a signed statement the CLI may rely on offline, for that org and product only. While an invoice of the licence is unpaid it ends at the due date, and after that date none is issued until the invoice is paid.',
       ),
   })
   .meta({ id: 'LicenseValidation' });

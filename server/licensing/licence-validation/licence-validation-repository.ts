@@ -1,6 +1,6 @@
 import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
-import { accessTokens, licenceOrgs, licences } from '#server/platform/db/schema.ts';
+import { accessTokens, licenceOrgs, licences, subscriptions } from '#server/platform/db/schema.ts';
 import type { Licence } from '../licences/licence-repository.ts';
 
 /** A licence as one validation sees it, read in a single round trip. */
@@ -10,6 +10,13 @@ export interface LicenceForValidation {
   orgLastSeenAt: Date | null;
   /** Orgs that validated this licence since the activity cut-off. */
   orgsInUse: number;
+  /**
+   * Active orgs used more recently than the requested one (ties by org id): it holds a slot while
+   * this is below the quota (invariant 1). 0 when the org is not known.
+   */
+  orgRank: number;
+  /** The earliest due date of an unpaid invoice of the licence's subscription (invariant 9). */
+  unpaidInvoiceDueAt: Date | null;
   /** The access token used, when the request authenticated with one. */
   accessToken: { id: string; lastUsedAt: Date | null } | null;
 }
@@ -20,6 +27,23 @@ export function createLicenceValidationRepository(db: Executor) {
       Number,
     );
 
+  // Counted over the licence's active orgs only; with no such org the comparisons are null: 0.
+  const orgRankSince = (since: Date) =>
+    sql<number>`(select count(*) from ${licenceOrgs} as newer where newer.licence_id = ${licences.id} and newer.last_seen_at >= ${since.toISOString()} and (newer.last_seen_at > ${licenceOrgs.lastSeenAt} or (newer.last_seen_at = ${licenceOrgs.lastSeenAt} and newer.org_id < ${licenceOrgs.orgId})))`.mapWith(
+      Number,
+    );
+  const unpaidInvoiceDueAt =
+    sql<Date | null>`(select min(${subscriptions.openInvoiceDueAt}) from ${subscriptions} where ${subscriptions.licenceId} = ${licences.id} and ${subscriptions.collection} = 'invoice')`.mapWith(
+      subscriptions.openInvoiceDueAt,
+    );
+  const columns = (activeSince: Date) => ({
+    licence: licences,
+    orgLastSeenAt: licenceOrgs.lastSeenAt,
+    orgsInUse: orgsInUseSince(activeSince),
+    orgRank: orgRankSince(activeSince),
+    unpaidInvoiceDueAt,
+  });
+
   return {
     /** The licence with this key hash, the requested org's last visit and the orgs in use. */
     async findByKeyHash(
@@ -28,11 +52,7 @@ export function createLicenceValidationRepository(db: Executor) {
       activeSince: Date,
     ): Promise<LicenceForValidation | undefined> {
       const [row] = await db
-        .select({
-          licence: licences,
-          orgLastSeenAt: licenceOrgs.lastSeenAt,
-          orgsInUse: orgsInUseSince(activeSince),
-        })
+        .select(columns(activeSince))
         .from(licences)
         .leftJoin(
           licenceOrgs,
@@ -50,9 +70,7 @@ export function createLicenceValidationRepository(db: Executor) {
     ): Promise<LicenceForValidation | undefined> {
       const [row] = await db
         .select({
-          licence: licences,
-          orgLastSeenAt: licenceOrgs.lastSeenAt,
-          orgsInUse: orgsInUseSince(activeSince),
+          ...columns(activeSince),
           tokenId: accessTokens.id,
           tokenLastUsedAt: accessTokens.lastUsedAt,
         })

@@ -9,7 +9,12 @@ import {
 import type { LicenceSigningKey } from '../licence-certificates/licence-signing-key.ts';
 import { hashLicenceKey, parseLicenceKey } from '../licences/licence-key.ts';
 import type { Licence } from '../licences/licence-repository.ts';
-import { checkLicence, type ValidationCode } from '../licences/check-licence.ts';
+import {
+  checkLicence,
+  noOrgUsage,
+  ORG_ACTIVE_DAYS,
+  type ValidationCode,
+} from '../licences/check-licence.ts';
 import type { LookupCache } from './lookup-cache.ts';
 import { licenceEntitlements, type LicenceEntitlements } from './licence-entitlements.ts';
 import {
@@ -17,8 +22,6 @@ import {
   type LicenceForValidation,
 } from './licence-validation-repository.ts';
 
-/** An org counts against the quota while it validated within this many days (decision 073). */
-export const ORG_ACTIVE_DAYS = 30;
 /** Last-seen times are kept to the hour, so most validations write nothing. */
 const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -127,7 +130,10 @@ async function findLicence(
   return { found, cacheKey };
 }
 
-function summaryOf(licence: Licence, entitlements: LicenceEntitlements, orgsInUse: number) {
+/** `orgsInUse` counts the orgs that hold a slot: never more than the quota (invariant 1). */
+function summaryOf(licence: Licence, entitlements: LicenceEntitlements, orgsActive: number) {
+  const orgsInUse =
+    typeof entitlements.orgs === 'number' ? Math.min(orgsActive, entitlements.orgs) : orgsActive;
   return {
     id: licence.id,
     type: licence.type,
@@ -160,7 +166,7 @@ export async function validateLicence(
   const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS);
   const { found, typo, cacheKey } = await findLicence(deps, input, identified, activeSince);
   if (!found) {
-    const result = checkLicence(undefined, input.productId, noOrgs, now);
+    const result = checkLicence(undefined, input.productId, noOrgUsage, now);
     return {
       valid: false,
       code: result.code,
@@ -179,7 +185,7 @@ export async function validateLicence(
   let result = checkLicence(
     licence,
     input.productId,
-    { orgId: input.orgId, known, inUse: orgsInUse, limit },
+    { orgId: input.orgId, known, rank: known ? found.orgRank : 0, inUse: orgsInUse, limit },
     now,
   );
   // Another product's key reveals nothing about the licence.
@@ -201,7 +207,8 @@ export async function validateLicence(
       // A concurrent validation may have admitted this very org since it was read.
       const lastSeen = await createLicenceValidationRepository(tx).orgLastSeen(licence.id, orgId);
       const admitted = lastSeen !== null && lastSeen >= activeSince;
-      const usage = { orgId, known: admitted, inUse: orgsInUse, limit };
+      // Admitted a moment ago by a concurrent validation: it is the most recently used.
+      const usage = { orgId, known: admitted, rank: 0, inUse: orgsInUse, limit };
       const recheck = checkLicence(licence, input.productId, usage, now);
       if (recheck.code === 'VALID') {
         await createLicenceValidationRepository(tx).recordOrgVisit(licence.id, orgId, now);
@@ -225,7 +232,12 @@ export async function validateLicence(
     accessToken = { ...accessToken, lastUsedAt: now };
   }
   if (cacheKey && (orgLastSeenAt !== found.orgLastSeenAt || accessToken !== found.accessToken)) {
-    deps.cache?.set(cacheKey, Promise.resolve({ ...found, orgLastSeenAt, orgsInUse, accessToken }));
+    // A visit just recorded makes the org the most recently used.
+    const orgRank = orgLastSeenAt !== found.orgLastSeenAt ? 0 : found.orgRank;
+    deps.cache?.set(
+      cacheKey,
+      Promise.resolve({ ...found, orgLastSeenAt, orgsInUse, orgRank, accessToken }),
+    );
   }
 
   const license = summaryOf(licence, entitlements, orgsInUse);
@@ -234,6 +246,17 @@ export async function validateLicence(
   }
   // Without an org the answer states the licence, but signs nothing that could stand for an org.
   if (!input.orgId) return { valid: true, code: 'VALID', detail: result.detail, license };
+  // Invariant 9: a certificate never outlives the due date of an unpaid invoice.
+  const creditUntil = found.unpaidInvoiceDueAt;
+  if (creditUntil && creditUntil.getTime() <= now.getTime()) {
+    return {
+      valid: true,
+      code: 'VALID',
+      detail:
+        'The licence is valid, but its invoice is past due: no certificate for offline use is issued until it is paid.',
+      license,
+    };
+  }
   const subject: CertificateSubject = {
     licenceId: licence.id,
     type: licence.type,
@@ -245,6 +268,7 @@ export async function validateLicence(
     orgId: input.orgId,
     productId: licence.productId,
     expiresAt: licence.expiresAt,
+    creditUntil,
   };
   // A burst of validations with the same outcome shares one signature (issuedAt a few seconds old).
   // Everything the certificate states besides its times derives from these fields.
@@ -255,6 +279,7 @@ export async function validateLicence(
     licence.quantity,
     licence.productId,
     licence.expiresAt?.getTime() ?? '',
+    creditUntil?.getTime() ?? '',
     input.orgId,
   ].join('|');
   let certificate = deps.certificates?.get(certificateKey);
@@ -264,5 +289,3 @@ export async function validateLicence(
   }
   return { valid: true, code: 'VALID', detail: result.detail, license, certificate };
 }
-
-const noOrgs = { orgId: null, known: false, inUse: 0, limit: null };

@@ -13,8 +13,14 @@ const healthy: LicenceState = {
   deletionScheduledAt: null,
   revokedAt: null,
 };
-const noOrg: OrgUsage = { orgId: null, known: false, inUse: 0, limit: 4 };
-const fullQuota: OrgUsage = { orgId: '00D000000000001AAA', known: false, inUse: 4, limit: 4 };
+const noOrg: OrgUsage = { orgId: null, known: false, rank: 0, inUse: 0, limit: 4 };
+const fullQuota: OrgUsage = {
+  orgId: '00D000000000001AAA',
+  known: false,
+  rank: 0,
+  inUse: 4,
+  limit: 4,
+};
 
 /** A licence that fails every check, so each step of the precedence can be peeled off. */
 const broken: LicenceState = {
@@ -72,13 +78,25 @@ describe('checkLicence', () => {
     const check = (orgs: OrgUsage) => checkLicence(healthy, 'orgsmith-cli', orgs, now).code;
     expect(check({ ...fullQuota, inUse: 3 })).toBe('VALID');
     expect(check(fullQuota)).toBe('TOO_MANY_ORGS');
-    expect(check({ ...fullQuota, known: true, inUse: 9 })).toBe('VALID');
+    expect(check({ ...fullQuota, known: true, rank: 3, inUse: 9 })).toBe('VALID');
     expect(check({ ...fullQuota, limit: null, inUse: 400 })).toBe('VALID');
   });
 
-  it('names the quota and the refused org in the detail', () => {
+  it('keeps a known org only while fewer orgs than the quota were used more recently', () => {
+    // After a shrink from 12 orgs to 3 (invariant 1): the three used last keep working.
+    const shrunk = { ...fullQuota, known: true, inUse: 12, limit: 3 };
+    const check = (rank: number) =>
+      checkLicence(healthy, 'orgsmith-cli', { ...shrunk, rank }, now).code;
+    expect([0, 1, 2].map(check)).toEqual(['VALID', 'VALID', 'VALID']);
+    expect([3, 4, 11].map(check)).toEqual(['TOO_MANY_ORGS', 'TOO_MANY_ORGS', 'TOO_MANY_ORGS']);
+    expect(checkLicence(healthy, 'orgsmith-cli', { ...shrunk, rank: 3 }, now).detail).toBe(
+      'This licence covers 3 Salesforce orgs and 3 others were used more recently. An org frees its slot 30 days after it last validated; to use org 00D000000000001AAA now, upgrade the licence.',
+    );
+  });
+
+  it('names the quota, the refused org and how to free a slot in the detail', () => {
     expect(checkLicence(healthy, 'orgsmith-cli', fullQuota, now).detail).toBe(
-      'This licence covers 4 Salesforce orgs and all are in use. Upgrade the licence to add org 00D000000000001AAA.',
+      'This licence covers 4 Salesforce orgs and all are in use. An org frees its slot 30 days after it last validated; to use org 00D000000000001AAA now, upgrade the licence.',
     );
   });
 

@@ -11,6 +11,9 @@ export const validationCodes = [
 
 export type ValidationCode = (typeof validationCodes)[number];
 
+/** An org counts against the quota while it validated within this many days (decision 073). */
+export const ORG_ACTIVE_DAYS = 30;
+
 /** What the checks need to know about a licence. */
 export interface LicenceState {
   type: 'Trial' | 'Free' | 'Paid';
@@ -26,13 +29,21 @@ export interface LicenceState {
 export interface OrgUsage {
   /** Canonical org id named by the request, or null when none was given. */
   orgId: string | null;
-  /** The org has validated this licence before: it keeps working whatever the count. */
+  /** The org has validated this licence within the activity window. */
   known: boolean;
+  /**
+   * For a known org: how many active orgs of the licence were used more recently (ties broken by
+   * org id); it holds a slot while this is below the quota (invariant 1, decision 215). 0 otherwise.
+   */
+  rank: number;
   /** Orgs currently counted against the licence. */
   inUse: number;
   /** Orgs the licence allows; null = unlimited. */
   limit: number | null;
 }
+
+/** The usage of a check that names no org: only the licence's own state is checked. */
+export const noOrgUsage: OrgUsage = { orgId: null, known: false, rank: 0, inUse: 0, limit: null };
 
 export interface CheckResult {
   code: ValidationCode;
@@ -99,12 +110,12 @@ export function checkLicence(
           : `This licence expired on ${day(licence.expiresAt)}.`,
     };
   }
-  // Only a new org can exceed the quota; orgs that validated before keep working.
-  if (orgs.orgId && !orgs.known && orgs.limit !== null && orgs.inUse >= orgs.limit) {
-    return {
-      code: 'TOO_MANY_ORGS',
-      detail: `This licence covers ${orgs.limit} Salesforce ${orgs.limit === 1 ? 'org' : 'orgs'} and all are in use. Upgrade the licence to add org ${orgs.orgId}.`,
-    };
+  // Invariant 1 (quota, decision 215): at most `limit` orgs validate at any moment, whatever
+  // shrank the quota. A known org keeps its slot while fewer than `limit` orgs were used more
+  // recently; a new org needs a free slot.
+  if (orgs.orgId && orgs.limit !== null) {
+    const holdsSlot = orgs.known ? orgs.rank < orgs.limit : orgs.inUse < orgs.limit;
+    if (!holdsSlot) return tooManyOrgs(orgs.orgId, orgs.limit, orgs.known);
   }
   // Valid either way, but only a named org earns a certificate (decision 151): the detail says so.
   if (!orgs.orgId) {
@@ -115,4 +126,15 @@ export function checkLicence(
     };
   }
   return { code: 'VALID', detail: 'The licence is valid.' };
+}
+
+function tooManyOrgs(orgId: string, limit: number, known: boolean): CheckResult {
+  const orgs = `${limit} Salesforce ${limit === 1 ? 'org' : 'orgs'}`;
+  const taken = known
+    ? `This licence covers ${orgs} and ${limit === 1 ? 'another was' : `${limit} others were`} used more recently.`
+    : `This licence covers ${orgs} and all are in use.`;
+  return {
+    code: 'TOO_MANY_ORGS',
+    detail: `${taken} An org frees its slot ${ORG_ACTIVE_DAYS} days after it last validated; to use org ${orgId} now, upgrade the licence.`,
+  };
 }
