@@ -4,7 +4,11 @@ import { sharedModuleGraph } from './tests/support/vitest-shared-graph.ts';
 export default defineConfig({
   cacheDir: '.vite-cache',
   test: {
-    include: ['{app,server,shared,scripts}/**/*.test.{ts,tsx}', 'tests/api/**/*.test.ts'],
+    include: [
+      '{app,server,shared,scripts}/**/*.test.{ts,tsx}',
+      'tests/api/**/*.test.ts',
+      'tests/model/**/*.test.ts',
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Three workers on the 2-core machines: a third keeps both cores busy while another waits on a

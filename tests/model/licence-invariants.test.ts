@@ -1,0 +1,551 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { z } from 'zod';
+import { sweepLicenceLifecycle } from '#server/billing/subscriptions/sweep-licence-lifecycle.ts';
+import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
+import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import {
+  browser,
+  createCheckout,
+  licenceKeyPattern,
+  payLocally,
+} from '#tests/api/checkout-support.ts';
+import { databaseTargets } from '#tests/support/databases.ts';
+import { orgId, runAdminOn } from '#tests/support/licensing.ts';
+import { createTestApp, csrfHeaders, type TestApp } from '#tests/support/test-app.ts';
+
+/**
+ * Issue 38: the licence and person invariants of docs/product-rules.md, checked after every step
+ * of generated sequences of operations driven through the real app in-process (local payment
+ * provider, embedded database). fast-check shrinks a failing sequence to a short one and prints
+ * its seed and path; `npm run test:model -- --runs 10000 [--seed N]` runs longer.
+ */
+
+const invariants = ['quota', 'ownership', 'credentials', 'person'] as const;
+type Invariant = (typeof invariants)[number];
+/** `MODEL_CHECK=quota,person` checks only those (to show what the model finds on older code). */
+const checked = new Set<Invariant>(
+  z
+    .array(z.enum(invariants))
+    .parse((process.env.MODEL_CHECK ?? invariants.join(',')).split(',').filter(Boolean)),
+);
+const runs = Number(process.env.MODEL_RUNS ?? 12);
+const seed = Number(process.env.MODEL_SEED ?? 20261129);
+const DAY = 86_400_000;
+const productId = siteConfig.productId;
+// The embedded database: the model's many small steps run fastest in-process.
+const target = databaseTargets.find((candidate) => candidate.name === 'pglite');
+
+// ---------------------------------------------------------------------------------------------
+// The world: one app; each run works on people, licences and orgs of its own.
+
+interface TokenModel {
+  token: string;
+  name: string;
+}
+
+interface LicenceModel {
+  id: string;
+  key: string;
+  person: number;
+  /** Orgs that ever validated with this licence (the quota check validates them all). */
+  orgs: Set<string>;
+  tokens: TokenModel[];
+  /** Tokens that must no longer validate: revoked, or made before a key replacement. */
+  deadTokens: TokenModel[];
+  /** Set while the licence is a trial nobody proved to own since: it must not change. */
+  untouchedTrial?: {
+    type: string;
+    edition: string;
+    quantity: number;
+    subscriptionId: string | null;
+  };
+}
+
+interface Model {
+  run: number;
+  licences: LicenceModel[];
+  /** People erased in this run: no row outside the records the law keeps may hold them. */
+  erased: Set<number>;
+  /** Quote numbers made by each person (under any spelling): an export must list them all. */
+  quotes: Map<number, string[]>;
+}
+
+interface World {
+  t: TestApp;
+  ip: number;
+}
+
+let world: World;
+let runCounter = 0;
+
+function nextIp(): string {
+  world.ip++;
+  return `198.51.${Math.floor(world.ip / 250) % 250}.${(world.ip % 250) + 1}`;
+}
+
+/** One person of a run, in one of its spellings (case, +tag): the same mailbox each time. */
+function address(model: Model, person: number, spelling: number): string {
+  const local = `m${model.run}p${person}`;
+  switch (spelling % 3) {
+    case 0:
+      return `${local}@acme.test`;
+    case 1:
+      return `${local.toUpperCase()}@ACME.test`;
+    default:
+      return `${local}+${spelling}@acme.test`;
+  }
+}
+
+/** The person acts again under a spelling: what they do from now on is theirs to keep. */
+function actingAs(model: Model, person: number, spelling: number): string {
+  model.erased.delete(person);
+  return address(model, person, spelling);
+}
+
+function personMarker(model: Model, person: number): string {
+  return `m${model.run}p${person}`;
+}
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return world.t.app.request(path, {
+    method: 'POST',
+    headers: {
+      ...csrfHeaders(),
+      'Content-Type': 'application/json',
+      'X-Forwarded-For': nextIp(),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const db = () => world.t.deps.database.db;
+
+async function rows<T>(query: ReturnType<typeof sql>, schema: z.ZodType<T>): Promise<T[]> {
+  const result: unknown = await db().execute(query);
+  return z.object({ rows: z.array(schema) }).parse(result).rows;
+}
+
+/** The newest e-mail to a mailbox (every spelling) whose kind is one of `kinds`. */
+async function newestMail(model: Model, person: number, kinds: string[]) {
+  const [row] = await rows(
+    sql`select kind, text_body from email_outbox where lower(to_address) like ${`%${personMarker(model, person)}%`} and kind in (${sql.join(
+      kinds.map((kind) => sql`${kind}`),
+      sql`, `,
+    )}) order by id desc limit 1`,
+    z.object({ kind: z.string(), text_body: z.string() }),
+  );
+  return row;
+}
+
+const licenceRowSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  edition: z.string(),
+  quantity: z.number(),
+  subscription_id: z.string().nullable(),
+  email: z.string(),
+});
+
+async function licenceRows(model: Model, person: number) {
+  return rows(
+    sql`select id, type, edition, quantity, subscription_id, email from licences where email_normalized like ${`${personMarker(model, person)}@%`} order by created_at`,
+    licenceRowSchema,
+  );
+}
+
+async function licenceRow(id: string) {
+  const [row] = await rows(
+    sql`select id, type, edition, quantity, subscription_id, email from licences where id = ${id}`,
+    licenceRowSchema,
+  );
+  return row;
+}
+
+/** Adds the licences of a person the model does not know yet, with their key from the e-mail. */
+async function learnLicences(model: Model, person: number, key: string | undefined) {
+  for (const row of await licenceRows(model, person)) {
+    if (model.licences.some((licence) => licence.id === row.id)) continue;
+    if (!key) continue;
+    model.licences.push({
+      id: row.id,
+      key,
+      person,
+      orgs: new Set(),
+      tokens: [],
+      deadTokens: [],
+      ...(row.type === 'Trial'
+        ? {
+            untouchedTrial: {
+              type: row.type,
+              edition: row.edition,
+              quantity: row.quantity,
+              subscriptionId: row.subscription_id,
+            },
+          }
+        : {}),
+    });
+  }
+}
+
+const validationSchema = z.object({ valid: z.boolean(), code: z.string() });
+
+async function validate(credential: { key: string } | { token: string }, org: string | null) {
+  const body = {
+    productId,
+    ...('key' in credential ? { licenseKey: credential.key } : {}),
+    ...(org ? { orgId: org } : {}),
+  };
+  const headers: Record<string, string> =
+    'token' in credential ? { Authorization: `Bearer ${credential.token}` } : {};
+  const response = await post('/account/v1/licenses/validate', body, headers);
+  if (response.status !== 200) throw new Error(`validation answered ${response.status}`);
+  return validationSchema.parse(await response.json());
+}
+
+/** The org quota a licence row should have, from the price list's rules (null = unlimited). */
+function expectedQuota(row: { type: string; edition: string; quantity: number }): number | null {
+  if (row.type === 'Trial' || row.edition === 'Enterprise') return null;
+  if (row.edition === 'Starter') return 3;
+  return row.quantity;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The invariants, checked after every step.
+
+const keptByLaw = new Set([
+  'quotes',
+  'invoice_orders',
+  'subscriptions',
+  'invoice_reminders',
+  'local_invoices',
+  'payment_documents',
+]);
+
+async function checkInvariants(model: Model): Promise<void> {
+  for (const licence of model.licences) {
+    const row = await licenceRow(licence.id);
+    if (!row) continue;
+    // Invariant 1 (quota): no more orgs validate than the licence's quota.
+    const quota = expectedQuota(row);
+    if (checked.has('quota') && quota !== null && licence.orgs.size > quota) {
+      let valid = 0;
+      for (const org of licence.orgs) if ((await validate(licence, org)).valid) valid++;
+      if (valid > quota) {
+        throw new Error(
+          `quota: ${valid} orgs validate for ${row.type} ${row.edition} ${row.quantity} (quota ${quota})`,
+        );
+      }
+    }
+    // Invariant 2 (ownership): a trial changes only on its owner's proof.
+    const trial = checked.has('ownership') ? licence.untouchedTrial : undefined;
+    if (trial) {
+      const now = {
+        type: row.type,
+        edition: row.edition,
+        quantity: row.quantity,
+        subscriptionId: row.subscription_id,
+      };
+      if (JSON.stringify(now) !== JSON.stringify(trial)) {
+        throw new Error(
+          `ownership: trial ${licence.id} changed without its key or its mailbox: ${JSON.stringify(trial)} → ${JSON.stringify(now)}`,
+        );
+      }
+    }
+    // Invariant 3 (credentials): a revoked token, or one made before the key was replaced, is dead.
+    for (const dead of checked.has('credentials') ? licence.deadTokens : []) {
+      const answer = await validate({ token: dead.token }, orgId(900));
+      if (answer.valid) throw new Error(`credentials: token "${dead.name}" still validates`);
+    }
+  }
+  // Invariant 4 (person): an erased person is in no table but the records the law keeps.
+  for (const person of checked.has('person') ? model.erased : []) {
+    const marker = `%${personMarker(model, person)}%`;
+    const tables = await rows(
+      sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+      z.object({ table_name: z.string() }),
+    );
+    for (const { table_name: table } of tables) {
+      if (keptByLaw.has(table)) continue;
+      const [found] = await rows(
+        sql`select count(*)::int as n from ${sql.identifier(table)} as t where lower(row_to_json(t)::text) like ${marker}`,
+        z.object({ n: z.number() }),
+      );
+      if (found && found.n > 0) {
+        throw new Error(`person: ${found.n} rows of ${table} still hold an erased person`);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operations.
+
+type Command = fc.AsyncCommand<Model, World>;
+
+/** An operation of the model: does its step, then checks every invariant. */
+function operation(
+  label: string,
+  step: (model: Model) => Promise<void>,
+  check: (model: Readonly<Model>) => boolean = () => true,
+): Command {
+  return {
+    check,
+    async run(model) {
+      await step(model);
+      await checkInvariants(model);
+    },
+    toString: () => label,
+  };
+}
+
+const person = fc.integer({ min: 0, max: 1 });
+const spelling = fc.integer({ min: 0, max: 5 });
+const hasLicences = (model: Readonly<Model>) => model.licences.length > 0;
+const pick = <T>(list: readonly T[], index: number): T | undefined =>
+  list.length === 0 ? undefined : list[index % list.length];
+
+const plans = [
+  { edition: 'Starter', quantity: 3 },
+  { edition: 'Pro', quantity: 4 },
+  { edition: 'Pro', quantity: 10 },
+  { edition: 'Enterprise', quantity: 25 },
+] as const;
+const plan = fc.constantFrom(...plans);
+const successCard = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' };
+
+const startTrial = (p: number, s: number) =>
+  operation(`trial(p${p}, s${s})`, async (model) => {
+    const search = new URLSearchParams({ emailAddress: actingAs(model, p, s), productId });
+    await world.t.app.request(`/account/v1/licenses/trial?${search.toString()}`, {
+      method: 'POST',
+      headers: { ...csrfHeaders(), 'X-Forwarded-For': nextIp() },
+    });
+    const mail = await newestMail(model, p, ['trial-licence']);
+    await learnLicences(model, p, licenceKeyPattern.exec(mail?.text_body ?? '')?.[0]);
+  });
+
+const validateOrg = (l: number, org: number) =>
+  operation(
+    `validate(l${l}, org ${org})`,
+    async (model) => {
+      const licence = pick(model.licences, l);
+      if (!licence) return;
+      if ((await validate(licence, orgId(org))).valid) licence.orgs.add(orgId(org));
+    },
+    hasLicences,
+  );
+
+/** A card purchase; `nameKey` names the key of one of the person's licences (the owner's proof). */
+const buyByCard = (p: number, s: number, chosen: (typeof plans)[number], nameKey: number | null) =>
+  operation(
+    `buyByCard(p${p}, s${s}, ${chosen.edition} ${chosen.quantity}, key ${nameKey})`,
+    async (model) => {
+      const own = model.licences.filter((licence) => licence.person === p);
+      const named = nameKey === null ? undefined : pick(own, nameKey);
+      const { sessionId } = await createCheckout(world.t, {
+        edition: chosen.edition,
+        quantity: chosen.quantity,
+        billingPeriod: 'monthly',
+        billingCurrency: 'USD',
+        successUrl: 'http://localhost:3000/checkout-success?session_id={CHECKOUT_SESSION_ID}',
+        cancelUrl: 'http://localhost:3000/pricing',
+        ...(named ? { trialLicenseKeyToConvert: named.key } : {}),
+      });
+      // Naming the key is the owner's proof: that trial may change.
+      if (named) delete named.untouchedTrial;
+      await payLocally(world.t, sessionId, { email: actingAs(model, p, s), card: successCard });
+      const mail = await newestMail(model, p, ['licence-key']);
+      await learnLicences(model, p, licenceKeyPattern.exec(mail?.text_body ?? '')?.[0]);
+    },
+  );
+
+/** A plan or quantity change in the billing portal, up or down. */
+const changePlan = (l: number, chosen: (typeof plans)[number]) =>
+  operation(
+    `changePlan(l${l}, ${chosen.edition} ${chosen.quantity})`,
+    async (model) => {
+      const licence = pick(model.licences, l);
+      if (!licence) return;
+      const [row] = await rows(
+        sql`select customer_id, subscription_id from licences where id = ${licence.id} and subscription_id is not null and customer_id is not null`,
+        z.object({ customer_id: z.string(), subscription_id: z.string() }),
+      );
+      if (!row) return;
+      const { url } = await world.t.deps.payments.createBillingPortalSession({
+        customerId: row.customer_id,
+        returnUrl: 'http://localhost:3000/',
+      });
+      await browser(world.t, `${new URL(url).pathname}/subscriptions/${row.subscription_id}/plan`, {
+        edition: chosen.edition,
+        quantity: String(chosen.quantity),
+        billingPeriod: 'monthly',
+      });
+    },
+    hasLicences,
+  );
+
+const createToken = (l: number) =>
+  operation(
+    `createToken(l${l})`,
+    async (model) => {
+      const licence = pick(model.licences, l);
+      if (!licence) return;
+      const name = `ci-${licence.tokens.length + licence.deadTokens.length + 1}`;
+      const response = await post('/account/v1/access-tokens', { licenseKey: licence.key, name });
+      if (response.status !== 201) return;
+      const body = z.object({ token: z.string() }).parse(await response.json());
+      licence.tokens.push({ token: body.token, name });
+    },
+    hasLicences,
+  );
+
+const revokeToken = (l: number) =>
+  operation(
+    `revokeToken(l${l})`,
+    async (model) => {
+      const licence = pick(
+        model.licences.filter((candidate) => candidate.tokens.length > 0),
+        l,
+      );
+      const token = licence?.tokens[0];
+      if (!licence || !token) return;
+      const response = await post('/account/v1/access-tokens/revoke', { token: token.token });
+      if (response.status >= 300) return;
+      licence.tokens.shift();
+      licence.deadTokens.push(token);
+    },
+    (model) => model.licences.some((licence) => licence.tokens.length > 0),
+  );
+
+/** The lost-key link, then the replacement (no token kept: the default). */
+const replaceKey = (l: number) =>
+  operation(
+    `replaceKey(l${l})`,
+    async (model) => {
+      const licence = pick(model.licences, l);
+      const row = licence && (await licenceRow(licence.id));
+      if (!licence || !row) return;
+      await post('/account/v1/licenses/resend', { emailAddress: row.email });
+      const link = await newestMail(model, licence.person, ['lost-licence-key']);
+      const token = /replace-licence-key\?token=([^\s"<]+)/.exec(link?.text_body ?? '')?.[1];
+      if (!token) return;
+      const replaced = await post('/account/v1/licenses/replace-key', { token });
+      if (replaced.status !== 200) return;
+      const mail = await newestMail(model, licence.person, ['replacement-licence-key']);
+      const key = licenceKeyPattern.exec(mail?.text_body ?? '')?.[0];
+      if (key) licence.key = key;
+      // Invariant 3: the replacement ends every token made with the old key.
+      licence.deadTokens.push(...licence.tokens);
+      licence.tokens = [];
+    },
+    hasLicences,
+  );
+
+/** Time passes: renewals and the lifecycle sweep run as their jobs would. */
+const advanceClock = (days: number) =>
+  operation(`advanceClock(${days} days)`, async () => {
+    world.t.setNow(new Date(world.t.deps.clock().getTime() + days * DAY));
+    await runLocalBilling(world.t.deps);
+    await sweepLicenceLifecycle(syncDepsOf(world.t.deps));
+  });
+
+const sendContactMessage = (p: number, s: number) =>
+  operation(`contact(p${p}, s${s})`, async (model) => {
+    await post('/api/submitContactForm', {
+      name: 'Model Person',
+      emailAddress: actingAs(model, p, s),
+      message: 'Please call me back.',
+    });
+  });
+
+const requestQuote = (p: number, s: number) =>
+  operation(`quote(p${p}, s${s})`, async (model) => {
+    const response = await post('/account/v1/quotes', {
+      companyName: 'Model GmbH',
+      emailAddress: actingAs(model, p, s),
+      addressLine: 'Hauptstraße 1',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      edition: 'Pro',
+      quantity: 4,
+      billingPeriod: 'yearly',
+      billingCurrency: 'EUR',
+    });
+    if (response.status !== 201) return;
+    const { number } = z.object({ number: z.string() }).parse(await response.json());
+    model.quotes.set(p, [...(model.quotes.get(p) ?? []), number]);
+  });
+
+/** Invariant 4: an export under any spelling lists everything the person made. */
+const exportPerson = (p: number, s: number) =>
+  operation(
+    `export(p${p}, s${s})`,
+    async (model) => {
+      const exported = await runAdminOn(world.t, 'privacy', 'export', address(model, p, s));
+      if (!checked.has('person')) return;
+      for (const number of model.quotes.get(p) ?? []) {
+        if (!exported.out.includes(number)) {
+          throw new Error(`person: the export of one spelling misses quote ${number}`);
+        }
+      }
+    },
+    (model) => (model.quotes.get(p)?.length ?? 0) > 0,
+  );
+
+const erasePerson = (p: number, s: number) =>
+  operation(`erase(p${p}, s${s})`, async (model) => {
+    const erased = await runAdminOn(world.t, 'privacy', 'erase', address(model, p, s));
+    if (erased.code !== 0) return;
+    model.erased.add(p);
+    model.licences = model.licences.filter((licence) => licence.person !== p);
+  });
+
+const commands = [
+  fc.tuple(person, spelling).map(([p, s]) => startTrial(p, s)),
+  fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 14 })).map(([l, org]) => validateOrg(l, org)),
+  fc
+    .tuple(person, spelling, plan, fc.option(fc.nat(3), { nil: null }))
+    .map(([p, s, chosen, key]) => buyByCard(p, s, chosen, key)),
+  fc.tuple(fc.nat(5), plan).map(([l, chosen]) => changePlan(l, chosen)),
+  fc.nat(5).map(createToken),
+  fc.nat(5).map(revokeToken),
+  fc.nat(5).map(replaceKey),
+  fc.constantFrom(1, 10, 31).map(advanceClock),
+  fc.tuple(person, spelling).map(([p, s]) => sendContactMessage(p, s)),
+  fc.tuple(person, spelling).map(([p, s]) => requestQuote(p, s)),
+  fc.tuple(person, spelling).map(([p, s]) => exportPerson(p, s)),
+  fc.tuple(person, spelling).map(([p, s]) => erasePerson(p, s)),
+];
+
+describe('licence invariants under generated sequences of operations (local provider)', () => {
+  beforeAll(async () => {
+    if (!target) throw new Error('no test database');
+    world = {
+      t: await createTestApp(target, {
+        now: new Date('2026-01-15T10:00:00Z'),
+        env: { LICENSE_VALIDATION_CACHE_SECONDS: '0', LICENSE_VALIDATION_RATE_LIMIT: '0' },
+      }),
+      ip: 0,
+    };
+  });
+  afterAll(() => world.t.close());
+
+  it(`hold after every step (${runs} runs, seed ${seed})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 14 }), async (sequence) => {
+        runCounter++;
+        const setup = () => ({
+          model: { run: runCounter, licences: [], erased: new Set<number>(), quotes: new Map() },
+          real: world,
+        });
+        await fc.asyncModelRun(setup, sequence);
+      }),
+      { numRuns: runs, seed, verbose: 1 },
+    );
+  });
+});
