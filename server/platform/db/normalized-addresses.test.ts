@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databaseTargets } from '#tests/support/databases.ts';
+import { openOlderDatabase } from '#tests/support/older-schema.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type { Executor } from './database.ts';
+import { migrate } from './migrate.ts';
 
 /** Columns named like an address that hold a postal address, not an e-mail address. */
 const POSTAL_ADDRESSES = new Set(['local_invoices.billing_address', 'quotes.billing_address']);
@@ -131,6 +133,32 @@ describe.each(databaseTargets)(
           normalized.push(result.rows[0]?.normalized ?? '');
         }
         expect(normalized).toEqual(spellings.map(normalizeEmailAddress));
+      } finally {
+        await handle.close();
+      }
+    });
+
+    it('fills the normalized form of the rows written before migration 0860', async () => {
+      const handle = await openOlderDatabase(target, '0860_normalized_addresses.sql');
+      try {
+        await handle.db.execute(sql`insert into contact_messages (id, email, name, message)
+          values (gen_random_uuid(), 'Jane.Doe+Contact@GoogleMail.com', 'Jane', 'Hello')`);
+        await handle.db.execute(sql`insert into email_outbox
+          (kind, message_id, to_address, reply_to, subject, next_attempt_at)
+          values ('contact-message', 'm1', 'sales@orgsmith.io', ' J.Doe@Gmail.com', 'Hi', now())`);
+        await migrate(handle.db);
+        const rows = z
+          .object({ rows: z.array(z.object({ normalized: z.string().nullable() })) })
+          .parse(
+            await handle.db.execute(sql`select email_normalized as normalized from contact_messages
+              union all select to_address_normalized from email_outbox
+              union all select reply_to_normalized from email_outbox`),
+          ).rows;
+        expect(rows.map((row) => row.normalized)).toEqual([
+          'janedoe@gmail.com',
+          'sales@orgsmith.io',
+          'jdoe@gmail.com',
+        ]);
       } finally {
         await handle.close();
       }
