@@ -528,6 +528,8 @@ async function measureRetention(url: string) {
   try {
     const job = retentionJob({
       db: handle.db,
+      // No `.eml` files in the benchmark: a directory that does not exist.
+      dataDir: path.join(tmpdir(), 'bench-scale-retention-no-mail'),
       clock: () => new Date(),
       logger: createLogger('warn'),
     });

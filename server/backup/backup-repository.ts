@@ -5,6 +5,7 @@ import type { Database, Executor } from '../platform/db/database.ts';
 /** A table of the schema, with the columns a backup carries and the identity column to reset. */
 export interface TableInfo {
   name: string;
+  /** The columns a restore writes: not those the database generates (e.g. `email_normalized`). */
   columns: string[];
   /** `generated … as identity` or serial columns, whose sequences follow the restored rows. */
   identityColumns: string[];
@@ -65,7 +66,7 @@ export function createBackupRepository(db: Executor) {
             select table_name as "table", column_name as "column",
               (is_identity = 'YES' or coalesce(column_default, '') like 'nextval(%') as identity
             from information_schema.columns
-            where table_schema = 'public'
+            where table_schema = 'public' and is_generated = 'NEVER'
             order by table_name, ordinal_position`),
         ),
       );

@@ -46,7 +46,7 @@ describe.each(databaseTargets)('privacy export and erase on $name', (target) => 
   });
   const admin = (...argv: string[]) => runAdminOn(t, ...argv);
 
-  it('exports, erases what no law keeps, and a fresh backup holds the address only in the quote', async () => {
+  it('exports, erases what no law keeps, and a fresh backup no longer holds the address', async () => {
     expect(
       (await requestTrial(t, { emailAddress: ADDRESS, productId: 'orgsmith-cli' })).status,
     ).toBe(204);
@@ -107,12 +107,13 @@ describe.each(databaseTargets)('privacy export and erase on $name', (target) => 
     const erased = await admin('privacy', 'erase', ADDRESS);
     expect(erased.code).toBe(0);
     expect(erased.out).toMatch(/^Erased: .*licences 1.*email_outbox [2-9].*contact_messages 1/m);
-    expect(erased.out).toMatch(/^Kept: quotes 1 — commercial letters, 6 years/m);
+    // A quote that led to no order is no commercial letter to keep (decision 211).
+    expect(erased.out).toMatch(/^Erased: .*quotes 1/m);
     expect(erased.out).toMatch(/^Kept: trial_claims 1 — a keyed hash/m);
 
     const backup = join(dir, 'after-erasure.jsonl.gz');
     await writeBackup(t.deps.database.db, backup, { database: target.name, now: t.deps.clock() });
-    expect(tablesMentioning(await readFile(backup), 'erin.doe')).toEqual(['quotes']);
+    expect(tablesMentioning(await readFile(backup), 'erin.doe')).toEqual([]);
     expect(tablesMentioning(await readFile(backup), 'someone.else')).toContain('licences');
 
     const audit = await t.deps.database.db.select().from(privacyRequests);
@@ -155,6 +156,7 @@ describe.each(databaseTargets)('privacy export and erase on $name', (target) => 
     const refusing = {
       ...deps,
       secretKey: t.deps.secretKey,
+      dataDir: t.deps.env.DATA_DIR,
       payments: {
         ...deps.payments,
         name: deps.payments.name,
@@ -210,6 +212,7 @@ describe.each(databaseTargets)('privacy export and erase on $name', (target) => 
     const ending = {
       ...deps,
       secretKey: t.deps.secretKey,
+      dataDir: t.deps.env.DATA_DIR,
       payments: {
         ...deps.payments,
         name: deps.payments.name,

@@ -109,13 +109,13 @@ export function createLifecycleRepository(db: Executor) {
       const gone = await db
         .delete(licences)
         .where(inArray(licences.id, [...licenceIds]))
-        .returning({ email: licences.email, emailNormalized: licences.emailNormalized });
+        .returning({ emailNormalized: licences.emailNormalized });
       if (gone.length === 0) return 0;
+      // Every spelling of the address: the outbox's own normalized column (decision 211).
       await db.execute(sql`
         delete from ${emailOutbox} o
-        using json_to_recordset(${JSON.stringify(gone)}::json)
-          as g(email text, "emailNormalized" text)
-        where lower(o.to_address) = lower(g.email) and o.status <> 'pending'
+        using json_to_recordset(${JSON.stringify(gone)}::json) as g("emailNormalized" text)
+        where o.to_address_normalized = g."emailNormalized" and o.status <> 'pending'
           and not exists (select 1 from ${licences} l where l.email_normalized = g."emailNormalized")`);
       return gone.length;
     },

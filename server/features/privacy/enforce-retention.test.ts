@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import { enforceRetention } from './enforce-retention.ts';
+import { enforceMailFileRetention, enforceRetention } from './enforce-retention.ts';
 import { retentionRules } from './retention-repository.ts';
 import { yearEndCutoff } from './retention-policy.ts';
 
@@ -119,5 +122,27 @@ describe('the statutory cut-off', () => {
     expect(yearEndCutoff(new Date('2028-12-31T23:59:59Z'), 8).toISOString()).toBe(
       '2019-12-31T00:00:00.000Z',
     );
+  });
+});
+
+describe('the e-mail files of $DATA_DIR/mail', () => {
+  it('are deleted once their e-mail is older than an e-mail record is kept', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-mail-retention-'));
+    try {
+      expect(await enforceMailFileRetention(dataDir, now)).toBe(0);
+      await mkdir(path.join(dataDir, 'mail'));
+      const named = (iso: string, kind: string) =>
+        `${iso.replace(/[:.]/g, '-')}-${kind}-${randomUUID()}.eml`;
+      const headers = 'To: someone@example.com\r\nSubject: Hi\r\n\r\nbody';
+      const old = named(ago(31), 'trial-licence');
+      const recent = named(ago(29), 'contact-message');
+      for (const name of [old, recent]) {
+        await writeFile(path.join(dataDir, 'mail', name), headers);
+      }
+      expect(await enforceMailFileRetention(dataDir, now)).toBe(1);
+      expect(await readdir(path.join(dataDir, 'mail'))).toEqual([recent]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Database } from '#server/platform/db/database.ts';
+import { deleteMailFiles, listMailFiles } from '#server/platform/email/mail-files.ts';
 import type { Job } from '#server/platform/jobs/job.ts';
 import type { Logger } from '#server/platform/logger.ts';
 import {
@@ -6,6 +7,7 @@ import {
   RETENTION_BATCH_SIZE,
   retentionRules,
 } from './retention-repository.ts';
+import { daysBefore, retentionPeriods } from './retention-policy.ts';
 
 export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -37,15 +39,33 @@ export async function enforceRetention(
   return report;
 }
 
+/**
+ * Deletes the `.eml` files (written when no SMTP_URL is set) of e-mails made longer ago than an
+ * e-mail's record is kept (decision 211); returns how many.
+ */
+export async function enforceMailFileRetention(dataDir: string, now: Date): Promise<number> {
+  const cutoff = daysBefore(now, retentionPeriods.emailDays);
+  const old = (await listMailFiles(dataDir)).filter((mail) => mail.createdAt < cutoff);
+  return deleteMailFiles(old);
+}
+
 /** The retention job: hourly, once across the instances (decision 174). */
-export function retentionJob(deps: { db: Database; clock: () => Date; logger: Logger }): Job {
+export function retentionJob(deps: {
+  db: Database;
+  dataDir: string;
+  clock: () => Date;
+  logger: Logger;
+}): Job {
   const logger = deps.logger.child({ worker: 'retention' });
   return {
     name: 'retention',
     scope: 'cluster',
     everyMs: RETENTION_INTERVAL_MS,
     async run(signal) {
-      const report = await enforceRetention(deps.db, deps.clock(), { signal });
+      const now = deps.clock();
+      const report = await enforceRetention(deps.db, now, { signal });
+      const files = await enforceMailFileRetention(deps.dataDir, now);
+      if (files > 0) report['mail files'] = files;
       const rows = Object.values(report).reduce((sum, count) => sum + count, 0);
       if (rows > 0) logger.info(report, 'retention: rows past their period deleted');
       return rows;

@@ -4,6 +4,11 @@ import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/command
 import { secretKeyOf } from '#server/platform/commands/command-io.ts';
 import { erasePersonalDataOf, exportPersonalData } from './privacy-requests.ts';
 
+/** What the privacy commands read: the payment settings, and where `.eml` files are written. */
+export interface PrivacySettings extends AdminSyncSettings {
+  DATA_DIR: string;
+}
+
 const addressSchema = z.email().max(254);
 
 /** The address argument: one e-mail address, or a usage error. */
@@ -16,14 +21,15 @@ function addressOf(args: string[], command: string): string {
   return parsed.data;
 }
 
-const exportCommand: AdminCommand<AdminSyncSettings> = {
+const exportCommand: AdminCommand<PrivacySettings> = {
   name: 'privacy export',
   summary: 'Write everything held about an e-mail address as JSON (GDPR Art. 15)',
   details: [
     'Licences, access tokens, orgs, subscriptions, provider events, quotes, invoice orders,',
-    'invoices, contact messages and e-mails sent to or for the address (normalized as for',
-    'trials, decision 051), without key and token hashes. Written owner-only (0600) to --out,',
-    'else printed. Recorded in privacy_requests without the address (decision 193).',
+    'invoices, contact messages, e-mails sent to or for the address and their .eml files in',
+    '$DATA_DIR/mail, under every spelling of the address (normalized as for trials, decisions',
+    '051 and 211), without key and token hashes. Written owner-only (0600) to --out, else',
+    'printed. Recorded in privacy_requests without the address (decision 193).',
   ].join('\n'),
   arguments: [{ name: 'email', description: 'The e-mail address' }],
   options: { out: { type: 'string', description: 'The JSON file to write' } },
@@ -33,7 +39,7 @@ const exportCommand: AdminCommand<AdminSyncSettings> = {
     const db = await context.database();
     const secretKey = await secretKeyOf(context, db);
     const { counts, document } = await exportPersonalData(
-      { db, secretKey, clock: context.now },
+      { db, secretKey, clock: context.now, dataDir: context.env.DATA_DIR },
       address,
     );
     const json = `${JSON.stringify(document, null, 2)}\n`;
@@ -51,16 +57,17 @@ const exportCommand: AdminCommand<AdminSyncSettings> = {
   },
 };
 
-const eraseCommand: AdminCommand<AdminSyncSettings> = {
+const eraseCommand: AdminCommand<PrivacySettings> = {
   name: 'privacy erase',
   summary: 'Erase what no law makes us keep about an e-mail address (GDPR Art. 17)',
   details: [
     'Ends the address’s running subscriptions at the payment provider first (or refuses, with',
-    'the reason, erasing nothing), then deletes its licences, tokens, orgs, e-mails, contact',
-    'messages, provider events and unconfirmed orders, and anonymises the test provider’s',
-    'customer. Invoices, confirmed orders, quotes and subscriptions stay for their statutory',
-    'period (docs/retention.md); the command says what it kept and why. Recorded in',
-    'privacy_requests without the address (decision 193).',
+    'the reason, erasing nothing), then deletes, under every spelling of the address, its',
+    'licences, tokens, orgs, e-mails and their .eml files, contact messages, provider events,',
+    'quotes never accepted and unconfirmed orders, and anonymises the test provider’s customer.',
+    'Invoices, confirmed orders, accepted quotes and subscriptions stay for their statutory',
+    'period (docs/retention.md); the command says per table what it erased, what it kept and',
+    'why. Recorded in privacy_requests without the address (decision 193).',
   ].join('\n'),
   arguments: [{ name: 'email', description: 'The e-mail address' }],
   options: {
@@ -75,7 +82,11 @@ const eraseCommand: AdminCommand<AdminSyncSettings> = {
     const db = await context.database();
     const secretKey = await secretKeyOf(context, db);
     const deps = await adminSyncDeps(db, context.env, context.now, secretKey);
-    const result = await erasePersonalDataOf({ ...deps, secretKey }, address, { dryRun });
+    const result = await erasePersonalDataOf(
+      { ...deps, secretKey, dataDir: context.env.DATA_DIR },
+      address,
+      { dryRun },
+    );
     if (!result.ok) throw new AdminError(`Not erased: ${result.reason}`);
     const { io } = context;
     if (dryRun) {
@@ -97,7 +108,7 @@ const eraseCommand: AdminCommand<AdminSyncSettings> = {
 };
 
 /** Privacy commands (listed by the domain's manifest, decision 169). */
-export const privacyAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [
+export const privacyAdminCommands: readonly AdminCommand<PrivacySettings>[] = [
   exportCommand,
   eraseCommand,
 ];

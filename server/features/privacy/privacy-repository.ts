@@ -22,28 +22,26 @@ import {
   trialClaims,
 } from '#server/platform/db/schema.ts';
 
-/** Whose data: the address as given, its normalized form and its trial-claim hash. */
+/** Whose data: the normalized form of their address and its trial-claim hash. */
 export interface DataSubject {
-  /** Lower-case forms an address of theirs may be stored in (as given, normalized, the licences'). */
-  addresses: string[];
+  /** Every address column has this form beside it, indexed (migration 0860, decision 211). */
   normalized: string;
   emailHash: string;
 }
 
-const lowerIn = (column: PgColumn, values: string[]): SQL =>
-  values.length === 0 ? sql`false` : inArray(sql`lower(${column})`, values);
 const idsIn = (column: PgColumn, values: string[]): SQL =>
   values.length === 0 ? sql`false` : inArray(column, values);
 
-/** Everything held about one person, read through indexes (migrations 0840, 0841). */
+/**
+ * Everything held about one person under every spelling of their address: each table by its
+ * normalized address column, provider records by licence, customer and subscription ids; each
+ * lookup has its index (migrations 0840, 0841, 0860).
+ */
 export async function findPersonalData(db: Executor, subject: DataSubject) {
   const licenceRows = await db
     .select()
     .from(licences)
     .where(eq(licences.emailNormalized, subject.normalized));
-  const addresses = [
-    ...new Set([...subject.addresses, ...licenceRows.map((row) => row.email.toLowerCase())]),
-  ];
   const licenceIds = licenceRows.map((row) => row.id);
   const orderRows = await db
     .select()
@@ -83,8 +81,8 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
     .select()
     .from(trialClaims)
     .where(eq(trialClaims.emailHash, subject.emailHash));
+  const person = subject.normalized;
   return {
-    addresses,
     licences: licenceRows,
     accessTokens: await db
       .select()
@@ -101,30 +99,35 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       .select()
       .from(invoiceReminders)
       .where(idsIn(invoiceReminders.subscriptionId, subscriptionIds)),
-    quotes: await db.select().from(quotes).where(lowerIn(quotes.email, addresses)),
+    quotes: await db.select().from(quotes).where(eq(quotes.emailNormalized, person)),
     invoiceOrders: orderRows,
     contactMessages: await db
       .select()
       .from(contactMessages)
-      .where(lowerIn(contactMessages.email, addresses)),
+      .where(eq(contactMessages.emailNormalized, person)),
     emails: await db
       .select()
       .from(emailOutbox)
       .where(
-        or(lowerIn(emailOutbox.toAddress, addresses), lowerIn(emailOutbox.replyTo, addresses)),
+        or(eq(emailOutbox.toAddressNormalized, person), eq(emailOutbox.replyToNormalized, person)),
       ),
     localCustomers: localCustomerRows,
     localSubscriptions: localSubscriptionRows,
     localInvoices: await db
       .select()
       .from(localInvoices)
-      .where(idsIn(localInvoices.subscriptionId, localSubscriptionIds)),
+      .where(
+        or(
+          idsIn(localInvoices.subscriptionId, localSubscriptionIds),
+          eq(localInvoices.billingEmailNormalized, person),
+        ),
+      ),
     paymentDocuments: await db
       .select()
       .from(paymentDocuments)
       .where(
         or(
-          lowerIn(paymentDocuments.buyerEmail, addresses),
+          eq(paymentDocuments.buyerEmailNormalized, person),
           idsIn(paymentDocuments.subscriptionId, [...subscriptionIds, ...localSubscriptionIds]),
         ),
       ),
@@ -133,7 +136,7 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       .from(localCheckoutSessions)
       .where(
         or(
-          lowerIn(localCheckoutSessions.customerEmail, addresses),
+          eq(localCheckoutSessions.customerEmailNormalized, person),
           idsIn(localCheckoutSessions.customerId, localCustomerIds),
         ),
       ),
@@ -150,10 +153,11 @@ export type PersonalData = Awaited<ReturnType<typeof findPersonalData>>;
 export type ErasureCounts = Record<string, number>;
 
 /**
- * Erases what no law makes us keep (decision 192), in the caller's transaction: the licences
+ * Erases what no law makes us keep (decisions 192, 211), in the caller's transaction: the licences
  * (their tokens and orgs cascade; their subscriptions keep no link), e-mails, contact messages,
- * provider events, unconfirmed invoice orders and the test provider's sessions; anonymises the
- * test provider's customer. Invoices, confirmed orders, quotes and subscriptions stay.
+ * provider events, quotes never accepted, unconfirmed invoice orders and the test provider's
+ * sessions; anonymises the test provider's customer. Invoices, confirmed orders, accepted quotes
+ * and subscriptions stay.
  */
 export async function erasePersonalData(tx: Executor, data: PersonalData): Promise<ErasureCounts> {
   const ids = <T>(rows: T[], pick: (row: T) => string) => rows.map(pick);
@@ -196,6 +200,20 @@ export async function erasePersonalData(tx: Executor, data: PersonalData): Promi
           ),
         )
         .returning({ id: contactMessages.id }),
+    ),
+    quotes: count(
+      await tx
+        .delete(quotes)
+        .where(
+          and(
+            idsIn(
+              quotes.number,
+              ids(data.quotes, (row) => row.number),
+            ),
+            ne(quotes.status, 'accepted'),
+          ),
+        )
+        .returning({ number: quotes.number }),
     ),
     payment_events: count(
       await tx

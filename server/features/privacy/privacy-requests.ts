@@ -4,6 +4,7 @@ import {
   type SyncDeps,
 } from '#server/billing/subscriptions/sync-subscription.ts';
 import { keyedHash } from '#server/platform/crypto/keyed-hash.ts';
+import { deleteMailFiles, mailFilesOf, type MailFile } from '#server/platform/email/mail-files.ts';
 import {
   hashEmailAddress,
   normalizeEmailAddress,
@@ -23,11 +24,19 @@ const finished = new Set(['canceled', 'incomplete_expired']);
 
 export function dataSubjectOf(secretKey: string, address: string): DataSubject {
   const normalized = normalizeEmailAddress(address);
-  return {
-    addresses: [...new Set([address.trim().toLowerCase(), normalized])],
-    normalized,
-    emailHash: hashEmailAddress(secretKey, normalized),
-  };
+  return { normalized, emailHash: hashEmailAddress(secretKey, normalized) };
+}
+
+/** The `.eml` files of e-mails to or for the person (written when no SMTP_URL is set). */
+function mailFilesOfSubject(
+  dataDir: string,
+  subject: DataSubject,
+  data: PersonalData,
+): Promise<MailFile[]> {
+  return mailFilesOf(dataDir, {
+    normalized: subject.normalized,
+    messageIds: data.emails.map((row) => row.messageId),
+  });
 }
 
 /** The audit key of a subject: never the address (decision 193). */
@@ -36,12 +45,12 @@ function subjectHash(secretKey: string, subject: DataSubject): string {
 }
 
 /** Counts per part of an export, for the audit row and the operator. */
-function countsOf(data: PersonalData): Record<string, number> {
+function countsOf(data: PersonalData, mailFiles: readonly MailFile[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const [key, value] of Object.entries(data)) {
-    if (key === 'addresses') continue;
     counts[key] = Array.isArray(value) ? value.length : value ? 1 : 0;
   }
+  counts.mailFiles = mailFiles.length;
   return counts;
 }
 
@@ -54,13 +63,14 @@ function withoutSecrets<T extends { keyHash?: string; tokenHash?: string }>(
 
 /** Everything held about an address (GDPR Art. 15, 20), recorded without the address. */
 export async function exportPersonalData(
-  deps: { db: SyncDeps['db']; secretKey: string; clock: () => Date },
+  deps: { db: SyncDeps['db']; secretKey: string; clock: () => Date; dataDir: string },
   address: string,
 ) {
   const subject = dataSubjectOf(deps.secretKey, address);
   const data = await findPersonalData(deps.db, subject);
+  const mailFiles = await mailFilesOfSubject(deps.dataDir, subject, data);
   const now = deps.clock();
-  const counts = countsOf(data);
+  const counts = countsOf(data, mailFiles);
   await recordPrivacyRequest(deps.db, {
     id: randomUUID(),
     kind: 'export',
@@ -103,6 +113,8 @@ export async function exportPersonalData(
         createdAt: row.createdAt,
         sentAt: row.sentAt,
       })),
+      // E-mails written to $DATA_DIR/mail when no SMTP server is configured.
+      mailFiles: mailFiles.map((mail) => ({ file: mail.name, createdAt: mail.createdAt })),
       testProvider: {
         customers: data.localCustomers,
         subscriptions: data.localSubscriptions,
@@ -132,7 +144,7 @@ function keptOf(data: PersonalData): Array<{ table: string; rows: number; why: s
     trial_claims: data.trialClaim ? 1 : 0,
     subscriptions: data.subscriptions.length,
     invoice_reminders: data.invoiceReminders.length,
-    quotes: data.quotes.length,
+    quotes: data.quotes.filter((quote) => quote.status === 'accepted').length,
     invoice_orders: data.invoiceOrders.filter(
       (order) => order.status === 'confirmed' || order.subscriptionId !== null,
     ).length,
@@ -155,7 +167,7 @@ function keptOf(data: PersonalData): Array<{ table: string; rows: number; why: s
  * returned. Recorded without the address, a dry run too.
  */
 export async function erasePersonalDataOf(
-  deps: SyncDeps & { secretKey: string },
+  deps: SyncDeps & { secretKey: string; dataDir: string },
   address: string,
   options: { dryRun: boolean },
 ): Promise<ErasureResult> {
@@ -192,9 +204,12 @@ export async function erasePersonalDataOf(
   // Read again: ending a subscription may have queued e-mails to the address.
   const data = options.dryRun ? before : await findPersonalData(deps.db, subject);
   const kept = keptOf(data);
+  const mailFiles = await mailFilesOfSubject(deps.dataDir, subject, data);
   const now = deps.clock();
   const erased = await deps.db.transaction(async (tx) => {
     const counts = options.dryRun ? dryCounts(data) : await erasePersonalData(tx, data);
+    // Files cannot join the transaction: they are deleted once it has committed (below).
+    counts.mail_files = mailFiles.length;
     await recordPrivacyRequest(tx, {
       id: randomUUID(),
       kind: 'erase',
@@ -209,6 +224,12 @@ export async function erasePersonalDataOf(
     });
     return counts;
   });
+  if (!options.dryRun) {
+    // Listed again: the worker may have written one more while the transaction ran.
+    erased.mail_files = await deleteMailFiles(
+      await mailFilesOfSubject(deps.dataDir, subject, data),
+    );
+  }
   return {
     ok: true,
     dryRun: options.dryRun,
@@ -227,6 +248,7 @@ function dryCounts(data: PersonalData): ErasureCounts {
     licences: data.licences.length,
     email_outbox: data.emails.length,
     contact_messages: data.contactMessages.length,
+    quotes: data.quotes.filter((quote) => quote.status !== 'accepted').length,
     payment_events: data.paymentEvents.length,
     invoice_orders: data.invoiceOrders.filter(
       (order) => order.status !== 'confirmed' && order.subscriptionId === null,

@@ -97,7 +97,7 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'email_outbox',
-    columns: ['to_address', 'reply_to', 'subject'],
+    columns: ['to_address', 'to_address_normalized', 'reply_to', 'reply_to_normalized', 'subject'],
     why: 'delivering e-mails and answering "did it go out?"; bodies are cleared once sent',
     period: { kind: 'days', days: R.emailDays, after: 'it was sent or failed' },
     deletedBy: `${retentionJob}; the licence lifecycle job, with the last licence of its address`,
@@ -105,7 +105,7 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'contact_messages',
-    columns: ['email', 'name', 'message', 'role', 'company'],
+    columns: ['email', 'email_normalized', 'name', 'message', 'role', 'company'],
     why: 'answering the message',
     period: { kind: 'days', days: R.contactMessageDays, after: 'it arrived' },
     deletedBy: retentionJob,
@@ -137,11 +137,20 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'quotes',
-    columns: ['email', 'company_name', 'billing_address', 'vat_id', 'purchase_order', 'document'],
-    why: 'the quote sent from the pricing page',
+    columns: [
+      'email',
+      'email_normalized',
+      'company_name',
+      'billing_address',
+      'vat_id',
+      'purchase_order',
+      'document',
+    ],
+    why: 'the quote sent from the pricing page; once accepted, a commercial letter sent',
     period: { kind: 'years-after-year-end', years: R.commercialLetterYears, after: 'it was made' },
     deletedBy: retentionJob,
-    onErasure: { kept: letterLaw },
+    // A quote that led to no order is no commercial letter of a deal (§ 257(2) HGB).
+    onErasure: { kept: `accepted quotes: ${letterLaw}; the others are erased` },
   },
   {
     table: 'invoice_orders',
@@ -153,7 +162,14 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'local_invoices',
-    columns: ['billing_email', 'company_name', 'billing_address', 'vat_id', 'po_reference'],
+    columns: [
+      'billing_email',
+      'billing_email_normalized',
+      'company_name',
+      'billing_address',
+      'vat_id',
+      'po_reference',
+    ],
     why: 'invoices of the local TEST-MODE provider (Stripe keeps its own)',
     period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it was issued' },
     deletedBy: retentionJob,
@@ -161,7 +177,7 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'payment_documents',
-    columns: ['buyer_email', 'document'],
+    columns: ['buyer_email', 'buyer_email_normalized', 'document'],
     why: 'the invoice or receipt of every payment the product documents itself (decision 180)',
     period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it was issued' },
     deletedBy: retentionJob,
@@ -185,7 +201,7 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'local_checkout_sessions',
-    columns: ['customer_email'],
+    columns: ['customer_email', 'customer_email_normalized'],
     why: 'the local TEST-MODE provider’s checkout pages',
     period: { kind: 'days', days: R.localSessionDays, after: 'it expired' },
     deletedBy: retentionJob,

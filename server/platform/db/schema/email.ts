@@ -1,4 +1,6 @@
-import { bigint, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { normalizedEmailOf } from './normalized-email.ts';
 
 export const outboxStatuses = ['pending', 'sent', 'failed'] as const;
 export type OutboxStatus = (typeof outboxStatuses)[number];
@@ -16,29 +18,40 @@ export interface StoredAttachment {
  * The transactional e-mail outbox. Bodies and attachments are cleared once a message is delivered,
  * so licence keys and documents do not stay in the database.
  */
-export const emailOutbox = pgTable('email_outbox', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  kind: text('kind').notNull(),
-  messageId: text('message_id').notNull().unique(),
-  toAddress: text('to_address').notNull(),
-  replyTo: text('reply_to'),
-  subject: text('subject').notNull(),
-  textBody: text('text_body'),
-  htmlBody: text('html_body'),
-  /** Files sent with the message; cleared with the bodies once it is sent. */
-  attachments: jsonb('attachments').$type<StoredAttachment[]>(),
-  status: text('status', { enum: outboxStatuses }).notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  /** When the message is next due (first send or retry). */
-  nextAttemptAt: timestamptz('next_attempt_at').notNull(),
-  /** Set while a worker holds the message; it extends the lease while it sends (decision 111). */
-  leasedUntil: timestamptz('leased_until'),
-  /**
-   * The last claim: new with every claim, cleared when a claim is given back unattempted. Only its
-   * holder may record the attempt's outcome, and may write that outcome again (decision 194).
-   */
-  claimToken: uuid('claim_token'),
-  lastError: text('last_error'),
-  createdAt: timestamptz('created_at').notNull().defaultNow(),
-  sentAt: timestamptz('sent_at'),
-});
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    messageId: text('message_id').notNull().unique(),
+    toAddress: text('to_address').notNull(),
+    toAddressNormalized: normalizedEmailOf('to_address').notNull(),
+    replyTo: text('reply_to'),
+    replyToNormalized: normalizedEmailOf('reply_to'),
+    subject: text('subject').notNull(),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    /** Files sent with the message; cleared with the bodies once it is sent. */
+    attachments: jsonb('attachments').$type<StoredAttachment[]>(),
+    status: text('status', { enum: outboxStatuses }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the message is next due (first send or retry). */
+    nextAttemptAt: timestamptz('next_attempt_at').notNull(),
+    /** Set while a worker holds the message; it extends the lease while it sends (decision 111). */
+    leasedUntil: timestamptz('leased_until'),
+    /**
+     * The last claim: new with every claim, cleared when a claim is given back unattempted. Only its
+     * holder may record the attempt's outcome, and may write that outcome again (decision 194).
+     */
+    claimToken: uuid('claim_token'),
+    lastError: text('last_error'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    sentAt: timestamptz('sent_at'),
+  },
+  (table) => [
+    index('email_outbox_to_address_normalized_idx').on(table.toAddressNormalized),
+    index('email_outbox_reply_to_normalized_idx')
+      .on(table.replyToNormalized)
+      .where(sql`${table.replyToNormalized} is not null`),
+  ],
+);

@@ -9,6 +9,7 @@ import {
   timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
+import { normalizedEmailOf } from './normalized-email.ts';
 
 /** The last invoice/receipt number given out per year (decision 180). */
 export const paymentDocumentCounters = pgTable('payment_document_counters', {
@@ -31,6 +32,7 @@ export const paymentDocuments = pgTable(
     providerInvoiceId: text('provider_invoice_id').notNull(),
     subscriptionId: text('subscription_id').notNull(),
     buyerEmail: text('buyer_email').notNull(),
+    buyerEmailNormalized: normalizedEmailOf('buyer_email').notNull(),
     issuedOn: date('issued_on').notNull(),
     currency: text('currency').notNull(),
     netMinor: bigint('net_minor', { mode: 'number' }).notNull(),
@@ -45,5 +47,6 @@ export const paymentDocuments = pgTable(
     unique().on(table.provider, table.providerInvoiceId),
     index('payment_documents_subscription_idx').on(table.subscriptionId, table.createdAt),
     index('payment_documents_created_idx').on(table.createdAt),
+    index('payment_documents_buyer_email_normalized_idx').on(table.buyerEmailNormalized),
   ],
 );

@@ -11,6 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { licences } from './licences.ts';
+import { normalizedEmailOf } from './normalized-email.ts';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 const providers = ['stripe', 'local'] as const;
@@ -104,26 +105,35 @@ export const localCustomers = pgTable(
   ],
 );
 
-export const localCheckoutSessions = pgTable('local_checkout_sessions', {
-  id: text('id').primaryKey(),
-  checkoutRequestId: text('checkout_request_id').notNull().unique(),
-  status: text('status', { enum: ['open', 'complete', 'expired'] })
-    .notNull()
-    .default('open'),
-  edition: editionColumn(),
-  quantity: integer('quantity').notNull(),
-  billingPeriod: billingPeriodColumn(),
-  currency: currencyColumn(),
-  customerEmail: text('customer_email'),
-  licenceIdToConvert: uuid('licence_id_to_convert'),
-  successUrl: text('success_url').notNull(),
-  cancelUrl: text('cancel_url').notNull(),
-  customerId: text('customer_id').references(() => localCustomers.id),
-  subscriptionId: text('subscription_id'),
-  expiresAt: timestamptz('expires_at').notNull(),
-  completedAt: timestamptz('completed_at'),
-  createdAt: timestamptz('created_at').notNull().defaultNow(),
-});
+export const localCheckoutSessions = pgTable(
+  'local_checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    checkoutRequestId: text('checkout_request_id').notNull().unique(),
+    status: text('status', { enum: ['open', 'complete', 'expired'] })
+      .notNull()
+      .default('open'),
+    edition: editionColumn(),
+    quantity: integer('quantity').notNull(),
+    billingPeriod: billingPeriodColumn(),
+    currency: currencyColumn(),
+    customerEmail: text('customer_email'),
+    customerEmailNormalized: normalizedEmailOf('customer_email'),
+    licenceIdToConvert: uuid('licence_id_to_convert'),
+    successUrl: text('success_url').notNull(),
+    cancelUrl: text('cancel_url').notNull(),
+    customerId: text('customer_id').references(() => localCustomers.id),
+    subscriptionId: text('subscription_id'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    completedAt: timestamptz('completed_at'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('local_checkout_sessions_customer_email_normalized_idx')
+      .on(table.customerEmailNormalized)
+      .where(sql`${table.customerEmailNormalized} is not null`),
+  ],
+);
 
 export const localSubscriptions = pgTable(
   'local_subscriptions',
@@ -178,6 +188,7 @@ export const localInvoices = pgTable(
     dueAt: timestamptz('due_at'),
     companyName: text('company_name'),
     billingEmail: text('billing_email'),
+    billingEmailNormalized: normalizedEmailOf('billing_email'),
     billingAddress: text('billing_address'),
     vatId: text('vat_id'),
     poReference: text('po_reference'),
@@ -185,7 +196,12 @@ export const localInvoices = pgTable(
     /** The buyer's country (ISO code) of an invoice sent for payment, for the VAT rule. */
     country: text('country'),
   },
-  (table) => [index('local_invoices_subscription_idx').on(table.subscriptionId, table.createdAt)],
+  (table) => [
+    index('local_invoices_subscription_idx').on(table.subscriptionId, table.createdAt),
+    index('local_invoices_billing_email_normalized_idx')
+      .on(table.billingEmailNormalized)
+      .where(sql`${table.billingEmailNormalized} is not null`),
+  ],
 );
 
 export const localPortalSessions = pgTable('local_portal_sessions', {

@@ -9,6 +9,7 @@ import {
   timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
+import { normalizedEmailOf } from './normalized-email.ts';
 
 /** The last quote number given out per year (decision 142). */
 export const quoteNumberCounters = pgTable('quote_number_counters', {
@@ -26,6 +27,7 @@ export const quotes = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     companyName: text('company_name').notNull(),
     email: text('email').notNull(),
+    emailNormalized: normalizedEmailOf('email').notNull(),
     billingAddress: text('billing_address'),
     vatId: text('vat_id'),
     purchaseOrder: text('purchase_order'),
@@ -50,5 +52,6 @@ export const quotes = pgTable(
   (table) => [
     unique('quotes_year_sequence_key').on(table.year, table.sequence),
     index('quotes_created_at').on(table.createdAt),
+    index('quotes_email_normalized_idx').on(table.emailNormalized),
   ],
 );
