@@ -123,7 +123,7 @@ export function ReplaceKeyPanel({ token }: { token: string | null }) {
         title="Key replaced"
         headingLevel={2}
         message={lostKeyMessages.replaced(state.sentTo)}
-        next={`open the e-mail with your new key and enter it wherever you used the old one. ${lostKeyMessages.tokensReplaced(state.endedTokens, state.keptTokens)}`}
+        next={`open the e-mail with your new key and enter it wherever you used the old one. ${lostKeyMessages.tokensReplaced(state.endedTokens, state.keptTokens)}`.trim()}
       />
     );
   }

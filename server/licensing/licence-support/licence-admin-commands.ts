@@ -160,8 +160,9 @@ const revoke: AdminCommand<LicenceCommandSettings> = {
   details: [
     'For fraud, chargebacks or a key published on the internet. Payment events do not lift a',
     'revocation, and it does not touch the subscription: cancel that at the payment provider if',
-    'the customer should no longer be charged. `licences reinstate` lifts it. A customer who only',
-    'lost the key needs `licences resend`; a published key can be replaced with `--new-key`.',
+    'the customer should no longer be charged. `licences reinstate` lifts it. Its access tokens',
+    'are revoked with it and stay revoked (decision 212). A customer who only lost the key needs',
+    '`licences resend`; a published key can be replaced with `--new-key`.',
   ].join('\n'),
   arguments: [licenceArgument],
   options: {
