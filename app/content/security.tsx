@@ -54,12 +54,15 @@ export const securityContent = {
           </p>
           <p>
             For CI you can create access tokens that stand in for the key. They are stored the same
-            way (a keyed hash only), shown once when created, and can be revoked one by one.
+            way (a keyed hash only), shown once when created, and can be revoked one by one. Each
+            new token is announced by e-mail to the licence&apos;s address, with its name, time and
+            client.
           </p>
           <p>
             A lost or leaked key is replaced through a link sent to the licence&apos;s e-mail
             address; the link works once and for {facts.linkHours} hours, and the old key stops
-            working at once. Access tokens keep working, so CI does not break.
+            working at once. So do the licence&apos;s access tokens, except those you choose to keep
+            on the replacement page: a token made with a leaked key ends with it.
           </p>
         </>
       ),

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hashAccessToken } from '#server/licensing/access-tokens/access-token.ts';
-import { accessTokens } from '#server/platform/db/schema.ts';
+import { accessTokens, emailOutbox } from '#server/platform/db/schema.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { createLicence, orgId, postJson, updateLicence } from '../support/licensing.ts';
@@ -79,6 +79,30 @@ describe.each(databaseTargets)('access tokens on $name', (target) => {
     expect(listed.tokens).toHaveLength(1);
     expect(listed.tokens[0]?.lastUsedAt).not.toBeNull();
     expect(JSON.stringify(listed)).not.toContain(created.token);
+  });
+
+  it('e-mails the licence address the name, time and client of every token made', async () => {
+    const { licence, key } = await createLicence(t);
+    const res = await postJson(
+      t,
+      TOKENS,
+      { licenseKey: key, name: 'Nightly deploy' },
+      { 'X-Forwarded-For': '203.0.113.20', 'User-Agent': 'python-requests/2.32' },
+    );
+    expect(res.status).toBe(201);
+    const created = createdSchema.parse(await res.json());
+    const mails = await t.deps.database.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, licence.email));
+    const mail = mails.find((m) => m.kind === 'access-token-created');
+    expect(mail?.textBody).toContain('Token name: "Nightly deploy"');
+    expect(mail?.textBody).toContain(
+      'Created from: IP address 203.0.113.20, program "python-requests"',
+    );
+    expect(mail?.textBody).toContain(`Licence key: ends in ${licence.keyHint}`);
+    expect(mail?.textBody).toMatch(/\/replace-licence-key\?token=/);
+    expect(mail?.textBody).not.toContain(created.token);
   });
 
   it('revokes by the token itself or by licence key and id; revoked tokens are NOT_FOUND', async () => {

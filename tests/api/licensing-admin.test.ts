@@ -90,6 +90,7 @@ describe.each(databaseTargets)('licensing operator commands on $name', (target) 
     const revoked = await admin('licences', 'revoke', licence.id);
     expect(revoked.code).toBe(0);
     expect(revoked.out).toContain(`Revoked licence ${licence.id}`);
+    expect(revoked.out).toContain('Revoked its 0 access tokens with it');
     expect(await validate(key)).toMatchObject({
       valid: false,
       code: 'DEACTIVATED',
@@ -147,6 +148,53 @@ describe.each(databaseTargets)('licensing operator commands on $name', (target) 
     const newKey = /ORGS(?:-[0-9A-Z]{4}){7}/.exec(mail?.textBody ?? '')?.[0] ?? '';
     expect(await validate(newKey)).toMatchObject({ valid: true });
     expect(await validate(key)).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('ends the access tokens with a replaced key, except those named with --keep-tokens', async () => {
+    const { licence } = await createLicence(t);
+    const tokens: Array<{ id: string; token: string }> = [];
+    for (const name of ['Jenkins', 'unknown']) {
+      const created = await admin('access-tokens', 'create', licence.id, '--name', name);
+      expect(created.code).toBe(0);
+      expect(created.out).toContain(`${licence.email} is told of it by e-mail.`);
+      tokens.push({
+        id: /access token ([0-9a-f-]{36})/.exec(created.out)?.[1] ?? '',
+        token: /orgsmith_at_[A-Za-z0-9_-]{43}/.exec(created.out)?.[0] ?? '',
+      });
+    }
+    const [jenkins, unknown] = tokens;
+    if (!jenkins || !unknown) throw new Error('no tokens');
+    const [mail] = await t.deps.database.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, licence.email))
+      .orderBy(desc(emailOutbox.id));
+    expect(mail?.kind).toBe('access-token-created');
+    expect(mail?.textBody).toContain('Created from: Orgsmith support (an operator command)');
+
+    const usage = [
+      ['--new-key', '--keep-tokens', 'nope'],
+      ['--keep-tokens', jenkins.id],
+      ['--new-key', '--keep-tokens', ','],
+    ];
+    for (const extra of usage) {
+      expect((await admin('licences', 'resend', licence.id, ...extra)).code, extra.join(' ')).toBe(
+        2,
+      );
+    }
+    const replaced = await admin(
+      'licences',
+      'resend',
+      licence.id,
+      '--new-key',
+      '--keep-tokens',
+      jenkins.id.toUpperCase(),
+    );
+    expect(replaced.code).toBe(0);
+    expect(replaced.out).toContain('Revoked 1 access token with the old key; 1 access token kept.');
+    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+    expect(await validate('', bearer(jenkins.token))).toMatchObject({ valid: true });
+    expect(await validate('', bearer(unknown.token))).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('creates, lists and disables referral codes', async () => {

@@ -69,7 +69,11 @@ describe.each(databaseTargets)('lost licence key on $name', (target) => {
 
     const replaced = await postJson(t, REPLACE, { token }, csrfHeaders());
     expect(replaced.status).toBe(200);
-    expect(await replaced.json()).toEqual({ sentTo: `${licence.email.charAt(0)}•••@example.com` });
+    expect(await replaced.json()).toEqual({
+      sentTo: `${licence.email.charAt(0)}•••@example.com`,
+      endedTokens: 0,
+      keptTokens: 0,
+    });
 
     const [newKeyMail] = await mailsTo(licence.email);
     expect(newKeyMail?.kind).toBe('replacement-licence-key');
@@ -83,6 +87,28 @@ describe.each(databaseTargets)('lost licence key on $name', (target) => {
     const again = await postJson(t, REPLACE, { token }, csrfHeaders());
     expect(again.status).toBe(410);
     expect(await again.json()).toMatchObject({ Error: 'KeyReplacementLinkInvalid' });
+  });
+
+  it('lists the tokens a replacement would end, by name, only to the link', async () => {
+    const { licence, key } = await createLicence(t);
+    const made = await postJson(t, '/account/v1/access-tokens', { licenseKey: key, name: 'CI' });
+    expect(made.status).toBe(201);
+    await resend(licence.email, '203.0.113.14');
+    const mail = (await mailsTo(licence.email)).find((m) => m.kind === 'lost-licence-key');
+    expect(mail?.textBody).toContain('together with the access tokens made for the licence');
+    const token = /replace-licence-key\?token=([^\s"<]+)/.exec(mail?.textBody ?? '')?.[1] ?? '';
+    const listed = await postJson(t, `${REPLACE}/tokens`, { token }, csrfHeaders());
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    const body: unknown = await listed.json();
+    expect(body).toMatchObject({ tokens: [{ name: 'CI', lastUsedAt: null }] });
+    expect(JSON.stringify(body)).not.toContain('orgsmith_at_');
+    const forged = token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    expect((await postJson(t, `${REPLACE}/tokens`, { token: forged }, csrfHeaders())).status).toBe(
+      410,
+    );
+    expect((await postJson(t, `${REPLACE}/tokens`, {}, csrfHeaders())).status).toBe(400);
+    expect((await postJson(t, `${REPLACE}/tokens`, { token })).status).toBe(403);
   });
 
   it('refuses expired and forged links', async () => {

@@ -81,10 +81,10 @@ test('a lost key is replaced through the e-mailed link; the old key stops workin
     .poll(async () => validate(page, oldKey), { timeout: 10_000, intervals: [1000] })
     .toMatchObject({ valid: false, code: 'NOT_FOUND' });
 
-  // The link works once.
+  // The link works once: opened again, the page says so before anything is clicked.
   await page.goto(link);
-  await page.getByRole('button', { name: 'Replace my licence key' }).click();
   await expect(page.getByRole('alert')).toHaveText(lostKeyMessages.linkInvalid);
+  await expect(page.getByRole('button', { name: 'Replace my licence key' })).toHaveCount(0);
   await expect(lostKeyForm(page)).toBeVisible();
 });
 
@@ -113,4 +113,71 @@ test('the lost-key form and the replacement page pass axe', async ({ page }) => 
     ).toBeVisible();
     await expectNoAxeViolations(page, path);
   }
+});
+
+async function makeToken(page: Page, licenseKey: string, name: string) {
+  const res = await page.request.post('/account/v1/access-tokens', {
+    data: { licenseKey, name },
+  });
+  expect(res.status()).toBe(201);
+  const body: unknown = await res.json();
+  const token = typeof body === 'object' && body !== null && 'token' in body ? body.token : '';
+  return typeof token === 'string' ? token : '';
+}
+
+async function validateToken(page: Page, token: string) {
+  const res = await page.request.post('/account/v1/licenses/validate', {
+    data: { productId: siteConfig.productId },
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(res.status()).toBe(200);
+  const body: unknown = await res.json();
+  return body;
+}
+
+test('a token made with the key is e-mailed; replacing the key ends it unless kept', async ({
+  page,
+}) => {
+  const address = `tokens-${run}@example.com`;
+  const key = await trialKey(page, address);
+  const own = await makeToken(page, key, 'GitHub Actions');
+  const stranger = await makeToken(page, key, 'backup job');
+
+  const mail = await sink.waitForMail(
+    (received) =>
+      received.to.includes(address) &&
+      received.subject === 'A new access token for your Orgsmith licence' &&
+      received.text.includes('backup job'),
+  );
+  expect(mail.text).toContain('Token name: "backup job"');
+  const link = /(http:\/\/\S+\/replace-licence-key\?token=\S+)/.exec(mail.text)?.[1] ?? '';
+  expect(link).not.toBe('');
+
+  await page.goto(link);
+  const tokens = page.getByRole('group', { name: lostKeyMessages.tokensLegend });
+  const keepOwn = tokens.getByRole('checkbox', {
+    name: lostKeyMessages.keepToken('GitHub Actions'),
+  });
+  const keepStranger = tokens.getByRole('checkbox', {
+    name: lostKeyMessages.keepToken('backup job'),
+  });
+  await expect(keepOwn).not.toBeChecked();
+  await expect(keepStranger).not.toBeChecked();
+  await expectNoAxeViolations(page, '/replace-licence-key with tokens');
+  // By keyboard: Tab reaches the boxes, Space ticks one.
+  await keepOwn.focus();
+  await page.keyboard.press('Space');
+  await expect(keepOwn).toBeChecked();
+  await page.keyboard.press('Tab');
+  await expect(keepStranger).toBeFocused();
+  await page.getByRole('button', { name: 'Replace my licence key' }).click();
+  await expect(page.getByRole('status')).toContainText('your new licence key is on its way');
+  await expect(page.getByTestId('success-view')).toContainText(
+    '1 access token ended with the old key. 1 access token you kept works on.',
+  );
+
+  await expect
+    .poll(async () => validateToken(page, stranger), { timeout: 10_000, intervals: [1000] })
+    .toMatchObject({ valid: false, code: 'NOT_FOUND' });
+  expect(await validateToken(page, own)).toMatchObject({ valid: true, code: 'VALID' });
 });

@@ -5,7 +5,12 @@ import {
   MAX_ACTIVE_TOKENS_PER_LICENCE,
 } from '#server/licensing/access-tokens/create-access-token.ts';
 import { revokeAccessToken } from '#server/licensing/access-tokens/revoke-access-token.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type CommandSettings,
+} from '#server/platform/commands/command.ts';
 import {
   formatTime,
   isUuid,
@@ -14,12 +19,17 @@ import {
 } from '#server/platform/commands/command-io.ts';
 import { findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
 
+/** What the access token commands read of the environment: where the e-mail's links point. */
+interface AccessTokenCommandSettings extends CommandSettings {
+  PUBLIC_BASE_URL: string;
+}
+
 const licenceArgument = {
   name: 'licence',
   description: 'Licence id, licence key or e-mail address',
 };
 
-const create: AdminCommand = {
+const create: AdminCommand<AccessTokenCommandSettings> = {
   name: 'access-tokens create',
   summary: 'Create an access token for a licence (printed once)',
   details:
@@ -37,10 +47,17 @@ const create: AdminCommand = {
     if (name.length > 100) throw new AdminError('--name can be at most 100 characters long.', 2);
     const { db, licence } = await findOneLicence(context, args[0] ?? '');
     const result = await createAccessToken(
-      { db, secretKey: await secretKeyOf(context, db) },
-      { licenceId: licence.id, name, createdVia: 'operator' },
+      {
+        db,
+        secretKey: await secretKeyOf(context, db),
+        publicBaseUrl: context.env.PUBLIC_BASE_URL,
+      },
+      { licenceId: licence.id, name, from: { kind: 'operator' } },
       context.now(),
     );
+    if (!result.ok && result.code === 'LicenceUnknown') {
+      throw new AdminError(`Licence ${licence.id} was deleted meanwhile.`);
+    }
     if (!result.ok) {
       throw new AdminError(
         `Licence ${licence.id} has ${MAX_ACTIVE_TOKENS_PER_LICENCE} active tokens already; revoke one first.`,
@@ -52,12 +69,12 @@ const create: AdminCommand = {
     context.io.out('');
     context.io.out(`  ${result.token}`);
     context.io.out('');
-    context.io.out('It is shown only now.');
+    context.io.out(`It is shown only now. ${licence.email} is told of it by e-mail.`);
     return EXIT_OK;
   },
 };
 
-const list: AdminCommand = {
+const list: AdminCommand<AccessTokenCommandSettings> = {
   name: 'access-tokens list',
   summary: 'List the access tokens of a licence',
   arguments: [licenceArgument],
@@ -89,7 +106,7 @@ const list: AdminCommand = {
   },
 };
 
-const revoke: AdminCommand = {
+const revoke: AdminCommand<AccessTokenCommandSettings> = {
   name: 'access-tokens revoke',
   summary: 'Revoke an access token (validations with it answer NOT_FOUND)',
   arguments: [{ name: 'token-id', description: 'The id shown by `access-tokens list`' }],
@@ -113,4 +130,8 @@ const revoke: AdminCommand = {
 };
 
 /** Access token commands (listed by the domain's manifest, decision 169). */
-export const accessTokenAdminCommands: readonly AdminCommand[] = [create, list, revoke];
+export const accessTokenAdminCommands: readonly AdminCommand<AccessTokenCommandSettings>[] = [
+  create,
+  list,
+  revoke,
+];

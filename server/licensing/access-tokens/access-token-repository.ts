@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, notInArray, or } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import { accessTokens, licences } from '#server/platform/db/schema.ts';
 
@@ -13,13 +13,24 @@ export function createAccessTokenRepository(db: Executor) {
       return row;
     },
 
-    /** Serialises token creation per licence, so the active-token limit holds under races. */
-    async lockLicence(licenceId: string): Promise<void> {
-      await db
-        .select({ id: licences.id })
+    /**
+     * Serialises token creation per licence, so the active-token limit holds under races; returns
+     * what the created-token e-mail needs of the licence as it is under the lock.
+     */
+    async lockLicence(
+      licenceId: string,
+    ): Promise<{ id: string; email: string; keyHash: string; keyHint: string } | undefined> {
+      const [row] = await db
+        .select({
+          id: licences.id,
+          email: licences.email,
+          keyHash: licences.keyHash,
+          keyHint: licences.keyHint,
+        })
         .from(licences)
         .where(eq(licences.id, licenceId))
         .for('update');
+      return row;
     },
 
     async countActive(licenceId: string): Promise<number> {
@@ -37,6 +48,37 @@ export function createAccessTokenRepository(db: Executor) {
         .from(accessTokens)
         .where(eq(accessTokens.licenceId, licenceId))
         .orderBy(desc(accessTokens.createdAt), desc(accessTokens.id));
+    },
+
+    /** The tokens of a licence that still work, oldest first. */
+    listActiveForLicence(licenceId: string): Promise<AccessTokenRecord[]> {
+      return db
+        .select()
+        .from(accessTokens)
+        .where(and(eq(accessTokens.licenceId, licenceId), isNull(accessTokens.revokedAt)))
+        .orderBy(accessTokens.createdAt, accessTokens.id);
+    },
+
+    /**
+     * Revokes every active token of a licence except those in `keep` (ids of other licences in
+     * `keep` change nothing); returns the tokens it revoked.
+     */
+    revokeAllForLicence(
+      licenceId: string,
+      now: Date,
+      keep: readonly string[] = [],
+    ): Promise<AccessTokenRecord[]> {
+      return db
+        .update(accessTokens)
+        .set({ revokedAt: now })
+        .where(
+          and(
+            eq(accessTokens.licenceId, licenceId),
+            isNull(accessTokens.revokedAt),
+            keep.length > 0 ? notInArray(accessTokens.id, [...keep]) : undefined,
+          ),
+        )
+        .returning();
     },
 
     async findById(id: string): Promise<AccessTokenRecord | undefined> {

@@ -15,7 +15,7 @@ import {
   unsupportedMediaTypeErrorSchema,
 } from '#server/platform/api-doc/common-errors.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
-import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
+import { clientIp, rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import {
   createAccessTokenRequestSchema,
@@ -57,7 +57,7 @@ const createAccessTokenRoute = defineRoute({
   tag: 'Access tokens',
   summary: 'Create an access token for a licence (shown once)',
   description:
-    'For CI: the CLI accepts the token instead of the licence key (`Authorization: Bearer` on the validation endpoint). Only a keyed hash is stored, so the token appears in this answer only.',
+    "For CI: the CLI accepts the token instead of the licence key (`Authorization: Bearer` on the validation endpoint). Only a keyed hash is stored, so the token appears in this answer only. The licence address is e-mailed the token's name, time and client; the token ends when the key is replaced (unless kept) or the licence is revoked (decision 212).",
   request: {
     body: createAccessTokenRequestSchema,
     bodyExamples: accessTokenExamples.createRequest,
@@ -164,10 +164,19 @@ export const accessTokenRoutes = defineRoutes(
         return c.json({ Error: 'LicenseInactive', message: state.detail }, 409);
       }
       const result = await createAccessToken(
-        { db, secretKey: deps.secretKey },
-        { licenceId: licence.id, name: body.value.name, createdVia: 'self-service' },
+        { db, secretKey: deps.secretKey, publicBaseUrl: deps.env.PUBLIC_BASE_URL },
+        {
+          licenceId: licence.id,
+          name: body.value.name,
+          from: {
+            kind: 'self-service',
+            ipAddress: clientIp(c),
+            userAgent: c.req.header('user-agent') ?? null,
+          },
+        },
         now,
       );
+      if (!result.ok && result.code === 'LicenceUnknown') return c.json(unknownKey, 404);
       if (!result.ok) {
         return c.json(
           {
@@ -177,6 +186,7 @@ export const accessTokenRoutes = defineRoutes(
           409,
         );
       }
+      deps.wakeOutbox();
       c.get('log').info(
         { licenceId: licence.id, tokenId: result.record.id },
         'access token created',

@@ -3,8 +3,12 @@ import { Hono } from 'hono';
 import {
   LOST_KEY_PATH,
   lostKeyRequestSchema,
+  keyReplacedSchema,
   REPLACE_KEY_PATH,
+  REPLACE_KEY_TOKENS_PATH,
   replaceKeyRequestSchema,
+  replaceKeyTokensRequestSchema,
+  replaceKeyTokensSchema,
 } from '#shared/contracts/licence-recovery.ts';
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
@@ -21,9 +25,8 @@ import {
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
-import { replaceLicenceKey } from './replace-licence-key.ts';
+import { listTokensForReplacement, replaceLicenceKey } from './replace-licence-key.ts';
 import { sendLostKeyEmail } from './send-lost-key-email.ts';
-import { z } from 'zod';
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 
 /**
@@ -67,14 +70,12 @@ const replaceLicenceKeyRoute = defineRoute({
   tag: 'Lost licence key',
   summary: 'Replace a licence key with the link token of the lost-key e-mail',
   description:
-    'The new key is e-mailed to the licence address; the old key stops working at once. Access tokens keep working.',
+    'The new key is e-mailed to the licence address; the old key stops working at once, and so does every access token of the licence except those named in `keepTokenIds` (decision 212).',
   request: { body: replaceKeyRequestSchema },
   responses: {
     200: {
       description: 'The key was replaced; the new one is on its way.',
-      schema: z
-        .object({ sentTo: z.string().describe('The licence address, masked.') })
-        .meta({ id: 'LicenceKeyReplaced' }),
+      schema: keyReplacedSchema,
     },
     400: { description: 'Malformed JSON or token.', schema: invalidRequestErrorSchema },
     410: {
@@ -91,9 +92,40 @@ const replaceLicenceKeyRoute = defineRoute({
   },
 });
 
+const listReplaceableTokensRoute = defineRoute({
+  method: 'post',
+  path: REPLACE_KEY_TOKENS_PATH,
+  operationId: 'listReplaceableAccessTokens',
+  tag: 'Lost licence key',
+  summary: 'List the access tokens a key replacement would end',
+  description:
+    'With the link token of the lost-key e-mail: the active access tokens of its licence, oldest first, so that the replacement page can offer to keep named ones.',
+  request: { body: replaceKeyTokensRequestSchema },
+  responses: {
+    200: { description: 'The active tokens, by name.', schema: replaceKeyTokensSchema },
+    400: { description: 'Malformed JSON or token.', schema: invalidRequestErrorSchema },
+    410: {
+      description: 'KeyReplacementLinkInvalid: expired, already used, or not ours.',
+      schema: errorBodySchema,
+    },
+    413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
+    415: { description: 'The body is not JSON.', schema: unsupportedMediaTypeErrorSchema },
+    429: {
+      description: 'Too many requests from this address.',
+      schema: tooManyRequestsErrorSchema,
+      headers: rateLimitHeadersDoc,
+    },
+  },
+});
+
+const linkInvalid = {
+  Error: 'KeyReplacementLinkInvalid',
+  message: 'This link has expired or was already used. Request a new one.',
+} as const;
+
 /** "Lost your licence key?" (decision 075): request a link, then replace the key with it. */
 export const licenceRecoveryRoutes = defineRoutes(
-  [requestLostLicenceKeyRoute, replaceLicenceKeyRoute],
+  [requestLostLicenceKeyRoute, listReplaceableTokensRoute, replaceLicenceKeyRoute],
   (deps: LicensingPorts) => {
     const app = new Hono<AppEnv>();
     const db = deps.database.db;
@@ -135,6 +167,30 @@ export const licenceRecoveryRoutes = defineRoutes(
       return c.body(null, 202);
     });
 
+    listReplaceableTokensRoute.handle(app, noQueryParameters, async (c, request) => {
+      const limited = await enforceRateLimits(
+        c,
+        limiter,
+        [{ rule: rateLimitRules.replaceKeyPerIp, subject: rateLimitClient(c) }],
+        { pacing: true },
+      );
+      if (limited) return limited;
+      const body = await request.body();
+      if (!body.ok) return body.response;
+      const result = await listTokensForReplacement(serviceDeps, body.value.token);
+      if (!result.ok) return c.json(linkInvalid, 410);
+      c.header('Cache-Control', 'no-store');
+      return c.json({
+        tokens: result.tokens.map((token) => ({
+          id: token.id,
+          name: token.name,
+          hint: token.tokenHint,
+          createdAt: token.createdAt.toISOString(),
+          lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+        })),
+      });
+    });
+
     replaceLicenceKeyRoute.handle(app, noQueryParameters, async (c, request) => {
       const limited = await enforceRateLimits(
         c,
@@ -145,19 +201,26 @@ export const licenceRecoveryRoutes = defineRoutes(
       if (limited) return limited;
       const body = await request.body();
       if (!body.ok) return body.response;
-      const result = await replaceLicenceKey(serviceDeps, body.value.token);
-      if (!result.ok) {
-        return c.json(
-          {
-            Error: result.code,
-            message: 'This link has expired or was already used. Request a new one.',
-          },
-          410,
-        );
-      }
+      const result = await replaceLicenceKey(
+        serviceDeps,
+        body.value.token,
+        body.value.keepTokenIds ?? [],
+      );
+      if (!result.ok) return c.json(linkInvalid, 410);
       deps.wakeOutbox();
-      c.get('log').info({ licenceId: result.licence.id }, 'licence key replaced by its owner');
-      return c.json({ sentTo: maskAddress(result.licence.email) });
+      c.get('log').info(
+        {
+          licenceId: result.licence.id,
+          endedTokens: result.endedTokens,
+          keptTokens: result.keptTokens,
+        },
+        'licence key replaced by its owner',
+      );
+      return c.json({
+        sentTo: maskAddress(result.licence.email),
+        endedTokens: result.endedTokens,
+        keptTokens: result.keptTokens,
+      });
     });
 
     return app;

@@ -11,7 +11,8 @@ import {
 
 /**
  * Gives a licence a new key inside the caller's transaction and returns it (its only
- * appearance). The update is conditional on the key hash the caller read, so of two concurrent
+ * appearance); every access token but those in `keepTokenIds` ends with the old key (decision
+ * 212). The update is conditional on the key hash the caller read, so of two concurrent
  * replacements only one succeeds; undefined for the other.
  */
 export async function rotateLicenceKey(
@@ -19,13 +20,15 @@ export async function rotateLicenceKey(
   secretKey: string,
   licence: Pick<Licence, 'id' | 'keyHash'>,
   now: Date,
-): Promise<{ key: string; licence: Licence } | undefined> {
+  keepTokenIds: readonly string[] = [],
+): Promise<{ key: string; licence: Licence; endedTokens: number } | undefined> {
   const key = generateLicenceKey();
   const updated = await createLicenceRepository(tx).replaceKeyHash(
     licence.id,
     licence.keyHash,
     { keyHash: hashLicenceKey(secretKey, key), keyHint: licenceKeyHint(key) },
     now,
+    keepTokenIds,
   );
-  return updated && { key, licence: updated };
+  return updated && { key, ...updated };
 }

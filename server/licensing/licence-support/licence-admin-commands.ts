@@ -22,7 +22,12 @@ import {
   revokeLicence,
 } from '#server/licensing/licences/revoke-licence.ts';
 import { extendTrial } from '../licences/licence-operations.ts';
-import { formatTime, positiveInteger, secretKeyOf } from '#server/platform/commands/command-io.ts';
+import {
+  formatTime,
+  isUuid,
+  positiveInteger,
+  secretKeyOf,
+} from '#server/platform/commands/command-io.ts';
 import { findLicences, findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
 
 /** What the licence commands read of the environment. */
@@ -118,6 +123,25 @@ const find: AdminCommand<LicenceCommandSettings> = {
   },
 };
 
+const tokenCount = (n: number) => (n === 1 ? '1 access token' : `${n} access tokens`);
+
+/** `--keep-tokens id,id`: the access tokens a key replacement leaves working (decision 212). */
+function keptTokenIds(value: string | boolean | undefined): string[] {
+  if (value === undefined) return [];
+  const ids = (typeof value === 'string' ? value : '')
+    .split(',')
+    .map((id) => id.trim().toLowerCase())
+    .filter((id) => id !== '');
+  const bad = ids.find((id) => !isUuid(id));
+  if (ids.length === 0 || bad !== undefined) {
+    throw new AdminError(
+      `--keep-tokens takes token ids (UUIDs, from \`access-tokens list\`) separated by commas${bad === undefined ? '' : `; "${bad}" is not one`}.`,
+      2,
+    );
+  }
+  return ids;
+}
+
 /** Subscription states in which the provider charges nothing more. */
 const finishedSubscriptions = new Set(['canceled', 'incomplete_expired']);
 
@@ -137,8 +161,9 @@ const revoke: AdminCommand<LicenceCommandSettings> = {
   details: [
     'For fraud, chargebacks or a key published on the internet. Payment events do not lift a',
     'revocation, and it does not touch the subscription: cancel that at the payment provider if',
-    'the customer should no longer be charged. `licences reinstate` lifts it. A customer who only',
-    'lost the key needs `licences resend`; a published key can be replaced with `--new-key`.',
+    'the customer should no longer be charged. `licences reinstate` lifts it. Its access tokens',
+    'are revoked with it and stay revoked (decision 212). A customer who only lost the key needs',
+    '`licences resend`; a published key can be replaced with `--new-key`.',
   ].join('\n'),
   arguments: [licenceArgument],
   options: {
@@ -162,6 +187,9 @@ const revoke: AdminCommand<LicenceCommandSettings> = {
     );
     context.io.out(
       `Validations answer DEACTIVATED (revoked) within ${context.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; payment events do not change that.`,
+    );
+    context.io.out(
+      `Revoked its ${tokenCount(revoked.endedTokens)} with it; reinstating does not bring them back.`,
     );
     if (
       licence.subscriptionId &&
@@ -232,13 +260,22 @@ const resend: AdminCommand<LicenceCommandSettings> = {
     'Keys are stored only as keyed hashes, so the old key cannot be sent again. By default the',
     'licence address receives the lost-key e-mail: a link per licence that replaces its key when',
     'the customer clicks it. With --new-key the key is replaced now and the new key is e-mailed;',
-    'the old key stops working at once (access tokens keep working).',
+    'the old key stops working at once, and so does every access token of the licence except',
+    'those named with --keep-tokens (decision 212).',
   ].join('\n'),
   arguments: [licenceArgument],
   options: {
     'new-key': { type: 'boolean', description: 'Replace the key now and e-mail the new key' },
+    'keep-tokens': {
+      type: 'string',
+      description: 'With --new-key: ids of access tokens that keep working, separated by commas',
+    },
   },
   async run(context, { args, options }) {
+    const keep = keptTokenIds(options['keep-tokens']);
+    if (keep.length > 0 && options['new-key'] !== true) {
+      throw new AdminError('--keep-tokens goes with --new-key.', 2);
+    }
     const { db, licence } = await findOneLicence(context, args[0] ?? '');
     const secretKey = await secretKeyOf(context, db);
     const publicBaseUrl = context.env.PUBLIC_BASE_URL;
@@ -252,11 +289,15 @@ const resend: AdminCommand<LicenceCommandSettings> = {
           clock: context.now,
         },
         licence,
+        keep,
       );
       if (!result.ok)
         throw new AdminError('The key changed while replacing it; run the command again.');
       context.io.out(
         `Replaced the key of ${licence.id}; the new key is queued for ${licence.email}.`,
+      );
+      context.io.out(
+        `Revoked ${tokenCount(result.endedTokens)} with the old key; ${tokenCount(result.keptTokens)} kept.`,
       );
     } else {
       await sendLostKeyEmail({ db, secretKey, publicBaseUrl, clock: context.now }, licence.email);

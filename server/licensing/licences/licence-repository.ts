@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import { licences, trialClaims, type LicenceType } from '#server/platform/db/schema.ts';
+import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
 
 export type Licence = typeof licences.$inferSelect;
 export type NewLicence = typeof licences.$inferInsert;
@@ -22,33 +23,55 @@ export function createLicenceRepository(db: Executor) {
       return row;
     },
 
-    /** Replaces the key hash if it is still `currentHash` (of two racing rotations one wins). */
+    /**
+     * Replaces the key hash if it is still `currentHash` (of two racing rotations one wins) and,
+     * in the same transaction, revokes every access token of the licence but those in
+     * `keepTokenIds`: credentials end with the key they were made with
+     * (docs/product-rules.md#credentials). Undefined, and nothing changed, for the losing rotation.
+     */
     async replaceKeyHash(
       licenceId: string,
       currentHash: string,
       next: { keyHash: string; keyHint: string },
       now: Date,
-    ): Promise<Licence | undefined> {
-      const [row] = await db
-        .update(licences)
-        .set({ ...next, updatedAt: now })
-        .where(and(eq(licences.id, licenceId), eq(licences.keyHash, currentHash)))
-        .returning();
-      return row;
+      keepTokenIds: readonly string[] = [],
+    ): Promise<{ licence: Licence; endedTokens: number } | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(licences)
+          .set({ ...next, updatedAt: now })
+          .where(and(eq(licences.id, licenceId), eq(licences.keyHash, currentHash)))
+          .returning();
+        if (!row) return undefined;
+        const ended = await createAccessTokenRepository(tx).revokeAllForLicence(
+          licenceId,
+          now,
+          keepTokenIds,
+        );
+        return { licence: row, endedTokens: ended.length };
+      });
     },
 
-    /** Marks a licence revoked; undefined when it was revoked already. */
+    /**
+     * Marks a licence revoked and, in the same transaction, revokes all its access tokens for good
+     * (a reinstatement does not bring them back; docs/product-rules.md#credentials). Undefined when
+     * it was revoked already.
+     */
     async revoke(
       licenceId: string,
       now: Date,
       reason: string | null,
-    ): Promise<Licence | undefined> {
-      const [row] = await db
-        .update(licences)
-        .set({ revokedAt: now, revocationReason: reason, updatedAt: now })
-        .where(and(eq(licences.id, licenceId), isNull(licences.revokedAt)))
-        .returning();
-      return row;
+    ): Promise<{ licence: Licence; endedTokens: number } | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(licences)
+          .set({ revokedAt: now, revocationReason: reason, updatedAt: now })
+          .where(and(eq(licences.id, licenceId), isNull(licences.revokedAt)))
+          .returning();
+        if (!row) return undefined;
+        const ended = await createAccessTokenRepository(tx).revokeAllForLicence(licenceId, now);
+        return { licence: row, endedTokens: ended.length };
+      });
     },
 
     /** Lifts a revocation; undefined when the licence was not revoked. */

@@ -6,17 +6,17 @@ export const MAX_REVOCATION_REASON_LENGTH = 500;
 
 /**
  * Revokes a licence at once (fraud, chargeback, a key published on the internet): validations
- * answer DEACTIVATED (with a revocation detail) from then on, whatever its subscription does, until it is reinstated. The
- * lifecycle fields are left alone, so payments keep being recorded and reinstating returns the
- * licence to the state its subscription gives it (decision 086). Undefined when it was revoked
- * already.
+ * answer DEACTIVATED (with a revocation detail) from then on, whatever its subscription does,
+ * until it is reinstated. Its access tokens end with it, for good (decision 212). The lifecycle
+ * fields are left alone, so payments keep being recorded and reinstating returns the licence to
+ * the state its subscription gives it (decision 086). Undefined when it was revoked already.
  */
 export async function revokeLicence(
   db: Executor,
   licenceId: string,
   now: Date,
   reason: string | null = null,
-): Promise<Licence | undefined> {
+): Promise<{ licence: Licence; endedTokens: number } | undefined> {
   return createLicenceRepository(db).revoke(licenceId, now, reason);
 }
 

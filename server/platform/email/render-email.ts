@@ -172,3 +172,15 @@ const emailDateFormat = new Intl.DateTimeFormat('en-GB', {
 export function formatEmailDate(date: Date): string {
   return emailDateFormat.format(date);
 }
+
+const emailTimeFormat = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+/** A moment as e-mails show it: `15 March 2026, 10:00 UTC`. */
+export function formatEmailDateTime(date: Date): string {
+  return `${emailDateFormat.format(date)}, ${emailTimeFormat.format(date)} UTC`;
+}

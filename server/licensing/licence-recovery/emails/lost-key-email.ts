@@ -38,7 +38,7 @@ export function lostKeyEmail(input: {
     { kind: 'paragraph', text: 'Hello,' },
     {
       kind: 'paragraph',
-      text: `someone — hopefully you — asked for the ${product} licence ${several ? 'keys' : 'key'} of ${email}. We keep only a fingerprint of every key, so we cannot send the old key again. Instead you can replace it: you will receive a new key by e-mail and the old one stops working. Access tokens created for the licence keep working.`,
+      text: `someone — hopefully you — asked for the ${product} licence ${several ? 'keys' : 'key'} of ${email}. We keep only a fingerprint of every key, so we cannot send the old key again. Instead you can replace it: you will receive a new key by e-mail and the old one stops working, together with the access tokens made for the licence (the page lets you keep named ones).`,
     },
   ];
   for (const licence of licences) {

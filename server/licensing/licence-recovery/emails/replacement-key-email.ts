@@ -7,15 +7,30 @@ import {
   type RenderedEmail,
 } from '#server/platform/email/render-email.ts';
 
+/** What became of the licence's access tokens when its key was replaced (decision 212). */
+function tokensText(tokens: { ended: number; kept: number }): string {
+  const plural = (n: number) => (n === 1 ? '1 access token' : `${n} access tokens`);
+  const ended =
+    tokens.ended === 0
+      ? 'No access token was ended.'
+      : `${plural(tokens.ended)} made for this licence ended with the old key.`;
+  const kept =
+    tokens.kept === 0
+      ? ''
+      : ` ${plural(tokens.kept)} you chose to keep ${tokens.kept === 1 ? 'still works' : 'still work'}.`;
+  return `${ended}${kept}`;
+}
+
 /** The new key of a licence whose key was replaced (lost-key link or operator). */
 export function replacementKeyEmail(input: {
   key: string;
   email: string;
   licence: { type: 'Trial' | 'Free' | 'Paid'; edition: string; expiresAt: Date | null };
+  tokens: { ended: number; kept: number };
   publicBaseUrl: string;
   accountBaseUrl: string;
 }): RenderedEmail {
-  const { key, email, licence, publicBaseUrl, accountBaseUrl } = input;
+  const { key, email, licence, tokens, publicBaseUrl, accountBaseUrl } = input;
   const product = siteConfig.productName;
   const kind =
     licence.type === 'Trial'
@@ -45,7 +60,7 @@ export function replacementKeyEmail(input: {
       },
       {
         kind: 'paragraph',
-        text: 'The previous key no longer works: use the new one wherever you entered the old one. Access tokens created for this licence keep working.',
+        text: `The previous key no longer works: use the new one wherever you entered the old one. ${tokensText(tokens)}`,
       },
       keySafetyNote(),
       ...keyUsageEmailBlocks(key, accountBaseUrl),
