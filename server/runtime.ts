@@ -10,7 +10,7 @@ import { loadReleaseSigningKey } from './licensing/releases/release-signing-key.
 import { signPublishedReleases } from './licensing/releases/sign-release.ts';
 import { OUTBOX_JOB } from './platform/email/deliver-outbox.ts';
 import { startJobs, type JobRunner } from './platform/jobs/start-jobs.ts';
-import type { Logger } from './platform/logger.ts';
+import { droppedLogLines, type Logger } from './platform/logger.ts';
 import { securityTxtExpiryProblem } from './features/security-contact/security-txt.ts';
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
@@ -102,6 +102,8 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
     secretKey: await loadOrCreateSecret(database.db, 'secret_key', env.SECRET_KEY),
     wakeOutbox: () => jobs?.wake(OUTBOX_JOB),
   });
+  // The process's standard output, which this service's logger writes to (decision 207).
+  deps.metrics.watchLogOutput(droppedLogLines);
   // Releases published before signing existed get their signature now (decision 140).
   await signPublishedReleases(database.db, deps.releaseSigningKey, deps.clock());
   return {

@@ -22,6 +22,8 @@ export interface ServiceMetrics {
   watchPageStore(stats: () => PageCacheStats): void;
   /** Reads this instance's last run of each job when scraped (cluster jobs come from `job_runs`). */
   watchJobs(lastRuns: () => JobRunReport[]): void;
+  /** The count of log lines standard output could not take, read when scraped (decision 207). */
+  watchLogOutput(droppedLines: () => number): void;
   /** The exposition in Prometheus text format, with the database gauges sampled now. */
   expose(): Promise<{ contentType: string; body: string }>;
 }
@@ -51,6 +53,7 @@ export const metricsOff: ServiceMetrics = {
   outboxDelivered: () => undefined,
   watchPageStore: () => undefined,
   watchJobs: () => undefined,
+  watchLogOutput: () => undefined,
   expose: async () => ({ contentType: 'text/plain; charset=utf-8', body: '' }),
 };
 
@@ -128,6 +131,17 @@ export function createServiceMetrics(options: {
     registers,
     collect() {
       this.set(pageStore?.().bytes ?? 0);
+    },
+  });
+
+  let logDrops: (() => number) | undefined;
+  new Counter({
+    name: 'orgsmith_log_lines_dropped_total',
+    help: 'Log lines dropped because standard output did not keep up (its reader stalled or went away)',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(logDrops?.() ?? 0);
     },
   });
 
@@ -285,6 +299,9 @@ export function createServiceMetrics(options: {
     },
     watchJobs(lastRuns) {
       instanceJobs = lastRuns;
+    },
+    watchLogOutput(droppedLines) {
+      logDrops = droppedLines;
     },
     async expose() {
       await sample();

@@ -1,16 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import {
-  chmod,
-  copyFile,
-  link,
-  mkdir,
-  mkdtemp,
-  readdir,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +19,7 @@ import type { Database } from '#server/platform/db/database.ts';
 import { openDatabase } from '#server/platform/db/client.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import { createScratchDatabase, databaseTargets } from '../support/databases.ts';
+import { forAnotherUser, NOBODY } from '../support/another-user.ts';
 import { createLicence } from '../support/licensing.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { requestTrial } from './account-support.ts';
@@ -68,27 +58,6 @@ function rawRequest(socketPath: string, bytes: string): Promise<string> {
 }
 
 const answerSchema = z.object({ ok: z.boolean(), error: z.string().optional() });
-
-/**
- * This Node binary where the user `nobody` may run it: the clone may live where only its owner
- * can enter (a root user's home). A hard link when the temporary directory is on the same file
- * system, a copy otherwise; in a directory of its own that the caller removes.
- */
-async function nodeThatNobodyCanRun(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'orgsmith-node-'));
-  await chmod(dir, 0o755);
-  const node = path.join(dir, 'node');
-  const linked = await link(process.execPath, node).then(
-    () => true,
-    () => false,
-  );
-  // A link shares the original's mode: keep it only if others may already run it.
-  if (linked && ((await stat(node)).mode & 0o005) === 0o005) return node;
-  await rm(node, { force: true });
-  await copyFile(process.execPath, node);
-  await chmod(node, 0o755);
-  return node;
-}
 
 /** Every file under `dir`, recursively, to show that a refused request wrote nothing. */
 async function listing(dir: string): Promise<string[]> {
@@ -177,19 +146,19 @@ describe('a backup of the embedded database while the server runs', () => {
       const s = require('node:net').createConnection(${JSON.stringify(socketPath)});
       s.on('connect', () => { s.write(JSON.stringify({ command: 'backup', file: ${JSON.stringify(file)} }) + '\\n'); console.log('connected'); });
       s.on('error', (e) => { console.log(e.code); process.exit(0); });`;
-    const node = await nodeThatNobodyCanRun();
+    const nobodysNode = await forAnotherUser();
     try {
-      const nobody = spawnSync(node, ['-e', script], {
-        uid: 65534,
-        gid: 65534,
-        cwd: path.dirname(node),
+      const nobody = spawnSync(nobodysNode.node, ['-e', script], {
+        uid: NOBODY,
+        gid: NOBODY,
+        cwd: nobodysNode.dir,
         encoding: 'utf8',
         timeout: 30_000,
       });
       expect(nobody.stderr).toBe('');
       expect(nobody.stdout.trim().split('\n')).toEqual(['sees run/', 'EACCES']);
     } finally {
-      await rm(path.dirname(node), { recursive: true, force: true });
+      await nobodysNode.remove();
     }
     await expect(stat(file)).rejects.toThrow();
   });

@@ -19,6 +19,7 @@ import {
   startInstance,
   type Instance,
 } from '#tests/faults/support/instance.ts';
+import { NOBODY } from '#tests/support/another-user.ts';
 import { freePort } from '#tests/support/free-port.ts';
 import { startAndExit } from './support/start-and-exit.ts';
 
@@ -155,7 +156,7 @@ describe('a DATA_DIR this server cannot close', () => {
     await mkdir(dataDir);
     await chmod(dataDir, 0o777);
     await chown(dataDir, 0, 0);
-    const { code, output } = await startAndExit({ DATA_DIR: dataDir }, { uid: 65534 });
+    const { code, output } = await startAndExit({ DATA_DIR: dataDir }, { uid: NOBODY });
     expect(code).toBe(1);
     const lines = output.split('\n').filter((line) => line.includes(dataDir));
     expect(lines).toHaveLength(1);

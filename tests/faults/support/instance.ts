@@ -38,6 +38,8 @@ export async function startInstance(options: {
    * first start on a new machine does.
    */
   embeddedDatabase?: 'template' | 'initdb';
+  /** A descriptor for its standard output (default: a pipe this process reads into `log`). */
+  stdout?: number;
 }): Promise<Instance> {
   const { port } = options;
   const dataDir = options.env.DATA_DIR ?? process.env.DATA_DIR;
@@ -57,7 +59,7 @@ export async function startInstance(options: {
       SECRET_KEY: 'fault-test-secret-key-0123456789abcdef',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
   });
   const log: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => log.push(chunk.toString('utf8')));

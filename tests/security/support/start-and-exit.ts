@@ -5,19 +5,24 @@ import {
   SERVER_ENVIRONMENT,
   SERVER_NODE_FLAGS,
 } from '#server/platform/node-flags.ts';
+import { forAnotherUser } from '#tests/support/another-user.ts';
 import { freePort } from '#tests/support/free-port.ts';
 
 /**
  * Starts the build as `npm start` does (`build/service/main.js` with the production flags; the
  * suite builds first unless build/ is current), with no Stripe keys, no PAYMENT_PROVIDER and no
  * PUBLIC_BASE_URL unless `env` sets them, and waits for it to exit: for settings it must refuse.
- * One that starts instead is killed after `timeoutMs` (its code is then null).
+ * One that starts instead is killed after `timeoutMs` (its code is then null). As another user
+ * (`uid`) it runs a copy of the app that user can reach (`forAnotherUser`).
  */
 export async function startAndExit(
   env: Record<string, string>,
   options: { uid?: number; gid?: number; timeoutMs?: number } = {},
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
+  const asAnother =
+    options.uid === undefined ? undefined : await forAnotherUser({ app: true, uid: options.uid });
+  const child = spawn(asAnother?.node ?? process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
+    ...(asAnother ? { cwd: asAnother.dir } : {}),
     env: {
       ...process.env,
       ...SERVER_ENVIRONMENT,
@@ -39,5 +44,6 @@ export async function startAndExit(
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
+  await asAnother?.remove();
   return { code, output };
 }
