@@ -46,4 +46,16 @@ export default tseslint.config(
   ...boundaryRules,
   // The server's layers: a lower layer imports nothing above it (decision 167).
   ...layerRules,
+  // Admin commands print only through `context.io`, the one terminal-safe layer (decision 208).
+  {
+    files: ['server/**/*-admin-commands.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'stdout', message: 'Print with context.io (decision 208).' },
+        { object: 'process', property: 'stderr', message: 'Print with context.io (decision 208).' },
+      ],
+    },
+  },
 );

@@ -13,6 +13,7 @@ import {
   type AdminIo,
 } from '../platform/commands/command.ts';
 import { localFiles } from '../platform/commands/local-files.ts';
+import { terminalSafeIo } from '../platform/commands/terminal-text.ts';
 import { loadAdminCommands } from '../domains.ts';
 import { assertEmbeddedDatabaseFree } from './embedded-database-guard.ts';
 import { runInServer, serverRunsOn } from './run-in-server.ts';
@@ -128,7 +129,9 @@ function matchCommand(
  * opens the database on demand and always closes it. Returns the process exit code.
  */
 export async function runAdmin(argv: string[], options: RunAdminOptions = {}): Promise<number> {
-  const io = options.io ?? consoleIo;
+  // The one output layer (decision 208): the command's lines, relayed ones included, reach the
+  // terminal with their control and format characters made visible.
+  const io = terminalSafeIo(options.io ?? consoleIo);
   const commands = options.commands ?? (await loadAdminCommands());
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   const words = argv.filter((arg) => arg !== '--help' && arg !== '-h');

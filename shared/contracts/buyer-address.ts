@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isCountryCode } from '../countries.ts';
 import { VAT_ID_INPUT_MAX, normalizeVatId, vatIdProblem, vatMessages } from '../pricing/vat.ts';
-import { requiredLine } from './fields.ts';
+import { requiredLine, singleLineCheck } from './fields.ts';
 import { validationMessages as m } from './messages.ts';
 
 /**
@@ -45,7 +45,7 @@ const vatIdField = z.pipe(
     z.nullable(
       z
         .string({ error: m.notText })
-        .check(z.maxLength(buyerAddressLimits.vatIdInput, msg.vatIdTooLong)),
+        .check(z.maxLength(buyerAddressLimits.vatIdInput, msg.vatIdTooLong), singleLineCheck()),
     ),
   ),
   z.transform((value) => normalizeVatId(value ?? '') || undefined),

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { billingPortalRequestSchema } from './billing-portal.ts';
 import { contactMessageSchema } from './contact.ts';
 import { fieldErrors } from './fields.ts';
+import { invoiceCheckoutFormSchema, invoiceCheckoutRequestSchema } from './invoice-checkout.ts';
 import {
   billingErrorMessage,
   failureMessages,
   rateLimitMessage,
   trialErrorMessage,
 } from './messages.ts';
+import { quoteFormSchema, quoteRequestSchema } from './quotes.ts';
 import { trialRequestQuerySchema } from './trial.ts';
 
 describe('contact message contract', () => {
@@ -87,6 +89,122 @@ describe('contact message contract', () => {
     expect(fieldErrors(contactMessageSchema, { ...valid, name: 42 })).toEqual({
       name: 'Expected text.',
     });
+  });
+});
+
+describe('visitor text refuses control and format characters (decision 208)', () => {
+  const invisible =
+    'This contains an invisible control or formatting character (such as a text-direction mark). Please type it again without it.';
+  const hostile = {
+    'ESC (OSC title)': 'Acme\u001b]0;owned\u0007',
+    'C1 CSI': 'Acme\u009b2J',
+    DEL: 'Acme\u007f',
+    'bidi override': 'Acme \u202eexe.txt',
+    'bidi isolate': 'Acme \u2066x\u2069',
+    'zero-width space': 'evil\u200b.example',
+    NUL: 'Acme\u0000',
+  };
+  const quote = {
+    companyName: 'Acme GmbH',
+    emailAddress: 'buyer@example.com',
+    addressLine: 'Hauptstraße 1',
+    postalCode: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    purchaseOrder: 'PO-1',
+    edition: 'Enterprise',
+    quantity: 25,
+    billingPeriod: 'yearly',
+    billingCurrency: 'EUR',
+  };
+  const order = {
+    edition: 'Enterprise',
+    quantity: 25,
+    billingPeriod: 'yearly',
+    billingCurrency: 'EUR',
+    companyName: 'Acme GmbH',
+    billingEmail: 'ap@example.com',
+    addressLine: 'Hauptstraße 1',
+    postalCode: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    poReference: 'PO-1',
+  };
+
+  it.each(Object.entries(hostile))('single-line fields refuse %s', (_, text) => {
+    expect(
+      fieldErrors(contactMessageSchema, {
+        name: text,
+        emailAddress: 'j@example.com',
+        message: 'm',
+        role: text,
+        company: text,
+      }),
+    ).toEqual({ name: invisible, role: invisible, company: invisible });
+    for (const schema of [quoteRequestSchema, quoteFormSchema]) {
+      expect(
+        fieldErrors(schema, {
+          ...quote,
+          companyName: text,
+          addressLine: text,
+          postalCode: text,
+          city: text,
+          purchaseOrder: text,
+        }),
+      ).toEqual({
+        companyName: invisible,
+        addressLine: invisible,
+        postalCode: invisible,
+        city: invisible,
+        purchaseOrder: invisible,
+      });
+    }
+    for (const schema of [invoiceCheckoutRequestSchema, invoiceCheckoutFormSchema]) {
+      expect(
+        fieldErrors(schema, { ...order, companyName: text, city: text, poReference: text }),
+      ).toEqual({ companyName: invisible, city: invisible, poReference: invisible });
+    }
+    expect(fieldErrors(quoteRequestSchema, { ...quote, vatId: `DE123456789${text}` })).toEqual({
+      vatId: invisible,
+    });
+  });
+
+  it('single-line fields say "single line" for a line break or a tab', () => {
+    for (const text of ['Acme\nBcc: x@y.z', 'Acme\rX', 'Acme\tX', 'Acme\u2028X']) {
+      expect(fieldErrors(invoiceCheckoutRequestSchema, { ...order, companyName: text })).toEqual({
+        companyName: 'Please keep this on a single line.',
+      });
+    }
+  });
+
+  it('the message keeps its line breaks and tabs, emoji joiners and ZWNJ; refuses other controls and bidi controls', () => {
+    const valid = { name: 'J', emailAddress: 'j@example.com' };
+    for (const message of ['Hi\r\nthere\tall', 'Team 👩\u200d💻', 'می\u200cخواهم']) {
+      expect(fieldErrors(contactMessageSchema, { ...valid, message })).toEqual({});
+    }
+    for (const message of [
+      'Hi \u001b[2J',
+      'Hi \u001b]8;;https://evil.example\u0007here\u001b]8;;\u0007',
+      'Hi \u009b2J',
+      'Hi \u202eexe.txt',
+      'Hi \u200f',
+      'Hi \u2067x',
+    ]) {
+      expect(fieldErrors(contactMessageSchema, { ...valid, message })).toEqual({
+        message: invisible,
+      });
+    }
+  });
+
+  it('ordinary names, companies and addresses pass', () => {
+    expect(
+      fieldErrors(quoteRequestSchema, {
+        ...quote,
+        companyName: 'Müller & Söhne S.p.A. — Booking.com B.V.',
+        addressLine: 'Rue de l’Église 3',
+        city: 'Zürich',
+      }),
+    ).toEqual({});
   });
 });
 

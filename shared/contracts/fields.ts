@@ -8,13 +8,42 @@ import { validationMessages as m } from './messages.ts';
 export const EMAIL_ADDRESS_PATTERN =
   /^(?=.{1,254}$)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
-/** True when the text has no line breaks, tabs or other control characters. */
-function isSingleLine(value: string): boolean {
-  for (const char of value) {
-    const code = char.charCodeAt(0);
-    if (code < 0x20 || code === 0x7f) return false;
-  }
-  return true;
+/** Line breaks and tabs: a single-line field is refused with "keep this on a single line". */
+const LINE_BREAK = /[\n\r\t\v\f\u0085\u2028\u2029]/u;
+/**
+ * Control and format characters (decision 208): an operator's terminal obeys them (ESC, C1
+ * U+009B) and they disguise text (U+202E reverses it, U+200B hides a dot), so no single line
+ * a visitor types carries one.
+ */
+const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}]/u;
+/**
+ * In text that may span lines (the contact message): control characters other than its line
+ * breaks and tabs, and the bidi controls. Other format characters stay: emoji sequences need
+ * U+200D and some scripts U+200C.
+ */
+const CONTROL_OR_BIDI_IN_LINES = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const LAYOUT_IN_LINES = /[\n\r\t]/gu;
+
+/**
+ * The one check of every single-line field: no line break (it may end up in an e-mail header)
+ * and no control or format character.
+ */
+export function singleLineCheck() {
+  return z.superRefine((value: string, context) => {
+    if (LINE_BREAK.test(value)) {
+      context.addIssue({ code: 'custom', message: m.singleLine, input: value });
+    } else if (CONTROL_OR_FORMAT.test(value)) {
+      context.addIssue({ code: 'custom', message: m.invisibleCharacter, input: value });
+    }
+  });
+}
+
+/** The check of text that may span lines: its line breaks and tabs, nothing else invisible. */
+export function multiLineCheck() {
+  return z.refine<string>(
+    (value) => !CONTROL_OR_BIDI_IN_LINES.test(value.replace(LAYOUT_IN_LINES, ' ')),
+    m.invisibleCharacter,
+  );
 }
 
 function text(required: string) {
@@ -23,8 +52,7 @@ function text(required: string) {
   });
 }
 
-/** Required, trimmed, at most `max` characters. */
-export function requiredText(required: string, max: number, tooLong: string) {
+function trimmedText(required: string, max: number, tooLong: string) {
   return text(required).check(
     z.trim(),
     z.minLength(1, { error: required, abort: true }),
@@ -32,9 +60,14 @@ export function requiredText(required: string, max: number, tooLong: string) {
   );
 }
 
-/** Like `requiredText`, on one line (it may end up in an e-mail header). */
+/** Required, trimmed, at most `max` characters; it may span lines (a message). */
+export function requiredText(required: string, max: number, tooLong: string) {
+  return trimmedText(required, max, tooLong).check(multiLineCheck());
+}
+
+/** Like `requiredText`, on one line. */
 export function requiredLine(required: string, max: number, tooLong: string) {
-  return requiredText(required, max, tooLong).check(z.refine(isSingleLine, m.singleLine));
+  return trimmedText(required, max, tooLong).check(singleLineCheck());
 }
 
 /** Optional single line: absent, null and blank all mean "not given". */
@@ -44,7 +77,7 @@ export function optionalLine(max: number, tooLong: string) {
       z.nullable(
         z
           .string({ error: m.notText })
-          .check(z.trim(), z.maxLength(max, tooLong), z.refine(isSingleLine, m.singleLine)),
+          .check(z.trim(), z.maxLength(max, tooLong), singleLineCheck()),
       ),
     ),
     z.transform((value) => (value ? value : undefined)),
@@ -75,7 +108,10 @@ export function optionalLines(
     .check(
       z.refine((value) => value.length <= max, tooLong),
       z.refine((value) => value.split('\n').length <= maxLines, tooManyLines),
-      z.refine((value) => isSingleLine(value.replaceAll('\n', ' ')), m.singleLine),
+      z.refine(
+        (value) => !CONTROL_OR_FORMAT.test(value.replaceAll('\n', ' ')),
+        m.invisibleCharacter,
+      ),
     );
   return z.pipe(
     normalized,

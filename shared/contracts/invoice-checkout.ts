@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { quantityIsValidForEdition } from '../pricing/index.ts';
 import { buyerAddressFields, buyerVatId, buyerVatIdCheck } from './buyer-address.ts';
+import { singleLineCheck } from './fields.ts';
 
 const TEXT_MAX_LENGTH = 200;
 const EMAIL_MAX_LENGTH = 254;
@@ -18,7 +19,11 @@ export const invoiceCheckoutMessages = {
 const optionalText = (max = TEXT_MAX_LENGTH) =>
   z.pipe(
     z.optional(
-      z.nullable(z.string().check(z.trim(), z.maxLength(max, invoiceCheckoutMessages.tooLong))),
+      z.nullable(
+        z
+          .string()
+          .check(z.trim(), z.maxLength(max, invoiceCheckoutMessages.tooLong), singleLineCheck()),
+      ),
     ),
     z.transform((value) => (value ? value : null)),
   );
@@ -34,6 +39,7 @@ const invoiceBuyerFields = {
       z.trim(),
       z.minLength(1, invoiceCheckoutMessages.companyRequired),
       z.maxLength(invoiceCheckoutLimits.companyName, invoiceCheckoutMessages.tooLong),
+      singleLineCheck(),
     ),
   billingEmail: z
     .string({ error: invoiceCheckoutMessages.emailInvalid })

@@ -9,14 +9,17 @@ import { billingErrorMessage } from './messages.ts';
 
 /** How long the link that confirms an invoice order works (decision 153). */
 export const INVOICE_ORDER_LINK_HOURS = 24;
-/** Open unpaid invoice orders per e-mail domain whose address was confirmed (decision 153). */
+/**
+ * Open unpaid invoice orders per company e-mail domain whose address was confirmed (decision
+ * 153); free-mail domains have no domain cap (decision 209).
+ */
 export const INVOICE_ORDERS_PER_DOMAIN = 3;
 
 /** The texts of an invoice order's confirmation: the form, its answers and the landing page. */
 export const invoiceOrderMessages = {
   checkInbox: (billingEmail: string) =>
     `Check your inbox to confirm: we have sent a link to ${billingEmail}. Nothing is ordered and no invoice or licence key is sent until you open it and confirm the order. The link works for ${INVOICE_ORDER_LINK_HOURS} hours.`,
-  orderOpen: `An invoice order for this e-mail address is already open: it is waiting for its confirmation or for its invoice to be paid. Confirm or cancel it with the link we e-mailed, or contact sales at ${siteConfig.salesEmail} to order more.`,
+  orderOpen: `An invoice order for this e-mail address is already open: it was confirmed and its invoice is not paid yet. Pay that invoice first, or contact sales at ${siteConfig.salesEmail} to order more.`,
   domainLimit: `Addresses at this e-mail domain already have ${INVOICE_ORDERS_PER_DOMAIN} open invoice orders. Please contact sales at ${siteConfig.salesEmail} to order by invoice.`,
   linkInvalid: `This confirmation link does not work (any more): it has expired, was used, or its order was cancelled. Place the order again, or contact sales at ${siteConfig.salesEmail}.`,
   quoteAccepted: `This quote has already been accepted; a quote is ordered once. For another licence, get a new quote or contact sales at ${siteConfig.salesEmail}.`,

@@ -15,6 +15,8 @@ export const validationMessages = {
   companyTooLong: 'The company name can be at most 200 characters long.',
   referralCodeTooLong: 'A referral code has at most 64 characters.',
   singleLine: 'Please keep this on a single line.',
+  invisibleCharacter:
+    'This contains an invisible control or formatting character (such as a text-direction mark). Please type it again without it.',
   productIdRequired: 'The product id is required.',
   notText: 'Expected text.',
   companyNameRequired: 'You must enter your company name.',

@@ -6,7 +6,8 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 /**
  * Issue 25, smaller item 2: a quote e-mail goes to any address typed in and echoed the typed
  * company name, links included, in its plain-text part: a phishing relay from our domain. No text
- * from an unverified visitor becomes a link in an e-mail we send (decision 159).
+ * from an unverified visitor becomes a link in an e-mail we send (decision 159). Bidi and
+ * zero-width characters no longer get that far: the contract refuses them (decision 208).
  */
 const lure = [
   'Acme',
@@ -14,10 +15,9 @@ const lure = [
   'www.evil.example',
   'evil.example',
   'support@evil.example',
-  'evil\u200B.example',
-  '\u202Eexe.txt\u202C',
   'Ltd',
 ].join(' ');
+const invisibleLures = ['Acme evil\u200B.example Ltd', 'Acme \u202Eexe.txt\u202C Ltd'];
 /** What the lure carried: its domain (in any link form), its bidi trick. */
 const injected = /evil|exe\.txt|[\u200B\u202A-\u202E\u2066-\u2069]/i;
 
@@ -50,5 +50,25 @@ describe.each(databaseTargets)('visitor text in e-mails on $name', (target) => {
     expect(text).toContain('for Acme Ltd. It is valid until');
     expect(text).toContain('Purchase order: PO-1\n');
     for (const body of [text, html, mail?.subject ?? '']) expect(body).not.toMatch(injected);
+  });
+
+  it('a company name with zero-width or bidi characters is refused and nothing is mailed', async () => {
+    const before = (await outboxRows(t)).length;
+    for (const companyName of invisibleLures) {
+      const response = await postJson(t, '/account/v1/quotes', {
+        companyName,
+        emailAddress: 'victim@example.com',
+        addressLine: 'Hauptstraße 1',
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        edition: 'Enterprise',
+        quantity: 25,
+        billingPeriod: 'yearly',
+        billingCurrency: 'USD',
+      });
+      expect(response.status).toBe(400);
+    }
+    expect(await outboxRows(t)).toHaveLength(before);
   });
 });

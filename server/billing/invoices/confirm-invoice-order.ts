@@ -2,16 +2,19 @@ import {
   invoiceCheckoutRequestSchema,
   type InvoiceCheckoutResponse,
 } from '#shared/contracts/invoice-checkout.ts';
-import { INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/invoice-order-messages.ts';
 import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { createQuoteRepository } from '../quotes/quote-repository.ts';
 import { createInvoiceCheckout } from './create-invoice-checkout.ts';
+import { invoiceOrderCapOf } from './invoice-order-cap.ts';
 import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
 import { hashInvoiceOrderToken, INVOICE_ORDER_TOKEN_PATTERN } from './invoice-order-token.ts';
 
 export type ConfirmInvoiceOrderResult =
   | { ok: true; orderId: string; order: InvoiceCheckoutResponse }
-  | { ok: false; code: 'LinkInvalid' | 'DomainLimit' | 'QuoteAccepted' };
+  | { ok: false; code: ConfirmInvoiceOrderRefusal };
+
+export type ConfirmInvoiceOrderRefusal =
+  'LinkInvalid' | 'OrderOpen' | 'DomainLimit' | 'QuoteAccepted';
 
 /** The order a link's token names, if the token has the link's shape. */
 export async function findInvoiceOrderByToken(
@@ -24,14 +27,14 @@ export async function findInvoiceOrderByToken(
   );
 }
 
-type Claim =
-  | { ok: true; order: InvoiceOrder }
-  | { ok: false; code: 'LinkInvalid' | 'DomainLimit' | 'QuoteAccepted' };
+type Claim = { ok: true; order: InvoiceOrder } | { ok: false; code: ConfirmInvoiceOrderRefusal };
 
 /**
  * The landing page's "Confirm the order" (decision 153), in order: a pending, unexpired order
- * for the link (else LinkInvalid) → under its domain's lock, fewer than the domain's cap of
- * confirmed unpaid orders (else DomainLimit, the order stays pending) → the order is claimed by
+ * for the link (else LinkInvalid) → under its cap's lock, the caps again: no other confirmed
+ * unpaid order for the address (else OrderOpen), at a company domain fewer than its cap of
+ * confirmed unpaid orders (else DomainLimit; either way the order stays pending, decision 209) →
+ * the order is claimed by
  * a conditional update (of two confirmations at once, one) → a quote it accepts is claimed the
  * same way (else QuoteAccepted, the order is cancelled; decision 154) → outside the transaction
  * the provider creates the subscription and invoice and the licence is issued. A provider
@@ -46,13 +49,14 @@ export async function confirmInvoiceOrder(
   const now = deps.clock();
   const claim = await deps.db.transaction(async (tx): Promise<Claim> => {
     const orders = createInvoiceOrderRepository(tx);
-    await orders.lockDomain(found.emailDomain);
+    const cap = invoiceOrderCapOf(found.emailNormalized);
+    await orders.lock(cap.lockKey);
     const current = await orders.findById(found.id);
     if (!current || current.status !== 'pending' || current.expiresAt <= now) {
       return { ok: false, code: 'LinkInvalid' };
     }
-    const domainOpen = await orders.countProvenOpenForDomain(current.emailDomain, now, current.id);
-    if (domainOpen >= INVOICE_ORDERS_PER_DOMAIN) return { ok: false, code: 'DomainLimit' };
+    const refusal = await orders.capRefusal(cap, current.emailNormalized, now, current.id);
+    if (refusal) return { ok: false, code: refusal };
     const claimed = await orders.claimForConfirmation(current.id, now);
     if (!claimed) return { ok: false, code: 'LinkInvalid' };
     if (

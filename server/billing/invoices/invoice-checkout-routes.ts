@@ -140,7 +140,7 @@ const createInvoiceSubscriptionRoute = defineRoute({
   operationId: 'createInvoiceSubscription',
   tag: 'Subscriptions',
   summary: 'Order yearly Pro or Enterprise paid by invoice, net 30 (decisions 144, 153)',
-  description: `Stores the order and e-mails a confirmation link to the billing address; nothing else happens until it is confirmed: no customer, subscription, invoice or licence. The link opens the site page ${INVOICE_ORDER_PAGE}?token=…, whose button confirms the order (\`POST ${CONFIRM_INVOICE_ORDER_PATH}\`). At most one open order (unconfirmed, or confirmed and unpaid) per billing address (normalized: case and +tags do not count) and ${INVOICE_ORDERS_PER_DOMAIN} confirmed unpaid orders per e-mail domain. Company name and billing e-mail are required; the VAT ID (EU) and PO reference are printed on the invoice. \`quoteToken\` (the quote's accept link token) makes the order accept that quote, once (decision 154).`,
+  description: `Stores the order and e-mails a confirmation link to the billing address; nothing else happens until it is confirmed: no customer, subscription, invoice or licence. The link opens the site page ${INVOICE_ORDER_PAGE}?token=…, whose button confirms the order (\`POST ${CONFIRM_INVOICE_ORDER_PATH}\`). At most one confirmed unpaid order per billing address (normalized: case and +tags do not count; an unconfirmed order blocks nothing, its confirmation checks again) and ${INVOICE_ORDERS_PER_DOMAIN} confirmed unpaid orders per company e-mail domain (free-mail domains such as gmail.com are capped per address only). Company name and billing e-mail are required; the VAT ID (EU) and PO reference are printed on the invoice. \`quoteToken\` (the quote's accept link token) makes the order accept that quote, once (decision 154).`,
   request: { body: invoiceCheckoutRequestSchema },
   responses: {
     201: {
@@ -154,7 +154,7 @@ const createInvoiceSubscriptionRoute = defineRoute({
     },
     409: {
       description:
-        'InvoiceOrderOpen: this billing address has an open order; InvoiceOrderDomainLimit: its domain has its open orders; QuoteAlreadyAccepted or QuoteExpired: the quote cannot be ordered. The message names the way out (contact sales).',
+        'InvoiceOrderOpen: this billing address has a confirmed unpaid order; InvoiceOrderDomainLimit: its company domain has its open orders (free-mail domains are capped per address); QuoteAlreadyAccepted or QuoteExpired: the quote cannot be ordered. The message names the way out (contact sales).',
       schema: errorBodySchema,
     },
     413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
@@ -180,7 +180,7 @@ const confirmInvoiceOrderRoute = defineRoute({
     ...linkResponses,
     409: {
       description:
-        'InvoiceOrderDomainLimit: the domain has its open orders (the link stays usable); QuoteAlreadyAccepted: another order accepted the quote first (this one is cancelled).',
+        'InvoiceOrderOpen: another order for this address was confirmed and is unpaid; InvoiceOrderDomainLimit: the domain has its open orders (either way the link stays usable); QuoteAlreadyAccepted: another order accepted the quote first (this one is cancelled).',
       schema: errorBodySchema,
     },
     503: {
@@ -279,6 +279,12 @@ export const invoiceCheckoutRoutes = defineRoutes(
           'invoice subscription created',
         );
         return c.json(result.order, 200);
+      }
+      if (result.code === 'OrderOpen') {
+        return c.json(
+          { Error: errorCodes.invoiceOrderOpen, message: invoiceOrderMessages.orderOpen },
+          409,
+        );
       }
       if (result.code === 'DomainLimit') {
         return c.json(

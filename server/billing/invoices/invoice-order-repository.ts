@@ -1,6 +1,8 @@
 import { and, desc, eq, gt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import { invoiceOrders, subscriptions } from '#server/platform/db/schema.ts';
+import { INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/invoice-order-messages.ts';
+import type { InvoiceOrderCap } from './invoice-order-cap.ts';
 
 export type InvoiceOrder = typeof invoiceOrders.$inferSelect;
 export type NewInvoiceOrder = typeof invoiceOrders.$inferInsert;
@@ -27,37 +29,41 @@ function isOpen(now: Date, provenOnly: boolean): SQL {
 export function createInvoiceOrderRepository(db: Executor) {
   return {
     /**
-     * Serialises the orders of one e-mail domain until the caller's transaction ends, so two
-     * orders (or confirmations) at the same moment cannot both pass the caps.
+     * Serialises the orders of one cap (`InvoiceOrderCap.lockKey`: a domain, or a free-mail
+     * address) until the caller's transaction ends, so two orders (or confirmations) at the same
+     * moment cannot both pass the caps.
      */
-    async lockDomain(domain: string): Promise<void> {
+    async lock(key: string): Promise<void> {
       await db.execute(
-        sql`select pg_advisory_xact_lock(hashtextextended(${`invoice-order:${domain}`}, 7302))`,
+        sql`select pg_advisory_xact_lock(hashtextextended(${`invoice-order:${key}`}, 7302))`,
       );
     },
 
-    /** Open orders of one normalized address (any state) at `now`. */
-    async countOpenForAddress(emailNormalized: string, now: Date): Promise<number> {
-      const [row] = await db
+    /**
+     * The caps an order for `emailNormalized` must pass, under the cap's lock, when it is placed
+     * and again when it is confirmed (decisions 153, 209), in order: a confirmed unpaid order of
+     * the same address (OrderOpen; a pending one, maybe placed by a stranger, blocks nothing) →
+     * at a company domain, its INVOICE_ORDERS_PER_DOMAIN confirmed unpaid orders (DomainLimit).
+     * `exceptId` is the order being confirmed.
+     */
+    async capRefusal(
+      cap: InvoiceOrderCap,
+      emailNormalized: string,
+      now: Date,
+      exceptId?: string,
+    ): Promise<'OrderOpen' | 'DomainLimit' | undefined> {
+      const except = exceptId ? ne(invoiceOrders.id, exceptId) : undefined;
+      const [address] = await db
         .select({ count: sql<number>`count(*)::int` })
         .from(invoiceOrders)
-        .where(and(eq(invoiceOrders.emailNormalized, emailNormalized), isOpen(now, false)));
-      return row?.count ?? 0;
-    },
-
-    /** Open orders of a domain whose address was confirmed, other than `exceptId`. */
-    async countProvenOpenForDomain(domain: string, now: Date, exceptId?: string): Promise<number> {
-      const [row] = await db
+        .where(and(eq(invoiceOrders.emailNormalized, emailNormalized), isOpen(now, true), except));
+      if ((address?.count ?? 0) > 0) return 'OrderOpen';
+      if (!cap.perDomain) return undefined;
+      const [domain] = await db
         .select({ count: sql<number>`count(*)::int` })
         .from(invoiceOrders)
-        .where(
-          and(
-            eq(invoiceOrders.emailDomain, domain),
-            isOpen(now, true),
-            exceptId ? ne(invoiceOrders.id, exceptId) : undefined,
-          ),
-        );
-      return row?.count ?? 0;
+        .where(and(eq(invoiceOrders.emailDomain, cap.domain), isOpen(now, true), except));
+      return (domain?.count ?? 0) >= INVOICE_ORDERS_PER_DOMAIN ? 'DomainLimit' : undefined;
     },
 
     async insert(order: NewInvoiceOrder): Promise<InvoiceOrder> {

@@ -5,7 +5,6 @@ import {
 } from '#shared/contracts/invoice-checkout.ts';
 import {
   INVOICE_ORDER_LINK_HOURS,
-  INVOICE_ORDERS_PER_DOMAIN,
   invoiceOrderMessages,
 } from '#shared/contracts/invoice-order-messages.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
@@ -16,6 +15,7 @@ import { quoteStatusOf } from '../quotes/quote-status.ts';
 import type { InvoiceOrderDetails } from './create-invoice-checkout.ts';
 import { invoiceOrderConfirmationEmail } from './emails/invoice-order-confirmation-email.ts';
 import { mayPayByInvoice } from '../subscriptions/invoice-rules.ts';
+import { invoiceOrderCapOf } from './invoice-order-cap.ts';
 import { createInvoiceOrderRepository } from './invoice-order-repository.ts';
 import {
   createInvoiceOrderId,
@@ -38,35 +38,6 @@ export type PlaceInvoiceOrderResult =
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** Second-level labels under which country domains register names (`co.uk`, `com.au`, …). */
-const secondLevelSuffixes = new Set([
-  'ac',
-  'co',
-  'com',
-  'edu',
-  'gov',
-  'ltd',
-  'ne',
-  'net',
-  'or',
-  'org',
-  'plc',
-]);
-
-/**
- * The domain the per-domain cap counts (decision 153): the registrable domain of the address,
- * roughly — its last two labels, or three under a country's `co.uk`-like suffix — so that
- * subdomains of one catch-all domain (`a@x.example.com`, `a@y.example.com`) share one cap.
- */
-export function emailDomainOf(normalizedAddress: string): string {
-  const host = normalizedAddress.slice(normalizedAddress.lastIndexOf('@') + 1).replace(/\.$/, '');
-  const labels = host.split('.');
-  const country = labels.at(-1) ?? '';
-  const second = labels.at(-2) ?? '';
-  const keep = country.length === 2 && secondLevelSuffixes.has(second) ? 3 : 2;
-  return labels.slice(-keep).join('.');
-}
-
 /** The link the confirmation e-mail carries: the site's landing page (GET changes nothing). */
 export function invoiceOrderLink(publicBaseUrl: string, token: string): string {
   const query = new URLSearchParams({ token }).toString();
@@ -76,10 +47,12 @@ export function invoiceOrderLink(publicBaseUrl: string, token: string): string {
 /**
  * An order paid by invoice (decision 153), in order: yearly Pro and Enterprise only → a quote it
  * accepts must be its link's, for the same plan, neither accepted nor expired (decision 154) →
- * under the e-mail domain's lock: no other open order for the normalized address, fewer than
- * INVOICE_ORDERS_PER_DOMAIN confirmed unpaid ones at its domain → the order is stored pending
- * and the confirmation link e-mailed to the billing address, in one transaction. No customer,
- * subscription, invoice or licence exists until the link's page confirms it.
+ * under the cap's lock (the domain's, or a free-mail address's own; decision 209): no confirmed
+ * unpaid order for the normalized address (a pending one, maybe a stranger's, blocks nothing),
+ * and at a company domain fewer than INVOICE_ORDERS_PER_DOMAIN confirmed unpaid ones → the
+ * order is stored pending and the confirmation link e-mailed to the billing address, in one
+ * transaction. No customer, subscription, invoice or licence exists until the link's page
+ * confirms it, and the confirmation checks both caps again.
  */
 export async function placeInvoiceOrder(
   deps: Pick<SyncDeps, 'db' | 'clock' | 'secretKey' | 'publicBaseUrl'>,
@@ -104,26 +77,22 @@ export async function placeInvoiceOrder(
     quoteNumber = quote.number;
   }
   const emailNormalized = normalizeEmailAddress(details.billingEmail);
-  const emailDomain = emailDomainOf(emailNormalized);
+  const cap = invoiceOrderCapOf(emailNormalized);
   const token = createInvoiceOrderToken();
   const expiresAt = new Date(now.getTime() + INVOICE_ORDER_LINK_HOURS * HOUR_MS);
   const stored: InvoiceOrderDetails = details;
   return deps.db.transaction(async (tx): Promise<PlaceInvoiceOrderResult> => {
     const orders = createInvoiceOrderRepository(tx);
-    await orders.lockDomain(emailDomain);
-    if ((await orders.countOpenForAddress(emailNormalized, now)) > 0) {
-      return { ok: false, code: 'OrderOpen' };
-    }
-    if ((await orders.countProvenOpenForDomain(emailDomain, now)) >= INVOICE_ORDERS_PER_DOMAIN) {
-      return { ok: false, code: 'DomainLimit' };
-    }
+    await orders.lock(cap.lockKey);
+    const refusal = await orders.capRefusal(cap, emailNormalized, now);
+    if (refusal) return { ok: false, code: refusal };
     const order = await orders.insert({
       id: createInvoiceOrderId(),
       tokenHash: hashInvoiceOrderToken(deps.secretKey, token),
       status: 'pending',
       billingEmail: details.billingEmail,
       emailNormalized,
-      emailDomain,
+      emailDomain: cap.domain,
       details: stored,
       quoteNumber,
       expiresAt,

@@ -6,6 +6,7 @@ import {
   printTable,
   sinceDay,
 } from '#server/platform/commands/command-io.ts';
+import { terminalField } from '#server/platform/commands/terminal-text.ts';
 import { quoteDocumentSchema, quoteTotals } from './quote-document.ts';
 import { parseQuoteNumber } from './quote-number.ts';
 import { createQuoteRepository, type StoredQuote } from './quote-repository.ts';
@@ -142,7 +143,7 @@ const show: AdminCommand = {
       ],
     ];
     for (const [label, value] of facts) {
-      if (value) context.io.out(`${`${label}:`.padEnd(17)}${value}`);
+      if (value) context.io.out(`${`${label}:`.padEnd(17)}${terminalField(value)}`);
     }
     context.io.out('');
     printTable(

@@ -4,6 +4,7 @@ import {
   left,
   startCommercialDocument,
 } from '#server/platform/pdf/commercial-document.ts';
+import { linklessVisitorText } from '#server/platform/pdf/linkless-visitor-text.ts';
 import { applyStyle, tagged } from '#server/platform/pdf/tagged-pdf.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
@@ -18,9 +19,14 @@ import { quoteTotals, type QuoteDocument } from './quote-document.ts';
 export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Promise<Buffer> {
   const currency = document.plan.currency;
   const money = (cents: number) => formatCents(cents, currency);
+  // The quote goes to an address typed in, not confirmed: what the visitor typed links nowhere.
+  const companyName = linklessVisitorText(document.buyer.companyName);
+  const purchaseOrder = document.buyer.purchaseOrder
+    ? linklessVisitorText(document.buyer.purchaseOrder)
+    : undefined;
   const pdf = startCommercialDocument({
     title: `Quote ${document.number}`,
-    subject: `${document.plan.name} for ${document.buyer.companyName}`,
+    subject: `${document.plan.name} for ${companyName}`,
     date: new Date(`${document.quoteDate}T00:00:00Z`),
     productName: siteConfig.productName,
     seller: document.seller,
@@ -31,20 +37,18 @@ export function renderQuotePdf(document: QuoteDocument, acceptUrl?: string): Pro
     ['Quote number', document.number],
     ['Date', document.quoteDate],
     ['Valid until', document.validUntil],
-    ...(document.buyer.purchaseOrder
-      ? ([['Purchase order', document.buyer.purchaseOrder]] as Array<[string, string]>)
-      : []),
+    ...(purchaseOrder ? ([['Purchase order', purchaseOrder]] as Array<[string, string]>) : []),
   ]);
 
   // The buyer, and the plan the quote is for.
   let y = pdf.parties([
     {
       label: 'QUOTE FOR',
-      name: document.buyer.companyName,
+      name: companyName,
       lines: [
-        ...document.buyer.addressLines,
+        ...document.buyer.addressLines.map(linklessVisitorText),
         document.buyer.email,
-        ...(document.buyer.vatId ? [`VAT ID: ${document.buyer.vatId}`] : []),
+        ...(document.buyer.vatId ? [`VAT ID: ${linklessVisitorText(document.buyer.vatId)}`] : []),
       ],
     },
     {

@@ -1,6 +1,7 @@
 import { createContactMessageRepository } from '#server/features/contact/contact-repository.ts';
 import { EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import { formatTime, positiveInteger, sinceDay } from '#server/platform/commands/command-io.ts';
+import { terminalField } from '#server/platform/commands/terminal-text.ts';
 
 const list: AdminCommand = {
   name: 'contact-messages list',
@@ -27,11 +28,17 @@ const list: AdminCommand = {
     }
     for (const [index, message] of messages.entries()) {
       if (index > 0) context.io.out('');
-      const who = [message.role, message.company].filter(Boolean).join(', ');
+      const who = [message.role, message.company]
+        .filter((value): value is string => Boolean(value))
+        .map(terminalField)
+        .join(', ');
       context.io.out(
-        `${formatTime(message.createdAt)}  ${message.name} <${message.email}>${who ? ` — ${who}` : ''}`,
+        `${formatTime(message.createdAt)}  ${terminalField(message.name)} <${terminalField(message.email)}>${who ? ` — ${who}` : ''}`,
       );
-      for (const line of message.message.split('\n')) context.io.out(`  ${line}`);
+      // The message's own line breaks are its layout; each line is a value (decision 208).
+      for (const line of message.message.split(/\r?\n/)) {
+        context.io.out(`  ${terminalField(line)}`);
+      }
     }
     return EXIT_OK;
   },

@@ -1,6 +1,7 @@
 import type { Database } from '#server/platform/db/database.ts';
 import { loadOrCreateSecret } from '#server/platform/secrets.ts';
 import { AdminError, type AdminContext } from './command.ts';
+import { terminalField } from './terminal-text.ts';
 
 /** What every operator command uses to read its arguments and print its answer. */
 
@@ -15,12 +16,13 @@ export function secretKeyOf(context: AdminContext, db: Database): Promise<string
   return loadOrCreateSecret(db, 'secret_key', context.env.SECRET_KEY);
 }
 
-/** Prints rows as aligned columns under a header. */
+/** Prints rows as aligned columns under a header; a cell's line breaks are escaped (decision 208). */
 export function printTable(context: AdminContext, header: string[], rows: string[][]): void {
+  const cells = rows.map((row) => row.map(terminalField));
   const widths = header.map((title, i) =>
-    Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)),
+    Math.max(title.length, ...cells.map((row) => (row[i] ?? '').length)),
   );
-  for (const row of [header, ...rows]) {
+  for (const row of [header, ...cells]) {
     context.io.out(
       row
         .map((cell, i) => cell.padEnd(widths[i] ?? 0))
