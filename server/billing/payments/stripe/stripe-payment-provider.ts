@@ -461,11 +461,6 @@ const invoiceSchema = z.object({
   subscription: reference,
 });
 
-function idOfReference(value: z.infer<typeof reference>): string | null {
-  if (!value) return null;
-  return typeof value === 'string' ? value : value.id;
-}
-
 /**
  * The event's id, type and the subscription it concerns, read from the verified body. Throws
  * `EventInvalid` when a member this service reads is missing or of another shape.
@@ -486,8 +481,7 @@ function paymentEventOf(body: unknown): PaymentEvent {
   switch (type) {
     case 'checkout.session.completed': {
       const session = read(checkoutSessionSchema);
-      const subscriptionId =
-        session.mode === 'subscription' ? idOfReference(session.subscription) : null;
+      const subscriptionId = session.mode === 'subscription' ? idOf(session.subscription) : null;
       return { id, type, subscriptionId };
     }
     case 'customer.subscription.created':
@@ -498,8 +492,7 @@ function paymentEventOf(body: unknown): PaymentEvent {
     case 'invoice.payment_failed': {
       const invoice = read(invoiceSchema);
       const subscriptionId =
-        idOfReference(invoice.parent?.subscription_details?.subscription) ??
-        idOfReference(invoice.subscription);
+        idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(invoice.subscription);
       return { id, type, subscriptionId };
     }
     default:
