@@ -19,8 +19,8 @@ import { freePort } from '#tests/support/free-port.ts';
 const HEADERS_SECONDS = 1;
 const REQUEST_SECONDS = 2;
 const MAX_CONNECTIONS = 6;
-/** Node looks for late requests every quarter of the headers timeout (at most every second). */
-const SLACK_MS = 1_500;
+/** Node looks for late requests every quarter of the headers timeout; more for a busy machine. */
+const SLACK_MS = 4_000;
 
 interface Trickle {
   /** Milliseconds from the first byte until the server closed the connection. */
@@ -121,20 +121,22 @@ describe('a server facing slow clients', () => {
 
   it(`closes connections beyond HTTP_MAX_CONNECTIONS (${MAX_CONNECTIONS}) as they arrive`, async () => {
     const sockets: Socket[] = [];
-    const closedAt: Array<number | undefined> = [];
-    const opened = Date.now();
+    /** How long each connection lived, once closed. */
+    const lifetimes: number[] = [];
     for (let i = 0; i < MAX_CONNECTIONS * 2; i++) {
+      const opened = Date.now();
       const socket = connect(instance.port, '127.0.0.1');
       socket.on('error', () => undefined);
-      socket.on('close', () => (closedAt[i] = Date.now() - opened));
+      socket.on('close', () => lifetimes.push(Date.now() - opened));
       await once(socket, 'connect');
       sockets.push(socket);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    // Well within the headers timeout: only the cap can have closed any of them.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Closed well within the headers timeout: only the cap closes a connection that soon.
+    const closedAtOnce = lifetimes.filter((ms) => ms < (HEADERS_SECONDS * 1000) / 2);
+    expect(closedAtOnce.length).toBeGreaterThanOrEqual(MAX_CONNECTIONS);
     const open = sockets.filter((socket) => !socket.destroyed && socket.readyState === 'open');
     expect(open.length).toBeLessThanOrEqual(MAX_CONNECTIONS);
-    expect(open.length).toBeGreaterThan(0);
     for (const socket of sockets) socket.destroy();
     // Once they are gone, the server answers as before.
     await new Promise((resolve) => setTimeout(resolve, 100));
