@@ -17,8 +17,16 @@ import {
   isReleaseSigningKeyPem,
   isSameSigningKey,
 } from './licensing/releases/release-signing-key.ts';
-import { choosePaymentProvider } from './billing/payments/choose-payment-provider.ts';
+import {
+  choosePaymentProvider,
+  webhookSecretMissing,
+} from './billing/payments/choose-payment-provider.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './platform/http/trusted-proxies.ts';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from './platform/http/connection-limits.ts';
 
 const optionalUrl = z.url().optional();
 
@@ -38,6 +46,27 @@ const envSchema = z
       )
       .optional(),
     PUBLIC_BASE_URL: optionalUrl,
+    /** Seconds a client has to send a request's headers before it is answered 408 and cut off. */
+    HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(300)
+      .default(DEFAULT_HEADERS_TIMEOUT_MS / 1000),
+    /** Seconds a client has to send a whole request, body included (no route streams a body). */
+    HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(3600)
+      .default(DEFAULT_REQUEST_TIMEOUT_MS / 1000),
+    /** Open connections per listening address; more are closed as they arrive. */
+    HTTP_MAX_CONNECTIONS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(DEFAULT_MAX_CONNECTIONS),
     DATA_DIR: z.string().min(1).default('./var'),
     DATABASE_URL: z
       .string()
@@ -172,6 +201,14 @@ const envSchema = z
         message: 'must be a key of its own, not the same key as LICENSE_SIGNING_KEY',
       });
     }
+    // Node refuses a headers deadline later than the request's own.
+    if (env.HTTP_HEADERS_TIMEOUT_SECONDS > env.HTTP_REQUEST_TIMEOUT_SECONDS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_SECONDS'],
+        message: 'must not be more than HTTP_REQUEST_TIMEOUT_SECONDS',
+      });
+    }
     // A schedule without a place to write would silently take no backups.
     for (const name of ['BACKUP_EVERY', 'BACKUP_KEEP'] as const) {
       if (env[name] !== undefined && env.BACKUP_DIR === undefined) {
@@ -193,17 +230,35 @@ const envSchema = z
       BACKUP_EVERY: env.BACKUP_DIR ? (env.BACKUP_EVERY ?? DEFAULT_BACKUP_EVERY_MS) : undefined,
       BACKUP_KEEP: env.BACKUP_KEEP ?? DEFAULT_BACKUP_KEEP,
       payments,
+      connectionLimits: {
+        headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+        requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+        maxConnections: env.HTTP_MAX_CONNECTIONS,
+      },
     };
   });
 
 export type Env = z.output<typeof envSchema>;
 
-/** Reads the environment once; empty strings count as unset. Throws one readable message per bad variable. */
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+/** Settings an admin command may run with but a server may not start with. */
+const servingSchema = envSchema.superRefine((env, ctx) => {
+  const missing = webhookSecretMissing(env);
+  if (missing) ctx.addIssue({ code: 'custom', path: [], message: missing });
+});
+
+/**
+ * Reads the environment once; empty strings count as unset. Throws one readable message per bad
+ * variable. `admin` (the admin CLI) also takes settings only a server refuses: a Stripe secret
+ * key without its webhook secret, which `stripe sync` runs with.
+ */
+export function parseEnv(
+  source: Record<string, string | undefined> = process.env,
+  purpose: 'serve' | 'admin' = 'serve',
+): Env {
   const cleaned = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
   );
-  const result = envSchema.safeParse(cleaned);
+  const result = (purpose === 'serve' ? servingSchema : envSchema).safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) =>
       issue.path.length === 0

@@ -1,6 +1,6 @@
 import './platform/production-mode.ts';
 import path from 'node:path';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
@@ -9,6 +9,7 @@ import { parseEnv } from './env.ts';
 import { createLogger } from './platform/logger.ts';
 import { startMetricsListener } from './metrics/metrics-listener.ts';
 import { DataDirNotPrivate } from './platform/data-dir/make-data-dir-private.ts';
+import { createLimitedServer } from './platform/http/connection-limits.ts';
 import { listenHostsOf, listenOn, listeningMessage } from './platform/http/listen.ts';
 import { createRuntime } from './runtime.ts';
 
@@ -51,8 +52,9 @@ async function main(): Promise<void> {
   };
   // One server per address (loopback is two, decision 156), each answering the same way.
   const listening = await listenOn(listenHostsOf(env), env.PORT, () => {
-    // Stored pages are answered before Hono makes a request of them (decision 150).
-    const server = createServer((incoming, outgoing) => {
+    // Stored pages are answered before Hono makes a request of them (decision 150); slow
+    // clients are cut off and connections capped (decision 206).
+    const server = createLimitedServer(env.connectionLimits, (incoming, outgoing) => {
       if (!storedPages?.(incoming, outgoing)) void honoListener(incoming, outgoing);
     });
     server.prependListener('request', (_request: unknown, response: ServerResponse) => {

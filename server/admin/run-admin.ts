@@ -191,7 +191,7 @@ export async function runAdmin(argv: string[], options: RunAdminOptions = {}): P
 
   let env: Env;
   try {
-    env = options.env ?? parseEnv(options.environment ?? process.env);
+    env = options.env ?? parseEnv(options.environment ?? process.env, 'admin');
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));
     return EXIT_FAILURE;

@@ -77,7 +77,7 @@ describe('choosePaymentProvider', () => {
     ).toHaveProperty('refused');
   });
 
-  it('uses Stripe when keyed, and on loopback a key alone is enough', () => {
+  it('uses Stripe when keyed, and on loopback a key alone chooses it (a server start then refuses it, decision 206)', () => {
     expect(choosePaymentProvider({ PUBLIC_BASE_URL: 'https://orgsmith.io', ...keys })).toEqual({
       provider: 'stripe',
       testModeNotice: false,

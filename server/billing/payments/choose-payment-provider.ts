@@ -68,3 +68,22 @@ export function choosePaymentProvider(env: {
   }
   return { provider: 'stripe', testModeNotice: false, loopbackOnly: false };
 }
+
+/**
+ * Why a server may not start with these keys (decision 206): a Stripe secret key without the
+ * webhook secret takes payments whose events are all refused, so no purchase ever completes.
+ * `npm run admin -- stripe sync` needs only the secret key and is not refused.
+ */
+export function webhookSecretMissing(env: {
+  STRIPE_SECRET_KEY?: string | undefined;
+  STRIPE_WEBHOOK_SECRET?: string | undefined;
+  payments: PaymentChoice;
+}): string | undefined {
+  if (env.payments.provider !== 'stripe' || !env.STRIPE_SECRET_KEY || env.STRIPE_WEBHOOK_SECRET) {
+    return undefined;
+  }
+  return (
+    'STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY: the signing secret (whsec_…) of ' +
+    "this site's Stripe webhook endpoint (docs/payments.md); without it every Stripe event is refused"
+  );
+}

@@ -37,7 +37,10 @@ const receiveStripeWebhookRoute = defineRoute({
       description: 'Processed (or already processed).',
       schema: z.object({ received: z.literal(true), outcome: z.string() }),
     },
-    400: { description: 'The signature is not valid.', schema: errorBodySchema },
+    400: {
+      description: 'The signature is not valid, or the signed event lacks `data.object`.',
+      schema: errorBodySchema,
+    },
     404: { description: 'Stripe is not configured on this server.', schema: errorBodySchema },
     413: { description: 'The event is too large.', schema: payloadTooLargeErrorSchema },
   },
@@ -72,12 +75,25 @@ export const paymentWebhookRoutes = defineRoutes(
       try {
         event = deps.payments.parseWebhook(rawBody, c.req.header('stripe-signature'));
       } catch (error) {
-        if (!isPaymentError(error, 'SignatureInvalid')) throw error;
-        c.get('log').warn({ reason: error.message }, 'webhook refused');
-        return c.json(
-          { Error: errorCodes.invalidRequest, message: 'The webhook signature is not valid.' },
-          400,
-        );
+        if (isPaymentError(error, 'SignatureInvalid')) {
+          c.get('log').warn({ reason: error.message }, 'webhook refused');
+          return c.json(
+            { Error: errorCodes.invalidRequest, message: 'The webhook signature is not valid.' },
+            400,
+          );
+        }
+        // Signed, but unreadable: a 400 records nothing, where a 500 had Stripe retry for days.
+        if (isPaymentError(error, 'EventInvalid')) {
+          c.get('log').warn({ reason: error.message }, 'webhook refused');
+          return c.json(
+            {
+              Error: errorCodes.invalidRequest,
+              message: 'The event is not one this service reads.',
+            },
+            400,
+          );
+        }
+        throw error;
       }
       const result = await handlePaymentEvent(syncDepsOf(deps), event);
       c.get('log').info(

@@ -1,10 +1,12 @@
 /**
  * Failures of the payment boundary, by code, so routes map them without knowing the provider:
- * SignatureInvalid → 400 on webhooks; NotFound → unknown session or subscription;
+ * SignatureInvalid → 400 on webhooks; EventInvalid → 400 on webhooks (signed, but not an event
+ * this service can read: no `data`, or an object of another shape); NotFound → unknown session or subscription;
  * NotConfigured → a price is missing from the provider's catalogue (run `npm run admin -- stripe sync`);
  * Unavailable → the provider could not be reached or refused the call.
  */
-export type PaymentErrorCode = 'SignatureInvalid' | 'NotFound' | 'NotConfigured' | 'Unavailable';
+export type PaymentErrorCode =
+  'SignatureInvalid' | 'EventInvalid' | 'NotFound' | 'NotConfigured' | 'Unavailable';
 
 export class PaymentError extends Error {
   readonly code: PaymentErrorCode;

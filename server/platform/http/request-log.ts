@@ -7,6 +7,22 @@ function isQuiet(path: string): boolean {
   return path.startsWith('/assets/') || path === '/healthz' || path === '/readyz';
 }
 
+/**
+ * A path segment that is a bearer id: a short prefix, `_`, then at least 32 URL-safe characters
+ * (24 random bytes or more, e.g. the local provider's `lcs_`, `lps_` and `lin_` ids).
+ */
+const BEARER_SEGMENT = /(^|\/)([A-Za-z]{1,16}_)[A-Za-z0-9_-]{32,}/g;
+
+/**
+ * The path as logs may keep it (decision 206): bearer segments masked (`lps_***`) and no query
+ * string, where e-mailed links carry their `?token=`.
+ */
+export function loggablePath(path: string): string {
+  const queryStart = path.indexOf('?');
+  const bare = queryStart === -1 ? path : path.slice(0, queryStart);
+  return bare.replace(BEARER_SEGMENT, '$1$2***');
+}
+
 /** The one request line, written by the middleware and by the stored-page fast path alike. */
 export function logRequest(
   log: Logger,
@@ -15,7 +31,12 @@ export function logRequest(
   status: number,
   startedMs: number,
 ): void {
-  const entry = { method, path, status, ms: Math.round((performance.now() - startedMs) * 10) / 10 };
+  const entry = {
+    method,
+    path: loggablePath(path),
+    status,
+    ms: Math.round((performance.now() - startedMs) * 10) / 10,
+  };
   if (isQuiet(path)) log.debug(entry, 'request');
   else log.info(entry, 'request');
 }

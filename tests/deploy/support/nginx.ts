@@ -17,6 +17,8 @@ export async function renderTemplate(values: Record<string, string>): Promise<st
 export interface Nginx {
   url: string;
   process: ChildProcess;
+  /** The access log as written so far. */
+  accessLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startNginx(options: {
       .join(' '),
     ASSETS_ROOT: options.assetsRoot,
     CACHE_DIR: path.join(dir, 'cache'),
+    ACCESS_LOG: path.join(dir, 'access.log'),
   });
   await writeFile(path.join(dir, 'conf.d', 'orgsmith.conf'), site);
   const main = [
@@ -85,6 +88,7 @@ export async function startNginx(options: {
   return {
     url,
     process: child,
+    accessLog: () => readFile(path.join(dir, 'access.log'), 'utf8').catch(() => ''),
     async stop() {
       if (child.exitCode === null) child.kill('SIGQUIT');
       await exited;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
+import { z } from 'zod';
 import {
   isBillingPeriod,
   isCurrency,
@@ -411,7 +412,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         throw new PaymentError('SignatureInvalid', 'STRIPE_WEBHOOK_SECRET is not configured');
       }
       if (!signature) throw new PaymentError('SignatureInvalid', 'Missing Stripe-Signature header');
-      let event: Stripe.Event;
+      let event: unknown;
       try {
         event = stripe.webhooks.constructEvent(rawBody, signature, webhookSecret);
       } catch (error) {
@@ -419,7 +420,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           cause: error,
         });
       }
-      return { id: event.id, type: event.type, subscriptionId: subscriptionIdOfEvent(event) };
+      return paymentEventOf(event);
     },
   };
 }
@@ -435,20 +436,66 @@ function priceKeyFromMetadata(metadata: Stripe.Metadata | null | undefined): str
   return priceLookupKey(edition, period, currency);
 }
 
-function subscriptionIdOfEvent(event: Stripe.Event): string | null {
-  switch (event.type) {
-    case 'checkout.session.completed':
-      return event.data.object.mode === 'subscription'
-        ? idOf(event.data.object.subscription)
-        : null;
+/** A reference to another object: its id, or the object when expanded. */
+const reference = z.union([z.string().min(1), z.object({ id: z.string().min(1) })]).nullish();
+
+/** What every event must carry; a signed body without it is refused (400), never a 500. */
+const eventSchema = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+
+/** The members of each event's object that name its subscription. */
+const checkoutSessionSchema = z.object({ mode: z.string().nullish(), subscription: reference });
+const subscriptionSchema = z.object({ id: z.string().min(1) });
+/**
+ * Invoices name their subscription under `parent.subscription_details` since API version
+ * 2025-03-31.basil, and at the top level before it: an endpoint pinned to an older version
+ * still sends the older shape (decision 206).
+ */
+const invoiceSchema = z.object({
+  parent: z
+    .object({ subscription_details: z.object({ subscription: reference }).nullish() })
+    .nullish(),
+  subscription: reference,
+});
+
+/**
+ * The event's id, type and the subscription it concerns, read from the verified body. Throws
+ * `EventInvalid` when a member this service reads is missing or of another shape.
+ */
+function paymentEventOf(body: unknown): PaymentEvent {
+  const event = eventSchema.safeParse(body);
+  if (!event.success) {
+    throw new PaymentError('EventInvalid', 'The event has no id, type or data.object');
+  }
+  const { id, type, data } = event.data;
+  const read = <T>(schema: z.ZodType<T>): T => {
+    const object = schema.safeParse(data.object);
+    if (!object.success) {
+      throw new PaymentError('EventInvalid', `The ${type} event's object is not one`);
+    }
+    return object.data;
+  };
+  switch (type) {
+    case 'checkout.session.completed': {
+      const session = read(checkoutSessionSchema);
+      const subscriptionId = session.mode === 'subscription' ? idOf(session.subscription) : null;
+      return { id, type, subscriptionId };
+    }
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
-      return event.data.object.id;
+      return { id, type, subscriptionId: read(subscriptionSchema).id };
     case 'invoice.paid':
-    case 'invoice.payment_failed':
-      return idOf(event.data.object.parent?.subscription_details?.subscription);
+    case 'invoice.payment_failed': {
+      const invoice = read(invoiceSchema);
+      const subscriptionId =
+        idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(invoice.subscription);
+      return { id, type, subscriptionId };
+    }
     default:
-      return null;
+      return { id, type, subscriptionId: null };
   }
 }
