@@ -39,6 +39,7 @@ const subject: CertificateSubject = {
   orgId,
   productId,
   expiresAt: new Date('2027-01-01T00:00:00.000Z'),
+  creditUntil: null,
 };
 /** As the CLI receives it: JSON from the API. */
 const certificate = JSON.parse(
