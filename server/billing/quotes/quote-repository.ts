@@ -49,7 +49,12 @@ export function createQuoteRepository(db: Executor) {
     async claimAcceptance(number: string, orderId: string, now: Date): Promise<boolean> {
       const claimed = await db
         .update(quotes)
-        .set({ status: 'accepted', acceptedAt: now, acceptedBy: 'invoice', acceptedOrderId: orderId })
+        .set({
+          status: 'accepted',
+          acceptedAt: now,
+          acceptedBy: 'invoice',
+          acceptedOrderId: orderId,
+        })
         .where(and(eq(quotes.number, number), eq(quotes.status, 'open')))
         .returning({ number: quotes.number });
       return claimed.length === 1;

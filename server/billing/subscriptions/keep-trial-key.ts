@@ -1,9 +1,9 @@
-import type {
-  KeepTrialKeyFacts,
-  KeepTrialLinkStatus,
-} from '#shared/contracts/keep-trial-key.ts';
+import type { KeepTrialKeyFacts, KeepTrialLinkStatus } from '#shared/contracts/keep-trial-key.ts';
 import type { Executor } from '#server/platform/db/database.ts';
-import { createOutboxRepository, type QueuedEmail } from '#server/platform/email/outbox-repository.ts';
+import {
+  createOutboxRepository,
+  type QueuedEmail,
+} from '#server/platform/email/outbox-repository.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import {
   createLicenceRepository,
@@ -52,7 +52,8 @@ async function keepTrialState(
   const licences = createLicenceRepository(db);
   const issued = await licences.findById(link.issuedLicenceId);
   const trial = await licences.findById(link.trialLicenceId);
-  if (!issued || issued.revokedAt || issued.subscriptionId !== link.subscriptionId) return undefined;
+  if (!issued || issued.revokedAt || issued.subscriptionId !== link.subscriptionId)
+    return undefined;
   if (!trial || trial.type !== 'Trial' || trial.subscriptionId !== null || trial.revokedAt) {
     return undefined;
   }

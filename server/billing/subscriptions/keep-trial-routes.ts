@@ -32,7 +32,9 @@ const keptSchema = z
     email: z.string().describe('The trial’s address, where the confirmation went.'),
     edition: z.enum(['Starter', 'Pro', 'Enterprise']),
     quantity: z.number().int(),
-    trialKeyHint: z.string().describe('The last group of the trial key, which now carries the subscription.'),
+    trialKeyHint: z
+      .string()
+      .describe('The last group of the trial key, which now carries the subscription.'),
     newKeyHint: z.string().describe('The last group of the key e-mailed at purchase, now revoked.'),
   })
   .meta({ id: 'TrialKeyKept' });
@@ -88,7 +90,10 @@ export const keepTrialRoutes = defineRoutes([keepTrialKeyRoute], (deps: BillingP
         410,
       );
     }
-    c.get('log').info({ subscriptionId: result.subscriptionId }, 'trial key kept for a subscription');
+    c.get('log').info(
+      { subscriptionId: result.subscriptionId },
+      'trial key kept for a subscription',
+    );
     return c.json(result.facts, 200);
   });
 

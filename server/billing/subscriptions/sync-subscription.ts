@@ -157,9 +157,9 @@ async function attachLicence(
   }
   const sameAddress =
     snapshot.customerEmail && licenceTypeForEdition(snapshot.edition) === 'Paid'
-      ? (await licences.findByNormalizedEmail(normalizeEmailAddress(snapshot.customerEmail))).filter(
-          isConvertibleTrial,
-        )
+      ? (
+          await licences.findByNormalizedEmail(normalizeEmailAddress(snapshot.customerEmail))
+        ).filter(isConvertibleTrial)
       : [];
   // Anyone can type any address at a checkout: only a mailbox that confirmed the order and paid
   // for it converts a trial it does not name (decisions 122, 161, 213).

@@ -23,9 +23,7 @@ export const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 
 /** The purposes whose tokens are signed rather than stored. */
 export type SignedLinkPurpose =
-  | 'billing-portal-token'
-  | 'licence-key-replacement'
-  | 'keep-trial-key';
+  'billing-portal-token' | 'licence-key-replacement' | 'keep-trial-key';
 
 /** The signature of `signed` for a link of `purpose`: base64url, 43 characters. */
 export function signLink(secretKey: string, purpose: SignedLinkPurpose, signed: string): string {
