@@ -115,9 +115,10 @@ function isConvertibleTrial(licence: Licence): boolean {
 /**
  * Gives a new subscription its licence, in order of precedence (decision 213): the trial named
  * at checkout (the key is the proof); for a paid invoice order its mailbox confirmed, a trial of
- * the same (normalized) address; else a new licence whose key is e-mailed. A paid card purchase
- * with the address of a trial gets a new licence too, and its e-mail offers the trial's owner a
- * signed link to keep the trial key instead (`keepTrialKey`). A converted trial keeps its key.
+ * the same (normalized) address; else a new licence whose key is e-mailed. A paid purchase with
+ * the address of a trial (a card, an invoice not paid yet) gets a new licence too, and its e-mail
+ * offers the mailbox a signed link to keep the trial key instead (`keepTrialKey`). A converted
+ * trial keeps its key.
  * Returns null when the buyer's address is unknown.
  */
 async function attachLicence(
@@ -195,7 +196,7 @@ async function attachLicence(
   });
   if (!issued.ok) return null;
   // Only the mailbox gets this offer: the link goes out with the new key, to the same address.
-  const trialToKeep = snapshot.collection === 'card' ? sameAddress[0] : undefined;
+  const trialToKeep = sameAddress[0];
   const keepTrial = trialToKeep
     ? {
         keyHint: trialToKeep.keyHint,
