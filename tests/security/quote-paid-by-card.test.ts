@@ -8,6 +8,7 @@ import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { postJson } from '../api/account-support.ts';
 import { createCheckout, payLocally, postCheckout, successCard } from '../api/checkout-support.ts';
 import { databaseTargets } from '../support/databases.ts';
+import { runAdminOn } from '../support/licensing.ts';
 import { startStripeTestApp, type StripeTestApp } from '../support/stripe-test-app.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { enterpriseOrder, placeOrder, whatExists } from './support/invoice-orders.ts';
@@ -143,6 +144,8 @@ describe.each(databaseTargets)('a quote paid by card on $name', (target) => {
         acceptedOrderId: null,
       });
 
+      // The operator sees how it was accepted.
+      expect((await runAdminOn(t, 'quotes', 'list')).out).toContain('accepted (card)');
       // The accept page says it was accepted and paid by card.
       expect(await readQuoteSummary(quoteDepsOf(t.deps), quote.token)).toMatchObject({
         state: 'accepted',
