@@ -2,6 +2,7 @@ import { createContext as createRouterContext } from 'react-router';
 import type { PortalLinkStatus } from '../shared/contracts/billing-portal.ts';
 import type { CheckoutStatusReading } from '../shared/contracts/checkout.ts';
 import type { InvoiceOrderLinkStatus } from '../shared/contracts/invoice-checkout.ts';
+import type { KeepTrialLinkStatus } from '../shared/contracts/keep-trial-key.ts';
 import type { QuoteSummary } from '../shared/contracts/quotes.ts';
 import type { SigningKeyDescription } from '../shared/downloads/verification.ts';
 import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
@@ -23,6 +24,8 @@ export interface SiteServices {
   readonly billingPortal?: { readLink(token: string | null): Promise<PortalLinkStatus> };
   /** The invoice-order landing page: the order its link confirms, read without using it. */
   readonly invoiceOrders?: { readLink(token: string | null): Promise<InvoiceOrderLinkStatus> };
+  /** The keep-your-trial-key page: what its link would do, read without using it. */
+  readonly keepTrialKey?: { readLink(token: string | null): Promise<KeepTrialLinkStatus> };
   /** The quote accept page: the quote its link names (server/billing/quotes). */
   readonly quotes?: { readSummary(token: string | null): Promise<QuoteSummary> };
 }

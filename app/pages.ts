@@ -136,6 +136,13 @@ export const pages = {
       'Confirm or cancel an Orgsmith order paid by invoice from the link in its e-mail: nothing is ordered until you confirm.',
     noindex: true,
   },
+  keepTrialKey: {
+    path: '/keep-trial-key',
+    title: 'Keep using your trial key',
+    description:
+      'Move the subscription you bought onto your Orgsmith trial licence, from the link in your licence e-mail: your trial key keeps working.',
+    noindex: true,
+  },
   quoteAccept: {
     path: '/quote/accept',
     title: 'Accept your quote',

@@ -27,6 +27,7 @@ export default [
   route('billing-portal', 'routes/billing-portal.tsx'),
   route('quote/accept', 'routes/quote-accept.tsx'),
   route('invoice-order', 'routes/invoice-order.tsx'),
+  route('keep-trial-key', 'routes/keep-trial-key.tsx'),
   route('trial', 'routes/redirects/trial.ts'),
   route('slack', 'routes/redirects/slack.ts'),
   route('robots.txt', 'routes/seo/robots-txt.ts'),

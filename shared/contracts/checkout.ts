@@ -11,6 +11,8 @@ export const checkoutMessages = {
   urlTooLong: `A URL can be at most ${URL_MAX_LENGTH} characters long.`,
   keyTooLong: `A licence key has at most ${LICENCE_KEY_MAX_LENGTH} characters.`,
   notText: 'Expected text.',
+  quoteLinkInvalid: 'This quote link is not valid. Use the “Accept this quote” link in your quote.',
+  quotePlanDiffers: 'A checkout that accepts a quote must be for the plan the quote names.',
 } as const;
 
 const returnUrl = z
@@ -38,6 +40,15 @@ export const checkoutRequestSchema = z
         ),
       ),
       z.transform((value) => (value ? value : undefined)),
+    ),
+    /**
+     * Set by the quote's accept page: the token of the quote's accept link, so the paid checkout
+     * accepts that quote (once, decisions 154, 214).
+     */
+    quoteToken: z.optional(
+      z.nullable(
+        z.string().check(z.regex(/^[A-Za-z0-9_-]{32}$/, checkoutMessages.quoteLinkInvalid)),
+      ),
     ),
     successUrl: returnUrl,
     cancelUrl: returnUrl,

@@ -28,6 +28,8 @@ export const errorCodes = {
   invoiceOrderDomainLimit: 'InvoiceOrderDomainLimit',
   /** An invoice order's confirmation link that is unknown, expired, used or cancelled. */
   invoiceOrderLinkInvalid: 'InvoiceOrderLinkInvalid',
+  /** A keep-your-trial-key link that is forged, expired, used, or whose trial has changed. */
+  keepTrialLinkInvalid: 'KeepTrialLinkInvalid',
   /** The quote was accepted by an earlier order: a quote is ordered once. */
   quoteAlreadyAccepted: 'QuoteAlreadyAccepted',
   /** The quote is past its last valid day. */

@@ -48,6 +48,10 @@ const billingErrorMessages: Record<string, string> = {
   [errorCodes.licenseKeyUnknown]: 'This license key was not recognized.',
   [errorCodes.subscriptionAlreadyExists]:
     'This license key is already associated with a subscription.',
+  [errorCodes.quoteAlreadyAccepted]:
+    'This quote has already been accepted; a quote is ordered once. Get a new quote for another licence.',
+  [errorCodes.quoteExpired]:
+    'This quote has expired; its prices no longer hold. Get a new quote for the same plan.',
 };
 
 const trialErrorMessages: Record<string, string> = {

@@ -83,11 +83,12 @@ export type QuoteSummary =
   | {
       /**
        * `open` until the end of `validUntil`, then `expired` (the Buy button goes); `accepted`
-       * once an invoice order from it was confirmed (decision 154): it is ordered once.
+       * once an invoice order from it was confirmed (decision 154) or its card checkout was paid
+       * (decision 214): it is ordered once.
        */
       state: 'open' | 'expired' | 'accepted';
-      /** When and by which invoice it was accepted (state `accepted`). */
-      accepted?: { on: string; invoiceNumber: string | null };
+      /** When, how and by which invoice it was accepted (state `accepted`). */
+      accepted?: { on: string; by: 'invoice' | 'card'; invoiceNumber: string | null };
       number: string;
       quoteDate: string;
       validUntil: string;

@@ -12,7 +12,9 @@ import {
 import { hashLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { cardDeclinedAtCheckout } from '#server/billing/payments/local/local-routes.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
+import { KEEP_TRIAL_KEY_PATH } from '#shared/contracts/keep-trial-key.ts';
 import { failureMessages } from '#shared/contracts/messages.ts';
+import { postJson } from './account-support.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
@@ -207,14 +209,29 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     expect((await mailsTo(t, 'free@acme.test')).map((mail) => mail.kind)).toEqual(['licence-key']);
   });
 
-  it('converts a trial of the same address: same key, now Paid, conversion e-mail', async () => {
+  it('gives a card purchase with a trial’s address its own key and a link that keeps the trial key (decision 213)', async () => {
     const trial = await issueTrial(t, 'trial.user@acme.test');
     const { sessionId } = await createCheckout(t, pro10YearlyEur);
     await payLocally(t, sessionId, { email: 'Trial.User+billing@acme.test', card: successCard });
     const owned = await licencesOf(t, 'trial.user@acme.test');
-    expect(owned).toHaveLength(1);
-    expect(owned[0]).toMatchObject({
-      id: trial.id,
+    expect(owned).toHaveLength(2);
+    expect(owned.find((licence) => licence.id === trial.id)).toMatchObject({ type: 'Trial' });
+    const [keyMail] = await mailsTo(t, 'Trial.User+billing@acme.test');
+    expect(keyMail?.kind).toBe('licence-key');
+    expect(keyMail?.textBody).toContain(
+      `Keep using your trial key (ending in ${trial.key.slice(-4)})`,
+    );
+    expect(await readCheckoutStatus(syncDepsOf(t.deps), sessionId)).toMatchObject({
+      state: 'issued',
+      converted: false,
+    });
+
+    const token = /\/keep-trial-key\?token=([A-Za-z0-9_.-]+)/.exec(keyMail?.textBody ?? '')?.[1];
+    const kept = await postJson(t, KEEP_TRIAL_KEY_PATH, { token });
+    expect(kept.status).toBe(200);
+    expect(
+      (await licencesOf(t, 'trial.user@acme.test')).find((licence) => licence.id === trial.id),
+    ).toMatchObject({
       type: 'Paid',
       edition: 'Pro',
       quantity: 10,
@@ -224,10 +241,6 @@ describe.each(databaseTargets)('buying through the local provider on $name', (ta
     expect(mails.map((mail) => mail.kind)).toEqual(['trial-converted']);
     expect(mails[0]?.textBody).not.toMatch(licenceKeyPattern);
     expect(mails[0]?.textBody).toContain(`ends in ${trial.key.slice(-4)}`);
-    expect(await readCheckoutStatus(syncDepsOf(t.deps), sessionId)).toMatchObject({
-      state: 'issued',
-      converted: true,
-    });
   });
 
   it('converts the trial named by its key, whatever address the buyer types', async () => {

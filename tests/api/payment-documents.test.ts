@@ -144,8 +144,11 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
   });
 
   it('links the receipt from the e-mail of a trial converted by the purchase', async () => {
-    await issueTrial(t, 'trial@receipt.test');
-    const { sessionId } = await createCheckout(t, pro10YearlyEur);
+    const trial = await issueTrial(t, 'trial@receipt.test');
+    const { sessionId } = await createCheckout(t, {
+      ...pro10YearlyEur,
+      trialLicenseKeyToConvert: trial.key,
+    });
     const paid = await payLocally(t, sessionId, { email: 'trial@receipt.test', card: successCard });
     expect(paid.status).toBe(303);
     const mails = await mailsTo(t, 'trial@receipt.test');

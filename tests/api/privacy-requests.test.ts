@@ -192,6 +192,7 @@ describe.each(databaseTargets)('privacy export and erase on $name', (target) => 
       endedAt: null,
       endedForNonPayment: false,
       licenceIdToConvert: null,
+      quoteNumber: null,
       collection: 'card' as const,
       openInvoice: null,
       paymentReceived: true,

@@ -11,6 +11,7 @@ const perVisit = new Set<string>([
   pages.billingPortal.path,
   pages.quoteAccept.path,
   pages.invoiceOrder.path,
+  pages.keepTrialKey.path,
 ]);
 const shared = Object.values(pages)
   .map((page) => page.path)

@@ -16,6 +16,8 @@ import {
   pro10YearlyEur,
   successCard,
 } from '../api/checkout-support.ts';
+import { KEEP_TRIAL_KEY_PATH } from '#shared/contracts/keep-trial-key.ts';
+import { postJson as postSameOrigin } from '../api/account-support.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { postJson } from '../support/licensing.ts';
 import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
@@ -23,8 +25,9 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
  * Issue 17, item 3: buying the free Starter plan with someone else's address never converts
- * their trial. Only a paid subscription converts a trial of the same address; a free one
- * converts only the trial whose key the buyer names (decision 122).
+ * their trial. A free plan converts only the trial whose key the buyer names (decision 122); a
+ * paid card purchase with the address converts it only once the mailbox uses the link its
+ * licence e-mail brings (decision 213).
  */
 
 const start = new Date('2026-01-15T10:00:00Z');
@@ -64,6 +67,14 @@ async function validate(t: TestApp, key: string) {
   return body;
 }
 
+/** Uses the keep-your-trial-key link of the newest licence e-mail to `to` (decision 213). */
+async function keepTrialFromMail(t: TestApp, to: string): Promise<Response> {
+  const mail = (await mailsTo(t, to)).filter((row) => row.kind === 'licence-key').at(-1);
+  const token = /\/keep-trial-key\?token=([A-Za-z0-9_.-]+)/.exec(mail?.textBody ?? '')?.[1];
+  if (!token) throw new Error(`no keep-your-trial-key link e-mailed to ${to}`);
+  return postSameOrigin(t, KEEP_TRIAL_KEY_PATH, { token });
+}
+
 describe.each(databaseTargets)('a free plan and someone else’s trial on $name', (target) => {
   describe('local provider', () => {
     let t: TestApp;
@@ -101,9 +112,13 @@ describe.each(databaseTargets)('a free plan and someone else’s trial on $name'
         'licence-key',
       ]);
 
-      // Later, the victim buys a paid plan with the address: the trial converts, key kept.
+      // Later, the victim buys a paid plan with the address and keeps the trial key through the
+      // link the licence e-mail brings (decision 213): the trial converts, key kept.
       const paid = await createCheckout(t, pro10YearlyEur);
       await payLocally(t, paid.sessionId, { email: 'victim@acme.test', card: successCard });
+      expect(await licenceRow(t, trial.id)).toEqual(before);
+      // The local customer of this address was made by the Starter checkout, as it typed it.
+      expect((await keepTrialFromMail(t, 'VICTIM@ACME.TEST')).status).toBe(200);
       expect(await licenceRow(t, trial.id)).toMatchObject({
         type: 'Paid',
         edition: 'Pro',
@@ -133,12 +148,15 @@ describe.each(databaseTargets)('a free plan and someone else’s trial on $name'
       ]);
     });
 
-    it('a paid checkout with the same address (other case, +tag) converts as before', async () => {
+    it('a paid checkout with the same address (other case, +tag) converts only through its link', async () => {
       const trial = await issueTrial(t, 'payer@acme.test');
+      const before = await licenceRow(t, trial.id);
       const { sessionId } = await createCheckout(t, pro10YearlyEur);
       await payLocally(t, sessionId, { email: 'PAYER+billing@acme.test', card: successCard });
+      expect(await licenceRow(t, trial.id)).toEqual(before);
+      expect(await licencesOf(t, 'payer@acme.test')).toHaveLength(2);
+      expect((await keepTrialFromMail(t, 'PAYER+billing@acme.test')).status).toBe(200);
       expect(await licenceRow(t, trial.id)).toMatchObject({ type: 'Paid', edition: 'Pro' });
-      expect(await licencesOf(t, 'payer@acme.test')).toHaveLength(1);
     });
   });
 
@@ -219,8 +237,10 @@ describe.each(databaseTargets)('a free plan and someone else’s trial on $name'
       );
       expect(free).toMatchObject({ type: 'Free', edition: 'Starter' });
 
-      // A paid plan bought with the address still converts the trial.
+      // A paid plan bought with the address converts the trial through its link (decision 213).
       const paid = await buy('stripe.victim@acme.test', pro10YearlyEur);
+      expect(await licenceRow(t, trial.id)).toEqual(before);
+      expect((await keepTrialFromMail(t, 'stripe.victim@acme.test')).status).toBe(200);
       expect(await licenceRow(t, trial.id)).toMatchObject({
         type: 'Paid',
         subscriptionId: paid.id,
@@ -241,14 +261,16 @@ describe.each(databaseTargets)('a free plan and someone else’s trial on $name'
       expect(await licencesOf(t, 'stripe.keyholder@acme.test')).toHaveLength(1);
     });
 
-    it('a paid checkout with the same address converts as before', async () => {
+    it('a paid checkout with the same address converts only through its link', async () => {
       const trial = await issueTrial(t, 'stripe.payer@acme.test');
+      const before = await licenceRow(t, trial.id);
       const subscription = await buy('STRIPE.PAYER@acme.test', pro10YearlyEur);
+      expect(await licenceRow(t, trial.id)).toEqual(before);
+      expect((await keepTrialFromMail(t, 'STRIPE.PAYER@acme.test')).status).toBe(200);
       expect(await licenceRow(t, trial.id)).toMatchObject({
         type: 'Paid',
         subscriptionId: subscription.id,
       });
-      expect(await licencesOf(t, 'stripe.payer@acme.test')).toHaveLength(1);
     });
   });
 });

@@ -22,6 +22,8 @@ import {
   pro10YearlyEur,
   successCard,
 } from '../api/checkout-support.ts';
+import { KEEP_TRIAL_KEY_PATH } from '#shared/contracts/keep-trial-key.ts';
+import { postJson as postSameOrigin } from '../api/account-support.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { postJson } from '../support/licensing.ts';
 import type { StripeFake } from '../support/stripe-fake.ts';
@@ -33,7 +35,8 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
  * victim's Trial Enterprise key into a Paid Pro licence for 4 orgs, tied to an unpaid invoice.
  * A trial converts by address only when money was received (decision 161): never on an invoice
  * sent and not paid, and not when that invoice is paid later either (the order has its own
- * licence by then). The owner's own card payment still converts it.
+ * licence by then). The owner's own card payment converts it only through the keep-your-trial-key
+ * link e-mailed to the address (decision 213).
  */
 
 const start = new Date('2026-04-01T10:00:00Z');
@@ -134,15 +137,26 @@ describe.each(databaseTargets)('an invoice order and someone else’s trial on $
       await expectTrialUntouched(t, trial, before);
     });
 
-    it('the owner’s own card payment still converts the trial by address', async () => {
+    it('the owner’s own card payment converts the trial only through the link its mailbox got', async () => {
       const trial = await issueTrial(t, 'owner@acme.test');
+      const before = await licenceRow(t, trial.id);
       const { sessionId } = await createCheckout(t, pro10YearlyEur);
       expect(
         (await payLocally(t, sessionId, { email: 'Owner@acme.test', card: successCard })).status,
       ).toBe(303);
+      // A card checkout proves no mailbox (decision 213): the trial waits for the owner's click.
+      expect(await licenceRow(t, trial.id)).toEqual(before);
+      const [mail] = (await mailsTo(t, 'Owner@acme.test')).filter(
+        (row) => row.kind === 'licence-key',
+      );
+      const token = /\/keep-trial-key\?token=([A-Za-z0-9_.-]+)/.exec(mail?.textBody ?? '')?.[1];
+      expect(token).toBeDefined();
+      const kept = await postSameOrigin(t, KEEP_TRIAL_KEY_PATH, { token });
+      expect(kept.status).toBe(200);
       const after = await licenceRow(t, trial.id);
       expect(after?.type).toBe('Paid');
       expect(after?.edition).toBe('Pro');
+      expect(after?.keyHash).toBe(before?.keyHash);
     });
   });
 

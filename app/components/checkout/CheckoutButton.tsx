@@ -17,6 +17,8 @@ export interface CheckoutButtonProps {
   selection: PriceSelection;
   /** Offer the optional "convert my trial" field (shown on the selected plan only). */
   offerTrialConversion?: boolean;
+  /** The accept page's quote link token: the paid checkout accepts that quote (decision 214). */
+  quoteToken?: string;
 }
 
 const noSubscription = () => () => undefined;
@@ -42,6 +44,7 @@ export function CheckoutButton({
   quantity,
   selection,
   offerTrialConversion = false,
+  quoteToken,
 }: CheckoutButtonProps) {
   const root = useRouteLoaderData<RootData>('root');
   const accountApiUrl = root?.accountApiUrl ?? '';
@@ -76,6 +79,7 @@ export function CheckoutButton({
       billingPeriod: selection.billingPeriod,
       billingCurrency: selection.currency,
       trialLicenseKeyToConvert: trialKey.trim() || undefined,
+      quoteToken,
       successUrl: `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${origin}${quotePath({ ...selection, size: quantity })}`,
     };
@@ -114,8 +118,8 @@ export function CheckoutButton({
             Trial licence key (optional)
           </label>
           <span className={styles.hint} id={`${ids}-hint`}>
-            Your trial keeps its key. A trial with the e-mail address you buy with converts by
-            itself.
+            Your trial keeps its key. Without it, the licence e-mail to your trial’s address lets
+            you keep the trial key.
           </span>
           <input
             id={`${ids}-key`}

@@ -113,7 +113,12 @@ function AcceptOptions({ quote, token }: { quote: OpenQuote; token: string }) {
             Buy {quote.planName} now at the quoted price; the licence key arrives by e-mail right
             after the payment.
           </p>
-          <CheckoutButton edition={quote.edition} quantity={quote.quantity} selection={selection} />
+          <CheckoutButton
+            edition={quote.edition}
+            quantity={quote.quantity}
+            selection={selection}
+            quoteToken={token}
+          />
         </li>
         <li className={styles.option}>
           <h3>Pay by invoice (net 30)</h3>
@@ -158,16 +163,28 @@ function AcceptOptions({ quote, token }: { quote: OpenQuote; token: string }) {
   );
 }
 
-/** An accepted quote: when, what it bought and by which invoice; it is ordered once. */
+/**
+ * An accepted quote: when, what it bought, and how — by invoice (which one) or paid by card
+ * (decision 214); it is ordered once, so nothing is offered.
+ */
 function AcceptedNotice({ quote }: { quote: OpenQuote }) {
   const invoice = quote.accepted?.invoiceNumber;
+  const on = quote.accepted?.on ?? quote.quoteDate;
+  const plan = `${quote.planName}, quantity ${quote.quantity}, billed ${quote.billingPeriod}`;
   return (
     <div className={styles.expired}>
-      <p>
-        {`This quote was accepted on ${quote.accepted?.on ?? quote.quoteDate}: ${quote.planName}, quantity ${quote.quantity}, billed ${quote.billingPeriod}${invoice ? `, invoice ${invoice}` : ''}.`}{' '}
-        A quote is ordered once; the licence key and the invoice went to the billing address of that
-        order.
-      </p>
+      {quote.accepted?.by === 'card' ? (
+        <p>
+          {`This quote was accepted and paid by card on ${on}: ${plan}.`} A quote is ordered once;
+          the licence key and the receipt went to the e-mail address given at checkout.
+        </p>
+      ) : (
+        <p>
+          {`This quote was accepted on ${on}: ${plan}${invoice ? `, invoice ${invoice}` : ''}.`} A
+          quote is ordered once; the licence key and the invoice went to the billing address of that
+          order.
+        </p>
+      )}
       <Link to={newQuotePath(quote)} className="button button-secondary">
         Get a new quote
       </Link>

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { checkoutRequestSchema, type CheckoutResponse } from '#shared/contracts/checkout.ts';
+import { checkoutMessages } from '#shared/contracts/checkout.ts';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
@@ -37,16 +38,18 @@ const createCheckoutSessionRoute = defineRoute({
   tag: 'Subscriptions',
   summary: 'Open a checkout session for a plan (docs/product-rules.md#service-calls)',
   description:
-    'The quantity is the pricing selector’s size and must fit the edition (Starter 3, Pro 4–24, Enterprise 25); the return URLs must be on the site’s origin.',
+    'The quantity is the pricing selector’s size and must fit the edition (Starter 3, Pro 4–24, Enterprise 25); the return URLs must be on the site’s origin. `quoteToken` (the quote’s accept link token) makes the paid checkout accept that quote, once (decisions 154, 214).',
   request: { body: checkoutRequestSchema },
   responses: {
     201: { description: 'The session.', schema: checkoutResponseSchema },
     400: {
-      description: 'InvalidRequest (fields) or LicenseKeyUnknown (trialLicenseKeyToConvert).',
+      description:
+        'InvalidRequest (fields; quoteToken: not a quote’s link, or another plan than the quote’s) or LicenseKeyUnknown (trialLicenseKeyToConvert).',
       schema: errorBodySchema,
     },
     409: {
-      description: 'SubscriptionAlreadyExists: the trial key already belongs to a subscription.',
+      description:
+        'SubscriptionAlreadyExists: the trial key already belongs to a subscription; QuoteAlreadyAccepted or QuoteExpired: the quote cannot be bought (decision 214).',
       schema: errorBodySchema,
     },
     413: { description: 'The body is larger than 16 KiB.', schema: payloadTooLargeErrorSchema },
@@ -105,6 +108,27 @@ export const checkoutRoutes = defineRoutes([createCheckoutSessionRoute], (deps: 
             Error: errorCodes.subscriptionAlreadyExists,
             message: billingErrorMessage(result.code),
           },
+          409,
+        );
+      case 'QuoteLinkInvalid':
+        return invalidRequest(c, checkoutMessages.quoteLinkInvalid, [
+          { field: result.field, message: checkoutMessages.quoteLinkInvalid },
+        ]);
+      case 'QuotePlanDiffers':
+        return invalidRequest(c, checkoutMessages.quotePlanDiffers, [
+          { field: result.field, message: checkoutMessages.quotePlanDiffers },
+        ]);
+      case 'QuoteAccepted':
+        return c.json(
+          {
+            Error: errorCodes.quoteAlreadyAccepted,
+            message: billingErrorMessage(errorCodes.quoteAlreadyAccepted),
+          },
+          409,
+        );
+      case 'QuoteExpired':
+        return c.json(
+          { Error: errorCodes.quoteExpired, message: billingErrorMessage(errorCodes.quoteExpired) },
           409,
         );
     }

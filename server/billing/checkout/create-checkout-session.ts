@@ -7,12 +7,15 @@ import {
   createLicenceRepository,
   type Licence,
 } from '#server/licensing/licences/licence-repository.ts';
+import { quoteToAccept } from '../quotes/read-quote.ts';
 import type { PaymentProvider } from '../subscriptions/payment-provider.ts';
 
 export type CreateCheckoutResult =
   | { ok: true; session: CheckoutResponse }
   | { ok: false; code: 'ReturnUrlForeign'; field: 'successUrl' | 'cancelUrl'; detail: string }
-  | { ok: false; code: 'LicenseKeyUnknown' | 'SubscriptionAlreadyExists'; detail: string };
+  | { ok: false; code: 'LicenseKeyUnknown' | 'SubscriptionAlreadyExists'; detail: string }
+  | { ok: false; code: 'QuoteLinkInvalid' | 'QuotePlanDiffers'; field: 'quoteToken' }
+  | { ok: false; code: 'QuoteAccepted' | 'QuoteExpired' };
 
 /** Both return URLs must lead back to our own site (no open redirect through the provider). */
 function onOrigin(url: string, origin: string): boolean {
@@ -23,7 +26,8 @@ function onOrigin(url: string, origin: string): boolean {
  * Opens a checkout session for a validated request, checking in order of precedence:
  * return URLs on our origin → the trial key to convert is one we issued (else
  * LicenseKeyUnknown, also when it was revoked) → it is not tied to a subscription yet (else
- * SubscriptionAlreadyExists).
+ * SubscriptionAlreadyExists) → a quote it accepts is its link's, for the same plan, neither
+ * accepted nor expired (decision 214; the paid checkout accepts it in the subscription sync).
  * The amount is never sent: the provider prices the order from the engine's catalogue.
  */
 export interface CheckoutDeps {
@@ -31,6 +35,7 @@ export interface CheckoutDeps {
   payments: PaymentProvider;
   secretKey: string;
   publicBaseUrl: string;
+  clock: () => Date;
 }
 
 /** The checkout's dependencies, from the app's. */
@@ -40,6 +45,7 @@ export function checkoutDepsOf(deps: BillingPorts): CheckoutDeps {
     payments: deps.payments,
     secretKey: deps.secretKey,
     publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+    clock: deps.clock,
   };
 }
 
@@ -81,6 +87,22 @@ export async function createCheckoutSession(
     }
   }
 
+  let quoteNumber: string | null = null;
+  if (request.quoteToken) {
+    const quote = await quoteToAccept(
+      deps,
+      request.quoteToken,
+      { ...request, currency: request.billingCurrency },
+      deps.clock(),
+    );
+    if (!quote.ok) {
+      return quote.code === 'QuoteLinkInvalid' || quote.code === 'QuotePlanDiffers'
+        ? { ok: false, code: quote.code, field: 'quoteToken' }
+        : { ok: false, code: quote.code };
+    }
+    quoteNumber = quote.quote.number;
+  }
+
   const session = await deps.payments.createCheckoutSession({
     checkoutRequestId: `chk_${randomBytes(16).toString('base64url')}`,
     edition: request.edition,
@@ -89,6 +111,7 @@ export async function createCheckoutSession(
     currency: request.billingCurrency,
     customerEmail: trial?.email ?? null,
     licenceIdToConvert: trial?.id ?? null,
+    quoteNumber,
     successUrl: request.successUrl,
     cancelUrl: request.cancelUrl,
   });

@@ -27,12 +27,12 @@ function publicFields(quote: StoredQuote, now: Date) {
   };
 }
 
-/** `accepted (LOCAL-1A2B3C4D)`, `open`, `expired`. */
+/** `accepted (LOCAL-1A2B3C4D)`, `accepted (card)`, `open`, `expired`. */
 function statusText(quote: StoredQuote, now: Date): string {
   const status = quoteStatusOf(quote, now);
-  return status === 'accepted' && quote.acceptedInvoiceNumber
-    ? `accepted (${quote.acceptedInvoiceNumber})`
-    : status;
+  if (status !== 'accepted') return status;
+  if (quote.acceptedBy === 'card') return 'accepted (card)';
+  return quote.acceptedInvoiceNumber ? `accepted (${quote.acceptedInvoiceNumber})` : status;
 }
 
 const list: AdminCommand = {

@@ -49,17 +49,46 @@ export function createQuoteRepository(db: Executor) {
     async claimAcceptance(number: string, orderId: string, now: Date): Promise<boolean> {
       const claimed = await db
         .update(quotes)
-        .set({ status: 'accepted', acceptedAt: now, acceptedOrderId: orderId })
+        .set({
+          status: 'accepted',
+          acceptedAt: now,
+          acceptedBy: 'invoice',
+          acceptedOrderId: orderId,
+        })
         .where(and(eq(quotes.number, number), eq(quotes.status, 'open')))
         .returning({ number: quotes.number });
       return claimed.length === 1;
+    },
+
+    /**
+     * Marks an open quote accepted by the paid card subscription `subscriptionId` (decision 214),
+     * in the sync's transaction. True when this subscription holds it (now or from an earlier
+     * sync); false when an invoice order or another checkout accepted it first.
+     */
+    async acceptByCard(number: string, subscriptionId: string, now: Date): Promise<boolean> {
+      const claimed = await db
+        .update(quotes)
+        .set({
+          status: 'accepted',
+          acceptedAt: now,
+          acceptedBy: 'card',
+          acceptedSubscriptionId: subscriptionId,
+        })
+        .where(and(eq(quotes.number, number), eq(quotes.status, 'open')))
+        .returning({ number: quotes.number });
+      if (claimed.length === 1) return true;
+      const [row] = await db
+        .select({ by: quotes.acceptedBy, subscriptionId: quotes.acceptedSubscriptionId })
+        .from(quotes)
+        .where(eq(quotes.number, number));
+      return row?.by === 'card' && row.subscriptionId === subscriptionId;
     },
 
     /** Gives the quote back when the order that claimed it could not be created. */
     async releaseAcceptance(number: string, orderId: string): Promise<void> {
       await db
         .update(quotes)
-        .set({ status: 'open', acceptedAt: null, acceptedOrderId: null })
+        .set({ status: 'open', acceptedAt: null, acceptedBy: null, acceptedOrderId: null })
         .where(
           and(
             eq(quotes.number, number),

@@ -3,7 +3,8 @@ import { quoteIsOpen } from './quote-number.ts';
 import type { StoredQuote } from './quote-repository.ts';
 
 /**
- * A quote's status (decision 154): `accepted` once an invoice order from it was confirmed (stored),
+ * A quote's status (decision 154): `accepted` once an invoice order from it was confirmed or its
+ * card checkout was paid (stored, decision 214),
  * else `open` through its last valid day and `expired` after it (derived from `valid_until`).
  */
 export type QuoteStatus = 'open' | 'accepted' | 'expired';

@@ -37,6 +37,34 @@ export async function findQuoteByToken(
   return createQuoteRepository(deps.db).findByTokenHash(hashQuoteToken(deps.secretKey, token));
 }
 
+export type QuoteToAccept =
+  | { ok: true; quote: StoredQuote }
+  | { ok: false; code: 'QuoteLinkInvalid' | 'QuotePlanDiffers' | 'QuoteAccepted' | 'QuoteExpired' };
+
+/**
+ * The quote an order or a checkout may accept, in order: its link's token names a quote → for
+ * the same plan, size, period and currency → neither accepted (decisions 154, 214) nor expired.
+ */
+export async function quoteToAccept(
+  deps: Pick<QuoteDeps, 'db' | 'secretKey'>,
+  token: string,
+  plan: { edition: string; quantity: number; billingPeriod: string; currency: string },
+  now: Date,
+): Promise<QuoteToAccept> {
+  const quote = await findQuoteByToken(deps, token);
+  if (!quote) return { ok: false, code: 'QuoteLinkInvalid' };
+  const samePlan =
+    quote.edition === plan.edition &&
+    quote.quantity === plan.quantity &&
+    quote.billingPeriod === plan.billingPeriod &&
+    quote.currency === plan.currency;
+  if (!samePlan) return { ok: false, code: 'QuotePlanDiffers' };
+  const status = quoteStatusOf(quote, now);
+  if (status === 'accepted') return { ok: false, code: 'QuoteAccepted' };
+  if (status === 'expired') return { ok: false, code: 'QuoteExpired' };
+  return { ok: true, quote };
+}
+
 /** What the accept page shows for its link. */
 export async function readQuoteSummary(
   deps: QuoteDeps,
@@ -58,6 +86,7 @@ export async function readQuoteSummary(
       ? {
           accepted: {
             on: row.acceptedAt?.toISOString().slice(0, 10) ?? document.quoteDate,
+            by: row.acceptedBy ?? 'invoice',
             invoiceNumber: row.acceptedInvoiceNumber,
           },
         }

@@ -44,6 +44,19 @@ export function createLifecycleRepository(db: Executor) {
       return updated.length === 1;
     },
 
+    /**
+     * Unties a licence from its subscription so another licence can take it over (decision 213);
+     * false when it is not tied to that subscription.
+     */
+    async detachSubscription(licenceId: string, subscriptionId: string, now: Date) {
+      const updated = await db
+        .update(licences)
+        .set({ subscriptionId: null, updatedAt: now })
+        .where(and(eq(licences.id, licenceId), eq(licences.subscriptionId, subscriptionId)))
+        .returning({ id: licences.id });
+      return updated.length === 1;
+    },
+
     async saveLifecycle(licenceId: string, state: LicenceLifecycle, now: Date): Promise<Licence> {
       const [row] = await db
         .update(licences)

@@ -43,6 +43,8 @@ export interface SubscriptionSnapshot {
   endedForNonPayment: boolean;
   /** The trial licence named at checkout for conversion (metadata), if any. */
   licenceIdToConvert: string | null;
+  /** The quote its card checkout came from (metadata), accepted once paid (decision 214). */
+  quoteNumber: string | null;
   /** Charged to a card automatically, or paid by invoice (decision 144). */
   collection: 'card' | 'invoice';
   /** The oldest invoice sent for payment and still open; null when none is (or for cards). */
@@ -121,6 +123,8 @@ export interface CreateCheckoutSessionInput extends CheckoutOrder {
   /** Known when a trial is converted: the buyer's customer is then found or created up front. */
   customerEmail: string | null;
   licenceIdToConvert: string | null;
+  /** The quote this checkout accepts once it is paid (decision 214); absent: none. */
+  quoteNumber?: string | null;
   /** May contain `{CHECKOUT_SESSION_ID}`, replaced by the provider. */
   successUrl: string;
   cancelUrl: string;

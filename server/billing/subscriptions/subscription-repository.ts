@@ -110,6 +110,24 @@ export function createSubscriptionRepository(db: Executor) {
         .limit(limit);
     },
 
+    /** Points the mirror at another licence, which took the subscription over (decision 213). */
+    async moveLicence(
+      provider: PaymentProviderName,
+      subscriptionId: string,
+      licence: { id: string; origin: 'issued' | 'converted' },
+      now: Date,
+    ): Promise<void> {
+      await db
+        .update(subscriptions)
+        .set({ licenceId: licence.id, licenceOrigin: licence.origin, updatedAt: now })
+        .where(
+          and(
+            eq(subscriptions.provider, provider),
+            eq(subscriptions.subscriptionId, subscriptionId),
+          ),
+        );
+    },
+
     /** Writes the snapshot as the subscription's last known state (origin only when attached). */
     async save(
       snapshot: SubscriptionSnapshot,

@@ -33,6 +33,8 @@ import { issuePaymentDocuments } from '#server/billing/documents/issue-payment-d
 import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
 import { paymentDocumentEmail } from '#server/billing/documents/emails/payment-document-email.ts';
 import type { DocumentLink } from '#server/billing/documents/payment-document.ts';
+import { createQuoteRepository } from '#server/billing/quotes/quote-repository.ts';
+import { createKeepTrialToken, keepTrialUrl } from './keep-trial-link.ts';
 import { isPaymentError } from './payment-errors.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import type { PaymentEvent, SubscriptionSnapshot } from './payment-types.ts';
@@ -92,18 +94,32 @@ function termsOf(snapshot: SubscriptionSnapshot): SubscriptionTerms {
 }
 
 /**
- * A trial of the buyer's address is converted without its key being named only when money was
- * received for a paid plan: a completed card checkout, or a paid invoice (decision 161).
+ * A trial of the buyer's address is converted without its key being named only when its mailbox
+ * confirmed the purchase and money was received: a paid invoice of an order the billing address
+ * confirmed by its e-mailed link (decisions 153, 161, 213). A card checkout proves neither who
+ * typed the address nor that they read its mail.
  */
 export function mayConvertByAddress(snapshot: SubscriptionSnapshot): boolean {
-  return licenceTypeForEdition(snapshot.edition) === 'Paid' && snapshot.paymentReceived;
+  return (
+    licenceTypeForEdition(snapshot.edition) === 'Paid' &&
+    snapshot.collection === 'invoice' &&
+    snapshot.paymentReceived
+  );
+}
+
+/** Whether a licence is a trial no subscription has taken over (and not revoked). */
+function isConvertibleTrial(licence: Licence): boolean {
+  return licence.type === 'Trial' && licence.subscriptionId === null && !licence.revokedAt;
 }
 
 /**
- * Gives a new subscription its licence, in order of precedence: the trial named at checkout;
- * for a paid subscription already paid for, a trial of the same (normalized) e-mail address; else a new licence
- * whose key is e-mailed. A converted trial keeps its key. Returns null when the buyer's address
- * is unknown.
+ * Gives a new subscription its licence, in order of precedence (decision 213): the trial named
+ * at checkout (the key is the proof); for a paid invoice order its mailbox confirmed, a trial of
+ * the same (normalized) address; else a new licence whose key is e-mailed. A paid purchase with
+ * the address of a trial (a card, an invoice not paid yet) gets a new licence too, and its e-mail
+ * offers the mailbox a signed link to keep the trial key instead (`keepTrialKey`). A converted
+ * trial keeps its key.
+ * Returns null when the buyer's address is unknown.
  */
 async function attachLicence(
   tx: Executor,
@@ -140,19 +156,18 @@ async function attachLicence(
     const named = await licences.findById(snapshot.licenceIdToConvert);
     if (named) candidates.push(named);
   }
-  // Anyone can type any address at a checkout or on an invoice order: only money received for a
-  // paid plan vouches for it (decisions 122, 161). An invoice sent but not paid proves nothing.
-  if (mayConvertByAddress(snapshot) && snapshot.customerEmail) {
-    const sameAddress = await licences.findByNormalizedEmail(
-      normalizeEmailAddress(snapshot.customerEmail),
-    );
-    candidates.push(...sameAddress);
-  }
+  const sameAddress =
+    snapshot.customerEmail && licenceTypeForEdition(snapshot.edition) === 'Paid'
+      ? (
+          await licences.findByNormalizedEmail(normalizeEmailAddress(snapshot.customerEmail))
+        ).filter(isConvertibleTrial)
+      : [];
+  // Anyone can type any address at a checkout: only a mailbox that confirmed the order and paid
+  // for it converts a trial it does not name (decisions 122, 161, 213).
+  if (mayConvertByAddress(snapshot)) candidates.push(...sameAddress);
   for (const candidate of candidates) {
     // A revoked trial is not converted: the buyer gets a licence of their own.
-    if (candidate.type !== 'Trial' || candidate.subscriptionId !== null || candidate.revokedAt) {
-      continue;
-    }
+    if (!isConvertibleTrial(candidate)) continue;
     if (await lifecycle.attachSubscription(candidate.id, link, now)) {
       const licence = await licences.findById(candidate.id);
       if (licence) return converted(licence);
@@ -180,6 +195,26 @@ async function attachLicence(
     addressRule: 'any',
   });
   if (!issued.ok) return null;
+  // Only the mailbox gets this offer: the link goes out with the new key, to the same address.
+  const trialToKeep = sameAddress[0];
+  const keepTrial = trialToKeep
+    ? {
+        keyHint: trialToKeep.keyHint,
+        url: keepTrialUrl(
+          deps.publicBaseUrl,
+          createKeepTrialToken(
+            deps.secretKey,
+            {
+              provider: snapshot.provider,
+              subscriptionId: snapshot.subscriptionId,
+              trialLicenceId: trialToKeep.id,
+              issuedLicenceId: issued.licence.id,
+            },
+            now,
+          ),
+        ),
+      }
+    : null;
   return {
     licence: issued.licence,
     origin: 'issued',
@@ -199,6 +234,7 @@ async function attachLicence(
         accountBaseUrl: deps.accountBaseUrl,
         openInvoice: snapshot.openInvoice,
         document,
+        keepTrial,
       }),
     },
   };
@@ -269,6 +305,16 @@ export async function syncSubscription(
       : snapshot.providerDocumentUrl
         ? { number: null, kind: 'invoice', url: snapshot.providerDocumentUrl }
         : null;
+    // A quote's card checkout, once paid, accepts the quote: it is ordered once (decision 214).
+    if (snapshot.quoteNumber && snapshot.collection === 'card' && snapshot.paymentReceived) {
+      const quotes = createQuoteRepository(tx);
+      if (!(await quotes.acceptByCard(snapshot.quoteNumber, subscriptionId, now))) {
+        deps.logger.warn(
+          { subscriptionId, quote: snapshot.quoteNumber },
+          'a quote paid by card had been accepted by another order first',
+        );
+      }
+    }
     /** Each document numbered in this sync, as an e-mail of its own to its buyer. */
     const documentEmails = (): QueuedEmail[] =>
       documents

@@ -9,6 +9,8 @@ import { readInvoiceOrderLink } from '#server/billing/invoices/read-invoice-orde
 import { checkoutStatusReaderOf } from '#server/billing/checkout/read-checkout-status.ts';
 import { quoteDepsOf } from '#server/billing/quotes/create-quote.ts';
 import { readQuoteSummary } from '#server/billing/quotes/read-quote.ts';
+import { readKeepTrialLink } from '#server/billing/subscriptions/keep-trial-key.ts';
+import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import type { FeaturePorts } from '#server/features/feature-ports.ts';
 import {
   isHttps,
@@ -73,6 +75,7 @@ export function siteRoutes(
   const checkoutStatus = checkoutStatusReaderOf(deps);
   const portalLinkDeps = readPortalLinkDepsOf(deps);
   const quoteDeps = quoteDepsOf(deps);
+  const syncDeps = syncDepsOf(deps);
   // The client of each visitor's request, for services that count per client; renders of a
   // page's key alone (shared pages, warming) have none.
   const clients = new WeakMap<Request, string>();
@@ -87,6 +90,7 @@ export function siteRoutes(
     },
     billingPortal: { readLink: (token) => readPortalLink(portalLinkDeps, token) },
     invoiceOrders: { readLink: (token) => readInvoiceOrderLink(portalLinkDeps, token) },
+    keepTrialKey: { readLink: (token) => readKeepTrialLink(syncDeps, token) },
     quotes: { readSummary: (token) => readQuoteSummary(quoteDeps, token) },
   });
 

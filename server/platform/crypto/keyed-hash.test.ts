@@ -27,6 +27,7 @@ describe('keyedHash', () => {
       'rate-limit': 'base64url',
       'billing-portal-token': 'base64url',
       'licence-key-replacement': 'base64url',
+      'keep-trial-key': 'base64url',
       'privacy-request': 'hex',
       'payment-document': 'base64url',
     });

@@ -24,6 +24,8 @@ export const keyedHashPurposes = {
   'licence-key-replacement': 'base64url',
   /** Whose data an export or erasure concerned, in its audit row: the normalized address (decision 193). */
   'privacy-request': 'hex',
+  /** The signature of a keep-your-trial-key link's payload (decision 213). */
+  'keep-trial-key': 'base64url',
   /** The signature of an invoice or receipt link: the document's number (decision 180). */
   'payment-document': 'base64url',
 } as const satisfies Record<string, 'hex' | 'base64url'>;

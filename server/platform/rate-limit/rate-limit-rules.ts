@@ -30,6 +30,7 @@ export const rateLimitRules = {
   invoiceCheckoutPerEmail: { name: 'invoice-checkout:email', limit: 5, windowSeconds: DAY },
   // The invoice-order landing page's buttons (decision 153): a confirmation calls the provider.
   invoiceOrderLinkPerIp: { name: 'invoice-order-link:ip', limit: 30, windowSeconds: HOUR },
+  keepTrialLinkPerIp: { name: 'keep-trial-link:ip', limit: 30, windowSeconds: HOUR },
   // The success page's provider lookups (decision 125): per client, then for all clients, so no
   // crowd spends the Stripe rate limit that checkout and webhooks share.
   checkoutStatusPerIp: { name: 'checkout-status:ip', limit: 30, windowSeconds: 600 },

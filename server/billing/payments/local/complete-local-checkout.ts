@@ -76,6 +76,7 @@ export async function completeLocalCheckout(
       currentPeriodStart: now,
       currentPeriodEnd: periodEnd,
       licenceIdToConvert: session.licenceIdToConvert,
+      quoteNumber: session.quoteNumber,
       createdAt: now,
       updatedAt: now,
     });

@@ -87,6 +87,7 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         currency: input.currency,
         customerEmail: input.customerEmail,
         licenceIdToConvert: input.licenceIdToConvert,
+        quoteNumber: input.quoteNumber ?? null,
         successUrl: input.successUrl,
         cancelUrl: input.cancelUrl,
         expiresAt: new Date(now.getTime() + LOCAL_CHECKOUT_SESSION_TTL_MS),
@@ -148,6 +149,7 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         endedAt: subscription.endedAt,
         endedForNonPayment: subscription.endedForNonPayment,
         licenceIdToConvert: subscription.licenceIdToConvert,
+        quoteNumber: subscription.quoteNumber,
         collection: subscription.collectionMethod === 'send_invoice' ? 'invoice' : 'card',
         openInvoice:
           invoice?.dueAt && invoice.number

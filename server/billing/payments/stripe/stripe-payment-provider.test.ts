@@ -346,6 +346,7 @@ describe('sessions, subscriptions and the portal', () => {
       endedAt: null,
       endedForNonPayment: false,
       licenceIdToConvert: null,
+      quoteNumber: null,
       collection: 'card',
       openInvoice: null,
       paymentReceived: true,

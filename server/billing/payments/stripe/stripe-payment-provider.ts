@@ -164,6 +164,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         if (input.licenceIdToConvert) {
           metadata[metadataKeys.licenceIdToConvert] = input.licenceIdToConvert;
         }
+        if (input.quoteNumber) metadata[metadataKeys.quoteReference] = input.quoteNumber;
         const params: Stripe.Checkout.SessionCreateParams = {
           mode: 'subscription',
           line_items: [
@@ -371,6 +372,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           endedAt: subscription.ended_at ? new Date(subscription.ended_at * 1000) : null,
           endedForNonPayment: subscription.cancellation_details?.reason === 'payment_failed',
           licenceIdToConvert: subscription.metadata[metadataKeys.licenceIdToConvert] ?? null,
+          quoteNumber: subscription.metadata[metadataKeys.quoteReference] ?? null,
           collection: byInvoice ? 'invoice' : 'card',
           openInvoice,
           paymentReceived,

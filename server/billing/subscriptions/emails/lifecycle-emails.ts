@@ -140,6 +140,8 @@ export function licenceKeyEmail(input: {
   openInvoice?: { number: string; dueAt: Date } | null;
   /** The payment's invoice or receipt; none for a free plan. */
   document?: DocumentLink | null;
+  /** A trial of this address the buyer may keep using instead of this key (decision 213). */
+  keepTrial?: { keyHint: string; url: string } | null;
 }): RenderedEmail {
   const { key, licence, renewsAt, publicBaseUrl, accountBaseUrl } = input;
   const free = licence.edition === 'Starter';
@@ -156,6 +158,7 @@ export function licenceKeyEmail(input: {
       },
       { kind: 'code', text: key },
       ...termsBlocks(licence, renewsAt, input.openInvoice ?? null),
+      ...keepTrialBlocks(input.keepTrial),
       ...documentBlocks(input.document),
       keySafetyNote(),
       ...gettingStartedBlocks(publicBaseUrl),
@@ -167,6 +170,26 @@ export function licenceKeyEmail(input: {
       ...addressFooter(licence),
     ],
   });
+}
+
+/**
+ * The offer to keep a trial's key for a subscription bought with its address (decision 213): only
+ * this mailbox gets the link, and only its page's button moves the subscription.
+ */
+function keepTrialBlocks(keepTrial: { keyHint: string; url: string } | null | undefined) {
+  if (!keepTrial) return [];
+  return [
+    { kind: 'heading' as const, text: 'Keep using your trial key' },
+    {
+      kind: 'paragraph' as const,
+      text: `This address also has a trial licence, its key ending in ${keepTrial.keyHint}. If you would rather keep using that key, nothing needs to change on your machines: open the link below and confirm, and your trial becomes this subscription's licence. The key above then stops working.`,
+    },
+    {
+      kind: 'button' as const,
+      label: `Keep using your trial key (ending in ${keepTrial.keyHint})`,
+      url: keepTrial.url,
+    },
+  ];
 }
 
 /** A trial became a subscription: same key, now Paid (or Free). */

@@ -120,6 +120,8 @@ export const localCheckoutSessions = pgTable(
     customerEmail: text('customer_email'),
     customerEmailNormalized: normalizedEmailOf('customer_email'),
     licenceIdToConvert: uuid('licence_id_to_convert'),
+    /** The quote this checkout accepts once paid (decision 214). */
+    quoteNumber: text('quote_number'),
     successUrl: text('success_url').notNull(),
     cancelUrl: text('cancel_url').notNull(),
     customerId: text('customer_id').references(() => localCustomers.id),
@@ -154,6 +156,8 @@ export const localSubscriptions = pgTable(
     endedAt: timestamptz('ended_at'),
     endedForNonPayment: boolean('ended_for_non_payment').notNull().default(false),
     licenceIdToConvert: uuid('licence_id_to_convert'),
+    /** The quote its checkout accepts once paid (decision 214). */
+    quoteNumber: text('quote_number'),
     collectionMethod: text('collection_method', {
       enum: ['charge_automatically', 'send_invoice'],
     })

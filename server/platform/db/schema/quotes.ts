@@ -40,11 +40,15 @@ export const quotes = pgTable(
     validUntil: date('valid_until', { mode: 'string' }).notNull(),
     document: jsonb('document').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /** `accepted` once an invoice order from it is confirmed (decision 154); expired is derived. */
+    /**
+     * `accepted` once an invoice order from it is confirmed (decision 154) or its card checkout is
+     * paid (decision 214); expired is derived.
+     */
     status: text('status', { enum: ['open', 'accepted'] })
       .notNull()
       .default('open'),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: text('accepted_by', { enum: ['invoice', 'card'] }),
     acceptedOrderId: text('accepted_order_id'),
     acceptedSubscriptionId: text('accepted_subscription_id'),
     acceptedInvoiceNumber: text('accepted_invoice_number'),
