@@ -4,6 +4,7 @@ import {
 } from '#shared/contracts/invoice-checkout.ts';
 import { INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/invoice-order-messages.ts';
 import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
+import type { ViesClient } from '../vat/vies-client.ts';
 import { createQuoteRepository } from '../quotes/quote-repository.ts';
 import { createInvoiceCheckout } from './create-invoice-checkout.ts';
 import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
@@ -38,7 +39,7 @@ type Claim =
  * failure gives the order and the quote back, so the link works again.
  */
 export async function confirmInvoiceOrder(
-  deps: SyncDeps,
+  deps: SyncDeps & { vies: ViesClient },
   token: string,
 ): Promise<ConfirmInvoiceOrderResult> {
   const found = await findInvoiceOrderByToken(deps, token);
