@@ -23,6 +23,7 @@ export const viesFakeRegistry: Readonly<Record<string, RegisteredCompany>> = {
   FR40303265045: { name: 'EXEMPLE SA', address: '1 RUE DE RIVOLI\n75001 PARIS' },
   ATU13585627: { name: 'BEISPIEL GMBH', address: 'STEPHANSPLATZ 1\nAT-1010 WIEN' },
   NL004495445B01: { name: 'VOORBEELD BV', address: 'DAM 1\n1012JS AMSTERDAM' },
+  SE556677889901: { name: 'NORDLICHT SOFTWARE AB', address: 'STORGATAN 1\n111 23 STOCKHOLM' },
 };
 
 export interface ViesRequest {

@@ -93,7 +93,8 @@ export function createViesClient(options: {
       }
       if (verdict !== 'VALID') return { status: 'unavailable', reason: verdict };
       // Without a consultation number the answer proves nothing to an auditor: not a confirmation.
-      if (!answer.requestIdentifier) return { status: 'unavailable', reason: 'no consultation number' };
+      if (!answer.requestIdentifier)
+        return { status: 'unavailable', reason: 'no consultation number' };
       return {
         status: 'valid',
         consultationNumber: answer.requestIdentifier,
