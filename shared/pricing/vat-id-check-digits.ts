@@ -88,10 +88,10 @@ function cyprus(number: string): boolean {
 
 /** A Czech birth number (rodné číslo): 9 digits before 1954 (no check), else divisible by 11. */
 function czechBirthNumber(number: string): boolean {
-  const month = Number(number.slice(2, 4)) % 50 % 20;
+  const month = (Number(number.slice(2, 4)) % 50) % 20;
   if (month < 1 || month > 12) return false;
   if (number.length === 9) return Number(number.slice(0, 2)) < 54;
-  return (modOf(number.slice(0, 9), 11) % 10) === Number(number[9]);
+  return modOf(number.slice(0, 9), 11) % 10 === Number(number[9]);
 }
 
 /** Czechia: 8 digits for a company, 9 starting with 6 for some persons, else a birth number. */

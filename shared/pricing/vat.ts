@@ -202,11 +202,7 @@ export function vatIdProblem(country: string, vatId: string | undefined): string
 }
 
 export type VatCase =
-  | 'domestic'
-  | 'reverse-charge'
-  | 'eu-vat-id-unconfirmed'
-  | 'outside-eu'
-  | 'eu-without-vat-id';
+  'domestic' | 'reverse-charge' | 'eu-vat-id-unconfirmed' | 'outside-eu' | 'eu-without-vat-id';
 
 /** Every case, for the schemas of stored documents. */
 export const vatCases = [

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { calendarDateIn } from '#server/billing/calendar-date.ts';
 import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
 import { currencies, type Currency } from '#shared/pricing/index.ts';
-import { decideVat, vatAmounts, vatCases, vatLabel, type VatDecision } from '#shared/pricing/vat.ts';
+import {
+  decideVat,
+  vatAmounts,
+  vatCases,
+  vatLabel,
+  type VatDecision,
+} from '#shared/pricing/vat.ts';
 import {
   vatIdConfirmationSchema,
   type VatIdConfirmation,

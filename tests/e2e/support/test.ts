@@ -16,37 +16,35 @@ export * from '@playwright/test';
 export const test = base.extend<
   Record<never, never>,
   { smtpSink: SmtpSink; viesFake: ViesFake; e2eServer: E2eServer }
->(
-  {
-    smtpSink: [
-      // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function destructures
-      async ({}, provide) => {
-        const sink = await startSmtpSink();
-        await provide(sink);
-        await sink.close();
-      },
-      { scope: 'worker' },
-    ],
-    viesFake: [
-      // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function destructures
-      async ({}, provide) => {
-        const vies = await startViesFake();
-        await provide(vies);
-        await vies.close();
-      },
-      { scope: 'worker' },
-    ],
-    e2eServer: [
-      async ({ smtpSink, viesFake }, provide) => {
-        const server = await startE2eServer({ smtpUrl: smtpSink.url, viesUrl: viesFake.url });
-        await provide(server);
-        await server.stop();
-      },
-      // The server answers /healthz within a few seconds; a loaded machine gets a minute.
-      { scope: 'worker', timeout: 90_000 },
-    ],
-    baseURL: async ({ e2eServer }, provide) => {
-      await provide(e2eServer.baseURL);
+>({
+  smtpSink: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function destructures
+    async ({}, provide) => {
+      const sink = await startSmtpSink();
+      await provide(sink);
+      await sink.close();
     },
+    { scope: 'worker' },
+  ],
+  viesFake: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function destructures
+    async ({}, provide) => {
+      const vies = await startViesFake();
+      await provide(vies);
+      await vies.close();
+    },
+    { scope: 'worker' },
+  ],
+  e2eServer: [
+    async ({ smtpSink, viesFake }, provide) => {
+      const server = await startE2eServer({ smtpUrl: smtpSink.url, viesUrl: viesFake.url });
+      await provide(server);
+      await server.stop();
+    },
+    // The server answers /healthz within a few seconds; a loaded machine gets a minute.
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ e2eServer }, provide) => {
+    await provide(e2eServer.baseURL);
   },
-);
+});

@@ -136,10 +136,7 @@ export async function createLocalInvoiceSubscription(
           dueAt: invoice.dueAt ?? now,
           hostedUrl: localInvoiceUrl(deps.publicBaseUrl, invoice.id),
           // With VAT, as Stripe's `amount_due` and the invoice to file (decision 180).
-          amountDue: vatAmounts(
-            invoice.amount,
-            vatOfPayment(invoice),
-          ).grossMinor,
+          amountDue: vatAmounts(invoice.amount, vatOfPayment(invoice)).grossMinor,
         },
         // Test mode: the invoice is a page of this server, e-mailed to no one.
         emailedTo: null,
