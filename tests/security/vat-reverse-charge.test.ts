@@ -11,6 +11,7 @@ import { quoteDocumentSchema } from '#server/billing/quotes/quote-document.ts';
 import { mailsTo } from '#tests/api/checkout-support.ts';
 import { postJson } from '#tests/api/account-support.ts';
 import { databaseTargets } from '../support/databases.ts';
+import { runAdminOn } from '../support/licensing.ts';
 import type { ViesFake } from '../support/vies-fake.ts';
 import {
   confirmationToken,
@@ -93,6 +94,7 @@ describe.each(databaseTargets)('the reverse charge needs VIES on $name', (target
       const pdf = await world.t.app.request(url.pathname + url.search);
       expect(pdf.status).toBe(200);
       return {
+        number: answer.number,
         tax: quoteDocumentSchema.parse(row?.document).tax,
         text: await pdfText(await pdf.arrayBuffer()),
       };
@@ -184,6 +186,11 @@ describe.each(databaseTargets)('the reverse charge needs VIES on $name', (target
         `VAT ID FR40303265045 confirmed by VIES on 2026-03-02, consultation number ${quoteConsultation}`,
       );
       expect(quoteConsultation).toMatch(/^WAPI/);
+      // The operator sees it too.
+      const shown = await runAdminOn(world.t, 'quotes', 'show', quoted.number);
+      expect(shown.out).toContain(
+        `VIES:            confirmed on 2026-03-02, consultation number ${quoteConsultation}`,
+      );
 
       const invoiced = await invoiceOrder('o-ok@vies-yes.test', 'FR', 'FR40303265045');
       const invoiceConsultation = consultationOf(world.t.vies, 'FR40303265045');
