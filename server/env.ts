@@ -21,6 +21,7 @@ import {
   choosePaymentProvider,
   webhookSecretMissing,
 } from './billing/payments/choose-payment-provider.ts';
+import { DEFAULT_VIES_URL } from './billing/vat/vies-client.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './platform/http/trusted-proxies.ts';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -85,6 +86,8 @@ const envSchema = z
     STRIPE_API_BASE_URL: optionalUrl,
     /** `local` = the built-in TEST-MODE provider on purpose; unset = Stripe when keyed (decision 126). */
     PAYMENT_PROVIDER: z.enum(['stripe', 'local']).optional(),
+    /** VIES's REST API, which confirms EU VAT IDs before a reverse charge (decision 210). */
+    VIES_URL: z.url().default(DEFAULT_VIES_URL),
     LICENSE_SIGNING_KEY: z
       .string()
       .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
@@ -227,6 +230,7 @@ const envSchema = z
       PUBLIC_BASE_URL: publicBaseUrl,
       ACCOUNT_API_URL: env.ACCOUNT_API_URL?.replace(/\/$/, ''),
       DOWNLOAD_BASE_URL: env.DOWNLOAD_BASE_URL.replace(/\/$/, ''),
+      VIES_URL: env.VIES_URL.replace(/\/$/, ''),
       BACKUP_EVERY: env.BACKUP_DIR ? (env.BACKUP_EVERY ?? DEFAULT_BACKUP_EVERY_MS) : undefined,
       BACKUP_KEEP: env.BACKUP_KEEP ?? DEFAULT_BACKUP_KEEP,
       payments,

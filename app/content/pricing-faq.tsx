@@ -54,7 +54,7 @@ export const pricingFaqItems: readonly FaqItem[] = [
   ]),
   plain('How am I billed?', [
     `Fees are billed in advance, monthly or yearly, by card through our payment provider. Yearly billing costs 12 months less ${yearlyDiscount}%.`,
-    'Because fees are paid in advance, they are not refunded. Prices are net: German businesses, and EU businesses without a VAT ID, pay 19 % German VAT on top; EU businesses with a VAT ID pay no VAT (reverse charge); businesses outside the EU pay no German VAT.',
+    'Because fees are paid in advance, they are not refunded. Prices are net: German businesses, and EU businesses without a VAT ID, pay 19 % German VAT on top; EU businesses whose VAT ID VIES (the EU VAT number service) confirms pay no VAT (reverse charge); businesses outside the EU pay no German VAT.',
   ]),
   {
     title: 'Can I cancel at any time?',

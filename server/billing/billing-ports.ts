@@ -8,6 +8,8 @@ export interface BillingPorts extends LicensingPorts {
     PaymentSettings & {
       HOST?: string | undefined;
       PAYMENT_PROVIDER?: 'stripe' | 'local' | undefined;
+      /** VIES's REST API (decision 210). */
+      VIES_URL: string;
     };
   /** The card payment provider (Stripe or the built-in local provider). */
   payments: PaymentProvider;

@@ -7,4 +7,4 @@
 export const GERMAN_VAT_PERCENT = 19;
 
 /** What the pricing page says about tax, in the rule's words. */
-export const vatPricingLine = `All prices are net. Businesses in Germany, and in other EU states without a VAT ID, pay ${GERMAN_VAT_PERCENT} % German VAT on top; EU businesses with a VAT ID pay no VAT (reverse charge); businesses outside the EU pay no German VAT.`;
+export const vatPricingLine = `All prices are net. Businesses in Germany, and in other EU states without a VAT ID, pay ${GERMAN_VAT_PERCENT} % German VAT on top; EU businesses whose VAT ID VIES confirms pay no VAT (reverse charge); businesses outside the EU pay no German VAT.`;

@@ -14,7 +14,23 @@ import {
   vatMessages,
   vatNotes,
   vatPricingLine,
+  decideVatBeforeVies,
+  reverseChargeMayApply,
+  vatCases,
+  type VatIdConfirmation,
 } from './vat.ts';
+
+/** VIES's confirmation of `vatId`, as server/billing/vat/confirm-vat-id.ts makes it. */
+function confirmed(vatId: string): VatIdConfirmation {
+  return {
+    vatId,
+    by: 'vies',
+    consultationNumber: 'WAPIAAAAX1234567',
+    confirmedOn: '2026-01-15',
+    name: null,
+    address: null,
+  };
+}
 
 describe('the countries', () => {
   it('are the 249 assigned ISO codes, and nothing else', () => {
@@ -106,14 +122,74 @@ describe('decideVat', () => {
     expect(decideVat({ country: 'DE' })).toEqual({ case: 'domestic', ratePercent: 19, note: null });
   });
 
-  it('reverses the charge for a business in another EU state with its VAT ID', () => {
-    expect(decideVat({ country: 'FR', vatId: 'FR40303265045' })).toEqual({
+  it('reverses the charge for a business in another EU state whose VAT ID VIES confirmed', () => {
+    const confirmation = confirmed('FR40303265045');
+    expect(decideVat({ country: 'FR', vatId: 'FR40303265045', confirmation })).toEqual({
       case: 'reverse-charge',
       ratePercent: 0,
-      note: vatNotes.reverseCharge,
+      note: `${vatNotes.reverseCharge} VAT ID FR40303265045 confirmed by VIES on 2026-01-15, consultation number WAPIAAAAX1234567.`,
+      buyerVatId: 'FR40303265045',
+      confirmation,
+    });
+    expect(
+      decideVat({ country: 'GR', vatId: 'EL094259216', confirmation: confirmed('EL094259216') })
+        .case,
+    ).toBe('reverse-charge');
+  });
+
+  it('charges 19 % for an EU VAT ID VIES has not confirmed, whatever its format (decision 210)', () => {
+    const unconfirmed = {
+      case: 'eu-vat-id-unconfirmed',
+      ratePercent: 19,
+      note: vatNotes.vatIdUnconfirmed,
+    };
+    // Well-formed and with the right check digits, but not confirmed.
+    expect(decideVat({ country: 'FR', vatId: 'FR40303265045' })).toEqual({
+      ...unconfirmed,
       buyerVatId: 'FR40303265045',
     });
-    expect(decideVat({ country: 'GR', vatId: 'EL123456789' }).case).toBe('reverse-charge');
+    // Made up: right format, wrong check digits — a confirmation claimed for it changes nothing.
+    for (const [country, vatId] of [
+      ['FR', 'FR00000000000'],
+      ['AT', 'ATU00000000'],
+    ] as const) {
+      expect(decideVat({ country, vatId, confirmation: confirmed(vatId) })).toEqual({
+        ...unconfirmed,
+        buyerVatId: vatId,
+      });
+    }
+    // A confirmation of another number does not carry over.
+    expect(
+      decideVat({
+        country: 'FR',
+        vatId: 'FR40303265045',
+        confirmation: confirmed('FR23334175221'),
+      }).case,
+    ).toBe('eu-vat-id-unconfirmed');
+    expect(vatLabel(decideVat({ country: 'FR', vatId: 'FR40303265045' }))).toBe('VAT 19 %');
+    expect(vatCases).toContain('eu-vat-id-unconfirmed');
+  });
+
+  it('asks VIES only where the reverse charge could apply: another EU state, check digits right', () => {
+    expect(reverseChargeMayApply({ country: 'FR', vatId: 'FR40303265045' })).toBe(true);
+    expect(reverseChargeMayApply({ country: 'FR', vatId: 'FR00000000000' })).toBe(false);
+    expect(reverseChargeMayApply({ country: 'AT', vatId: 'ATU00000000' })).toBe(false);
+    expect(reverseChargeMayApply({ country: 'DE', vatId: 'DE136695976' })).toBe(false);
+    expect(reverseChargeMayApply({ country: 'US', vatId: 'FR40303265045' })).toBe(false);
+    expect(reverseChargeMayApply({ country: 'FR' })).toBe(false);
+  });
+
+  it('tells the forms what happens before VIES is asked', () => {
+    expect(decideVatBeforeVies({ country: 'FR', vatId: 'FR40303265045' })).toMatchObject({
+      case: 'eu-vat-id-unconfirmed',
+      ratePercent: 19,
+      note: vatNotes.reverseChargeOnceConfirmed,
+    });
+    expect(decideVatBeforeVies({ country: 'FR', vatId: 'FR00000000000' }).note).toBe(
+      vatNotes.checkDigitsWrong,
+    );
+    expect(decideVatBeforeVies({ country: 'US' })).toEqual(decideVat({ country: 'US' }));
+    expect(decideVatBeforeVies({ country: 'AT' })).toEqual(decideVat({ country: 'AT' }));
   });
 
   it('charges no German VAT outside the EU, and says why', () => {
@@ -148,9 +224,15 @@ describe('decideVat', () => {
 
   it('labels the VAT line', () => {
     expect(vatLabel(decideVat({ country: 'DE' }))).toBe('VAT 19 %');
-    expect(vatLabel(decideVat({ country: 'FR', vatId: 'FR40303265045' }))).toBe(
-      'VAT 0 % (reverse charge)',
-    );
+    expect(
+      vatLabel(
+        decideVat({
+          country: 'FR',
+          vatId: 'FR40303265045',
+          confirmation: confirmed('FR40303265045'),
+        }),
+      ),
+    ).toBe('VAT 0 % (reverse charge)');
     expect(vatLabel(decideVat({ country: 'US' }))).toBe('VAT 0 % (not taxable in Germany)');
     expect(vatPricingLine).toContain('19 %');
   });
@@ -158,7 +240,11 @@ describe('decideVat', () => {
 
 describe('vatAmounts', () => {
   const german = decideVat({ country: 'DE' });
-  const reverse = decideVat({ country: 'FR', vatId: 'FR40303265045' });
+  const reverse = decideVat({
+    country: 'FR',
+    vatId: 'FR40303265045',
+    confirmation: confirmed('FR40303265045'),
+  });
 
   it('adds 19 % to the net, rounded half away from zero to the cent', () => {
     expect(vatAmounts(49_500, german)).toEqual({

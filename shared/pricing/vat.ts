@@ -1,14 +1,20 @@
 import { countryNames, isCountryCode, type CountryCode } from '../countries.ts';
 import { siteConfig } from '../site-config.ts';
+import { vatIdCheckDigitsPass } from './vat-id-check-digits.ts';
+import type { VatIdConfirmation } from './vat-id-confirmation.ts';
 
 /**
- * The VAT rule of every sale (decision 177). The seller is a German GmbH; every buyer is a
+ * The VAT rule of every sale (decisions 177, 210). The seller is a German GmbH; every buyer is a
  * business (the licences are for companies' CI and teams). Prices are net; this rule decides what
- * is added to them, from the buyer's country and VAT ID:
+ * is added to them, from the buyer's country, VAT ID and VIES's confirmation of that ID:
  *
  * - a business in Germany → 19 % German VAT (`domestic`), VAT ID or not;
- * - a business in another EU state with a VAT ID in that state's format → no VAT, the buyer
- *   accounts for it (`reverse-charge`, Article 196 of the VAT Directive);
+ * - a business in another EU state with a VAT ID of that state's format and check digits that
+ *   VIES confirmed → no VAT, the buyer accounts for it (`reverse-charge`, Article 196 of the VAT
+ *   Directive);
+ * - a business in another EU state whose VAT ID VIES has not confirmed (made up, wrong check
+ *   digits, unknown to VIES, or VIES unavailable) → 19 % German VAT (`eu-vat-id-unconfirmed`):
+ *   a typed ID proves nothing, and charging never falls short;
  * - a business outside the EU → no German VAT: the place of supply of a B2B service is where the
  *   buyer is established (§ 3a (2) UStG, Article 44) (`outside-eu`);
  * - a business in another EU state without a VAT ID → 19 % German VAT (`eu-without-vat-id`):
@@ -16,7 +22,8 @@ import { siteConfig } from '../site-config.ts';
  *   below the EU-wide 10,000 € threshold of cross-border e-services that is German VAT.
  *
  * Used by the quote PDF, the order forms, the invoices and receipts and the pricing page, so they
- * say the same thing. Whether a VAT ID exists (VIES) is not checked here; its format is.
+ * say the same thing. VIES itself is asked on the server (server/billing/vat/); this rule only
+ * takes its confirmation.
  */
 
 /** The seller's country, from its VAT ID (`DE318765432` → `DE`). */
@@ -194,7 +201,17 @@ export function vatIdProblem(country: string, vatId: string | undefined): string
   return OTHER_TAX_ID_PATTERN.test(vatId) ? null : vatMessages.taxIdInvalid;
 }
 
-export type VatCase = 'domestic' | 'reverse-charge' | 'outside-eu' | 'eu-without-vat-id';
+export type VatCase =
+  'domestic' | 'reverse-charge' | 'eu-vat-id-unconfirmed' | 'outside-eu' | 'eu-without-vat-id';
+
+/** Every case, for the schemas of stored documents. */
+export const vatCases = [
+  'domestic',
+  'reverse-charge',
+  'eu-vat-id-unconfirmed',
+  'outside-eu',
+  'eu-without-vat-id',
+] as const satisfies readonly VatCase[];
 
 export interface VatDecision {
   case: VatCase;
@@ -203,7 +220,11 @@ export interface VatDecision {
   note: string | null;
   /** The buyer's VAT ID as it is printed (normalized), when one was given. */
   buyerVatId?: string;
+  /** VIES's confirmation the reverse charge rests on (`reverse-charge` only). */
+  confirmation?: VatIdConfirmation;
 }
+
+export type { VatIdConfirmation };
 
 export const vatNotes = {
   reverseCharge:
@@ -211,14 +232,39 @@ export const vatNotes = {
   outsideEu:
     'Not taxable in Germany: the place of supply is where the recipient is established, outside the EU (§ 3a (2) UStG, Article 44, Council Directive 2006/112/EC). Any tax due there is accounted for by the recipient.',
   euWithoutVatId: `No VAT ID was given, so German VAT of ${GERMAN_VAT_PERCENT} % is charged. With your company's VAT ID the reverse charge applies instead.`,
+  vatIdUnconfirmed: `German VAT of ${GERMAN_VAT_PERCENT} % is charged: VIES, the EU's VAT number service, has not confirmed this VAT ID. The reverse charge applies only to a VAT ID that VIES confirms.`,
+  /** Printed with the reverse charge: the proof it rests on. */
+  vatIdConfirmed: (confirmation: VatIdConfirmation) =>
+    `VAT ID ${confirmation.vatId} confirmed by VIES on ${confirmation.confirmedOn}, consultation number ${confirmation.consultationNumber}.`,
+  /** What the order forms say before anything is sent: VIES is asked when the quote or order is made. */
+  reverseChargeOnceConfirmed: `Reverse charge (VAT 0 %) applies once VIES, the EU's VAT number service, confirms your VAT ID when the quote or order is made; until then, or if it does not, German VAT of ${GERMAN_VAT_PERCENT} % is charged.`,
+  checkDigitsWrong: `This VAT ID's check digits do not match, so VIES cannot confirm it and German VAT of ${GERMAN_VAT_PERCENT} % is charged. Check the number.`,
 } as const;
 
 /**
- * The VAT of a sale to a business in `country` (ISO 3166-1 alpha-2, upper case) with `vatId`
- * (normalized, optional). Throws a RangeError for a pair `vatIdProblem` refuses: callers validate
- * first (the contracts do), so a bad pair here is a bug, never a guess at a tax rate.
+ * Whether a sale to `buyer` can be a reverse charge at all, before asking VIES: a usable country
+ * and VAT ID pair, an EU state other than the seller's, and a VAT ID whose check digits pass.
+ * Only then is VIES asked (server/billing/vat/confirm-vat-id.ts).
  */
-export function decideVat(buyer: { country: string; vatId?: string }): VatDecision {
+export function reverseChargeMayApply(buyer: { country: string; vatId?: string | undefined }) {
+  const { country, vatId } = buyer;
+  if (!vatId || vatIdProblem(country, vatId) !== null) return false;
+  return isEuCountry(country) && country !== sellerCountry && vatIdCheckDigitsPass(vatId);
+}
+
+/**
+ * The VAT of a sale to a business in `country` (ISO 3166-1 alpha-2, upper case) with `vatId`
+ * (normalized, optional) and VIES's `confirmation` of that ID, if it gave one. The one place the
+ * reverse charge is decided: only an ID that passes its check digits and that VIES confirmed
+ * (the same ID) is one; never the typed country or a well-formed ID alone. Throws a RangeError
+ * for a pair `vatIdProblem` refuses: callers validate first (the contracts do), so a bad pair
+ * here is a bug, never a guess at a tax rate.
+ */
+export function decideVat(buyer: {
+  country: string;
+  vatId?: string | undefined;
+  confirmation?: VatIdConfirmation | null | undefined;
+}): VatDecision {
   const vatId = buyer.vatId || undefined;
   const problem = vatIdProblem(buyer.country, vatId);
   if (problem) throw new RangeError(`decideVat(${buyer.country}, ${vatId ?? '-'}): ${problem}`);
@@ -229,14 +275,51 @@ export function decideVat(buyer: { country: string; vatId?: string }): VatDecisi
   if (!isEuCountry(buyer.country)) {
     return { case: 'outside-eu', ratePercent: 0, note: vatNotes.outsideEu, ...withId };
   }
-  if (vatId) {
-    return { case: 'reverse-charge', ratePercent: 0, note: vatNotes.reverseCharge, ...withId };
+  if (!vatId) {
+    return {
+      case: 'eu-without-vat-id',
+      ratePercent: GERMAN_VAT_PERCENT,
+      note: vatNotes.euWithoutVatId,
+    };
+  }
+  const { confirmation } = buyer;
+  if (
+    confirmation &&
+    confirmation.vatId === vatId &&
+    reverseChargeMayApply({ country: buyer.country, vatId })
+  ) {
+    return {
+      case: 'reverse-charge',
+      ratePercent: 0,
+      note: `${vatNotes.reverseCharge} ${vatNotes.vatIdConfirmed(confirmation)}`,
+      ...withId,
+      confirmation,
+    };
   }
   return {
-    case: 'eu-without-vat-id',
+    case: 'eu-vat-id-unconfirmed',
     ratePercent: GERMAN_VAT_PERCENT,
-    note: vatNotes.euWithoutVatId,
+    note: vatNotes.vatIdUnconfirmed,
+    ...withId,
   };
+}
+
+/**
+ * What the order forms show while the buyer types, before VIES is asked (it is asked when the
+ * quote or order is made): `decideVat` without a confirmation — so an EU VAT ID shows the 19 %
+ * it is charged until VIES confirms it — with a note that says so, or that the check digits are
+ * wrong. The same rule as the service's, so the form never promises what the document won't say.
+ */
+export function decideVatBeforeVies(buyer: {
+  country: string;
+  vatId?: string | undefined;
+}): VatDecision {
+  const decision = decideVat({ country: buyer.country, vatId: buyer.vatId });
+  if (decision.case !== 'eu-vat-id-unconfirmed') return decision;
+  const note = reverseChargeMayApply(buyer)
+    ? vatNotes.reverseChargeOnceConfirmed
+    : vatNotes.checkDigitsWrong;
+  return { ...decision, note };
 }
 
 /** The label of the VAT line of a total: "VAT 19 %", "VAT 0 % (reverse charge)", "No German VAT". */
@@ -244,6 +327,7 @@ export function vatLabel(decision: VatDecision): string {
   switch (decision.case) {
     case 'domestic':
     case 'eu-without-vat-id':
+    case 'eu-vat-id-unconfirmed':
       return `VAT ${decision.ratePercent} %`;
     case 'reverse-charge':
       return 'VAT 0 % (reverse charge)';

@@ -113,7 +113,7 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
         postalCode: '75002',
         country: 'FR',
         city: 'Paris',
-        vatId: 'FR12345678901',
+        vatId: 'FR40303265045',
         poReference: 'PO-2026-17',
       }),
     });
@@ -126,26 +126,42 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     // The fake is a test-mode account: Stripe e-mails no customer there, so nothing claims it did.
     expect(order.invoiceEmailedTo).toBeNull();
 
+    // VIES confirmed the VAT ID (decision 210): Stripe gets it as `eu_vat`, with the consultation.
+    const consultation = t.vies?.consultations.get('FR40303265045') ?? '';
+    expect(consultation).toMatch(/^WAPI/);
     const [customer] = fake.requestsTo('POST', '/v1/customers');
     expect(customer?.body).toMatchObject({
       name: 'Globex SE',
       email: buyer,
       address: { country: 'FR', city: 'Paris', line1: '1 rue de la Paix', postal_code: '75002' },
-      tax_id_data: [{ type: 'eu_vat', value: 'FR12345678901' }],
-      invoice_settings: { custom_fields: [{ name: 'PO number', value: 'PO-2026-17' }] },
+      tax_id_data: [{ type: 'eu_vat', value: 'FR40303265045' }],
+      invoice_settings: {
+        custom_fields: [
+          { name: 'VAT ID confirmed by VIES', value: consultation },
+          { name: 'PO number', value: 'PO-2026-17' },
+        ],
+      },
     });
     const [created] = fake.requestsTo('POST', '/v1/subscriptions');
     expect(created?.body).toMatchObject({
       collection_method: 'send_invoice',
       days_until_due: '30',
       items: [{ quantity: '10' }],
-      metadata: { po_reference: 'PO-2026-17', edition: 'Pro', billing_period: 'yearly' },
+      metadata: {
+        po_reference: 'PO-2026-17',
+        edition: 'Pro',
+        billing_period: 'yearly',
+        vies_consultation_number: consultation,
+      },
     });
     const invoice = fake.invoices.get(
       fake.subscriptions.get(order.subscriptionId)?.latest_invoice ?? '',
     );
     expect(invoice?.status).toBe('open');
-    expect(invoice?.custom_fields).toEqual([{ name: 'PO number', value: 'PO-2026-17' }]);
+    expect(invoice?.custom_fields).toEqual([
+      { name: 'VAT ID confirmed by VIES', value: consultation },
+      { name: 'PO number', value: 'PO-2026-17' },
+    ]);
     expect(fake.requestsTo('POST', `/v1/invoices/${invoice?.id}/send`)).toHaveLength(1);
     expect(order.invoiceUrl).toBe(`https://invoice.stripe.test/i/${invoice?.id}`);
     expect(order.dueAt).toBe(new Date(start.getTime() + 30 * DAY).toISOString());

@@ -235,6 +235,7 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
         address: null,
         country: 'US',
         vatId: null,
+        vatIdConfirmation: null,
       },
       poReference: null,
       quoteReference: null,

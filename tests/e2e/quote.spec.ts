@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { quoteSuccessMessage } from '#shared/contracts/messages.ts';
+import { vatNotes } from '#shared/pricing/vat.ts';
 import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
@@ -79,7 +80,8 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   ).toBeVisible();
   await expectNoAxeViolations(page, 'quote dialog with errors');
 
-  // The VAT rule as the visitor types (decision 177): Germany 19 %, Sweden with its VAT ID 0 %.
+  // The VAT rule as the visitor types (decisions 177, 210): Germany 19 %; Sweden with its VAT ID
+  // 19 % until VIES confirms it when the quote is made, which the form says.
   await dialog.getByLabel('VAT ID (optional)').fill('');
   await dialog.getByLabel('Country').selectOption('DE');
   await expect(dialog.getByText('VAT 19 %')).toBeVisible();
@@ -93,7 +95,8 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   await dialog.getByLabel('City').fill('Stockholm');
   await dialog.getByLabel('VAT ID (optional)').fill('SE556677889901');
   await dialog.getByLabel('Purchase order (optional)').fill('PO-4711');
-  await expect(dialog.getByText('VAT 0 % (reverse charge)')).toBeVisible();
+  await expect(dialog.getByText('VAT 19 %')).toBeVisible();
+  await expect(dialog.getByText(vatNotes.reverseChargeOnceConfirmed)).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
   await send.click();
 
@@ -125,6 +128,9 @@ test('pricing → Enterprise yearly → Get a quote → PDF, e-mail and the acce
   expect(text).toMatch(/Net per year\s+\$37,800\.00/);
   expect(text).toMatch(/VAT 0 % \(reverse charge\)\s+\$0\.00/);
   expect(text).toContain('Reverse charge');
+  expect(text.replace(/\s+/g, ' ')).toMatch(
+    /VAT ID SE556677889901 confirmed by VIES on \d{4}-\d{2}-\d{2}, consultation number WAPI/,
+  );
   expect(text).toContain('Storgatan 1');
   const bare = await page.request.get(`/quotes/${number}.pdf`);
   expect(bare.status()).toBe(404);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licences, trialClaims } from '#server/platform/db/schema.ts';
 import { createInvoiceCheckout } from '#server/billing/invoices/create-invoice-checkout.ts';
 import { hashEmailAddress } from '#server/platform/email/normalize-email-address.ts';
+import { viesClientOf } from '#server/billing/vat/confirm-vat-id.ts';
 import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
 import {
   handlePaymentEvent,
@@ -82,7 +83,7 @@ async function validate(t: TestApp, key: string): Promise<unknown> {
 /** The order as the service places it once its address is confirmed (the route's own path). */
 async function placeInvoiceOrder(t: TestApp, billingEmail: string) {
   const result = await createInvoiceCheckout(
-    syncDepsOf(t.deps),
+    { ...syncDepsOf(t.deps), vies: viesClientOf(t.deps.env) },
     invoiceCheckoutRequestSchema.parse(proByInvoice(billingEmail)),
   );
   if (!result.ok) throw new Error(result.detail);
@@ -212,6 +213,7 @@ describe.each(databaseTargets)('an invoice order and someone else’s trial on $
           email: 'early@acme.test',
           address: { line1: null, postalCode: null, city: null, country: 'de' },
           vatId: null,
+          vatIdConfirmation: null,
         },
         poReference: null,
         quoteReference: null,

@@ -5,11 +5,14 @@ import { createLogger } from '#server/platform/logger.ts';
 import { assembleDeps } from '#server/runtime.ts';
 import type { TestDatabaseTarget } from './databases.ts';
 import { DocumentedAnswers } from './documented-answers.ts';
+import { startViesFake, type ViesFake } from './vies-fake.ts';
 import { appendFileSync } from 'node:fs';
 
 export interface TestApp {
   app: ReturnType<typeof buildApp>;
   deps: AppDeps;
+  /** The VIES fake `VIES_URL` points at, unless the test set VIES_URL itself. */
+  vies: ViesFake | undefined;
   /** Moves the injected clock. */
   setNow(date: Date): void;
   close(): Promise<void>;
@@ -20,10 +23,13 @@ export async function createTestApp(
   target: TestDatabaseTarget,
   overrides: { env?: Record<string, string>; options?: BuildAppOptions; now?: Date } = {},
 ): Promise<TestApp> {
+  // VIES is never asked for real in tests: a fake of it answers (decision 210).
+  const vies = overrides.env?.VIES_URL ? undefined : await startViesFake();
   const env: Env = parseEnv({
     NODE_ENV: 'test',
     PUBLIC_BASE_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
+    ...(vies ? { VIES_URL: vies.url } : {}),
     ...overrides.env,
   });
   const database = await target.open();
@@ -45,10 +51,14 @@ export async function createTestApp(
   return {
     app,
     deps,
+    vies,
     setNow(date) {
       now = date;
     },
-    close: () => database.close(),
+    async close() {
+      await database.close();
+      await vies?.close();
+    },
   };
 }
 

@@ -12,7 +12,7 @@ import {
 } from '#shared/contracts/invoice-order-messages.ts';
 import { isCountryCode } from '#shared/countries.ts';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
-import { vatIdProblem } from '#shared/pricing/vat.ts';
+import { decideVatBeforeVies, vatIdProblem } from '#shared/pricing/vat.ts';
 import type { RootData } from '#app/root-data.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { BuyerFields } from '../forms/BuyerFields.tsx';
@@ -76,6 +76,11 @@ export function InvoiceCheckout({
     ? vatIdProblem(values.country, typedVatId)
     : null;
   const invalid = !hydrated || form.invalid || vatProblem !== null;
+  // What the invoice will charge for this country and VAT ID, in the VAT rule's words.
+  const vatNote =
+    isCountryCode(values.country) && vatProblem === null
+      ? decideVatBeforeVies({ country: values.country, vatId: typedVatId }).note
+      : null;
   /** Where the service sent the link to confirm the order, once it did. */
   const [placedFor, setPlacedFor] = useState<string | null>(null);
 
@@ -128,6 +133,7 @@ export function InvoiceCheckout({
         vatProblem={vatProblem}
         limits={invoiceCheckoutLimits}
       />
+      {vatNote ? <p className={formStyles.note}>{vatNote}</p> : null}
       <FormFooter
         submission={submission}
         successMessage={null}

@@ -17,7 +17,7 @@ import {
   type QuoteResponse,
 } from '#shared/contracts/quotes.ts';
 import { formatCents, mayPayByInvoice, planName } from '#shared/pricing/index.ts';
-import { decideVat, vatAmounts, vatIdProblem, vatLabel } from '#shared/pricing/vat.ts';
+import { decideVatBeforeVies, vatAmounts, vatIdProblem, vatLabel } from '#shared/pricing/vat.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { periodLabel } from '../pricing/period-label.ts';
 import { usePriceSelection } from '../pricing/use-price-selection.ts';
@@ -145,7 +145,7 @@ export function QuoteForm() {
   const period = periodLabel(selection.billingPeriod);
   const decision =
     isCountryCode(values.country) && vatProblem === null
-      ? decideVat({ country: values.country, ...(typedVatId ? { vatId: typedVatId } : {}) })
+      ? decideVatBeforeVies({ country: values.country, vatId: typedVatId })
       : null;
   const amounts = decision ? vatAmounts(net, decision) : null;
   const money = (cents: number) => formatCents(cents, selection.currency);

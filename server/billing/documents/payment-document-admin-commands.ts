@@ -58,6 +58,11 @@ const show: AdminCommand<DocumentCommandSettings> = {
       [
         `${document.kind === 'receipt' ? 'Receipt' : 'Invoice'} ${document.number} of ${document.issuedOn}`,
         `Buyer:   ${[document.buyer.companyName, document.buyer.email].filter(Boolean).join(', ')}${document.buyer.vatId ? ` (VAT ID ${document.buyer.vatId})` : ''}`,
+        ...(document.buyer.vatIdConfirmation
+          ? [
+              `VIES:    confirmed on ${document.buyer.vatIdConfirmation.confirmedOn}, consultation number ${document.buyer.vatIdConfirmation.consultationNumber}`,
+            ]
+          : []),
         ...document.lines.map((line) => `Line:    ${line.description}: ${money(line.amountMinor)}`),
         `Net:     ${money(document.netMinor)}`,
         `${document.vat.label}: ${money(document.vatMinor)}`,

@@ -26,6 +26,14 @@ const payment: DocumentablePayment = {
     address: '1 rue de Rivoli, 75001 Paris, FR',
     country: 'FR',
     vatId: 'FR40303265045',
+    vatIdConfirmation: {
+      vatId: 'FR40303265045',
+      by: 'vies',
+      consultationNumber: 'WAPIAAAAX1234567',
+      confirmedOn: '2026-12-31',
+      name: 'EXEMPLE SA',
+      address: null,
+    },
   },
   poReference: 'PO-1',
   quoteReference: null,
@@ -49,7 +57,19 @@ describe('payment documents', () => {
 
   it('taxes by the shared rule; no country or a refused pair is German VAT', () => {
     expect(vatOfPayment(payment.buyer)).toMatchObject({ case: 'reverse-charge', ratePercent: 0 });
-    const nobody = { email: 'a@b.c', companyName: null, address: null, country: null, vatId: null };
+    // Without VIES's confirmation the same VAT ID is 19 % (decision 210).
+    expect(vatOfPayment({ ...payment.buyer, vatIdConfirmation: null })).toMatchObject({
+      case: 'eu-vat-id-unconfirmed',
+      ratePercent: 19,
+    });
+    const nobody = {
+      email: 'a@b.c',
+      companyName: null,
+      address: null,
+      country: null,
+      vatId: null,
+      vatIdConfirmation: null,
+    };
     expect(vatOfPayment(nobody)).toMatchObject({ case: 'domestic', ratePercent: 19 });
     expect(vatOfPayment({ ...nobody, country: 'US' })).toMatchObject({ case: 'outside-eu' });
     expect(vatOfPayment({ ...nobody, country: 'FR', vatId: 'NOT-A-VAT-ID' })).toMatchObject({

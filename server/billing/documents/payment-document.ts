@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { calendarDateIn } from '#server/billing/calendar-date.ts';
 import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
 import { currencies, type Currency } from '#shared/pricing/index.ts';
-import { decideVat, vatAmounts, vatLabel, type VatDecision } from '#shared/pricing/vat.ts';
+import {
+  decideVat,
+  vatAmounts,
+  vatCases,
+  vatLabel,
+  type VatDecision,
+} from '#shared/pricing/vat.ts';
+import {
+  vatIdConfirmationSchema,
+  type VatIdConfirmation,
+} from '#shared/pricing/vat-id-confirmation.ts';
 import { siteConfig } from '#shared/site-config.ts';
 
 /**
@@ -49,6 +59,8 @@ export interface DocumentablePayment {
     /** ISO 3166-1 alpha-2; unknown for a card charge of the test provider. */
     country: string | null;
     vatId: string | null;
+    /** VIES's confirmation of `vatId` (decision 210); the reverse charge needs it. */
+    vatIdConfirmation: VatIdConfirmation | null;
   };
   poReference: string | null;
   quoteReference: string | null;
@@ -68,6 +80,8 @@ export const paymentDocumentSchema = z.object({
     addressLines: z.array(z.string()),
     country: z.string(),
     vatId: z.string().nullable(),
+    /** VIES's confirmation the reverse charge rests on (decision 210); absent on older documents. */
+    vatIdConfirmation: vatIdConfirmationSchema.nullable().optional(),
   }),
   lines: z.array(
     z.object({
@@ -81,7 +95,7 @@ export const paymentDocumentSchema = z.object({
   currency: z.enum(currencies),
   netMinor: minor,
   vat: z.object({
-    case: z.enum(['domestic', 'reverse-charge', 'outside-eu', 'eu-without-vat-id']),
+    case: z.enum(vatCases),
     ratePercent: z.number().int().min(0).max(100),
     label: z.string(),
     note: z.string().nullable(),
@@ -108,16 +122,21 @@ export type PaymentDocument = z.infer<typeof paymentDocumentSchema>;
 const SELLER_COUNTRY = siteConfig.company.vatId.slice(0, 2);
 
 /**
- * The VAT of a payment by the shared rule (decision 177). A buyer who named no country (a card
- * charge of the test provider), or whose country and VAT ID the rule refuses, is charged German
- * VAT: the seller owes it unless the buyer shows otherwise.
+ * The VAT of a payment by the shared rule (decisions 177, 210). A buyer who named no country (a
+ * card charge of the test provider), or whose country and VAT ID the rule refuses, is charged
+ * German VAT: the seller owes it unless the buyer shows otherwise. The reverse charge needs
+ * VIES's confirmation, stored with the invoice.
  */
 export function vatOfPayment(
-  buyer: Pick<DocumentablePayment['buyer'], 'country' | 'vatId'>,
+  buyer: Pick<DocumentablePayment['buyer'], 'country' | 'vatId' | 'vatIdConfirmation'>,
 ): VatDecision {
   const country = buyer.country?.toUpperCase() || SELLER_COUNTRY;
   try {
-    return decideVat({ country, ...(buyer.vatId ? { vatId: buyer.vatId } : {}) });
+    return decideVat({
+      country,
+      vatId: buyer.vatId ?? undefined,
+      confirmation: buyer.vatIdConfirmation,
+    });
   } catch {
     return decideVat({ country: SELLER_COUNTRY });
   }
@@ -149,6 +168,7 @@ export function buildPaymentDocument(input: {
         : [],
       country: buyerCountry,
       vatId: decision.buyerVatId ?? null,
+      vatIdConfirmation: decision.confirmation ?? null,
     },
     lines: [
       {

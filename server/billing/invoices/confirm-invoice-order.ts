@@ -3,6 +3,7 @@ import {
   type InvoiceCheckoutResponse,
 } from '#shared/contracts/invoice-checkout.ts';
 import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
+import type { ViesClient } from '../vat/vies-client.ts';
 import { createQuoteRepository } from '../quotes/quote-repository.ts';
 import { createInvoiceCheckout } from './create-invoice-checkout.ts';
 import { invoiceOrderCapOf } from './invoice-order-cap.ts';
@@ -41,7 +42,7 @@ type Claim = { ok: true; order: InvoiceOrder } | { ok: false; code: ConfirmInvoi
  * failure gives the order and the quote back, so the link works again.
  */
 export async function confirmInvoiceOrder(
-  deps: SyncDeps,
+  deps: SyncDeps & { vies: ViesClient },
   token: string,
 ): Promise<ConfirmInvoiceOrderResult> {
   const found = await findInvoiceOrderByToken(deps, token);

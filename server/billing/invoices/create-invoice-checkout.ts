@@ -6,6 +6,8 @@ import type {
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
 import { syncSubscription, type SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { INVOICE_NET_DAYS, mayPayByInvoice } from '../subscriptions/invoice-rules.ts';
+import { confirmVatId } from '../vat/confirm-vat-id.ts';
+import type { ViesClient } from '../vat/vies-client.ts';
 
 /** An invoice order's details as stored: the validated request without the quote's token. */
 export type InvoiceOrderDetails = Omit<InvoiceCheckoutRequest, 'quoteToken'>;
@@ -16,13 +18,15 @@ export type InvoiceCheckoutResult =
 
 /**
  * Pay by invoice (decision 144), once the billing address is confirmed (decision 153), in order:
- * only yearly Pro and Enterprise (else NotInvoiceable) → the provider creates the customer and
+ * only yearly Pro and Enterprise (else NotInvoiceable) → VIES is asked about an EU buyer's VAT
+ * ID, whose confirmation alone makes the invoice a reverse charge (decision 210) → the provider
+ * creates the customer and
  * a subscription whose invoice is sent net 30 → the subscription is synced at once, so the
  * licence is issued (and its key e-mailed) before the invoice is paid, through the same
  * idempotent sync as card checkout. Only confirmInvoiceOrder calls this.
  */
 export async function createInvoiceCheckout(
-  deps: SyncDeps,
+  deps: SyncDeps & { vies: ViesClient },
   request: InvoiceOrderDetails,
   options: {
     /** The order's id: the provider's idempotency key, so a retried confirmation adds nothing. */
@@ -38,6 +42,7 @@ export async function createInvoiceCheckout(
       detail: 'Pay by invoice is offered for yearly Pro and Enterprise subscriptions only.',
     };
   }
+  const vatIdConfirmation = await confirmVatId(deps, request);
   const created = await deps.payments.createInvoiceSubscription({
     requestId: options.requestId ?? `inv_${randomBytes(16).toString('base64url')}`,
     edition: request.edition,
@@ -54,6 +59,7 @@ export async function createInvoiceCheckout(
         country: request.country,
       },
       vatId: request.vatId,
+      vatIdConfirmation,
     },
     poReference: request.poReference,
     quoteReference: options.quoteReference ?? null,

@@ -30,6 +30,7 @@ import {
 } from '#server/platform/api-doc/common-errors.ts';
 import { isPaymentError } from '../subscriptions/payment-errors.ts';
 import { syncDepsOf } from '../subscriptions/sync-subscription.ts';
+import { viesClientOf } from '../vat/confirm-vat-id.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import {
   enforceRateLimits,
@@ -264,7 +265,10 @@ export const invoiceCheckoutRoutes = defineRoutes(
       if (!body.ok) return body.response;
       let result;
       try {
-        result = await confirmInvoiceOrder(syncDepsOf(deps), body.value.token);
+        result = await confirmInvoiceOrder(
+          { ...syncDepsOf(deps), vies: viesClientOf(deps.env) },
+          body.value.token,
+        );
       } catch (error) {
         if (!isPaymentError(error)) throw error;
         c.get('log').error({ err: error }, 'invoice subscription could not be created');

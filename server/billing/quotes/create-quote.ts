@@ -8,12 +8,16 @@ import { buildQuoteDocument } from './quote-document.ts';
 import { formatQuoteNumber, quoteDates } from './quote-number.ts';
 import { createQuoteRepository } from './quote-repository.ts';
 import { createQuoteToken, hashQuoteToken } from './quote-token.ts';
+import { confirmVatId, viesClientOf } from '../vat/confirm-vat-id.ts';
+import type { ViesClient } from '../vat/vies-client.ts';
 
 export interface QuoteDeps {
   db: Database;
   clock: () => Date;
   secretKey: string;
   publicBaseUrl: string;
+  vies: ViesClient;
+  logger?: BillingPorts['logger'] | undefined;
 }
 
 /** The quotes domain's dependencies, from the app's. */
@@ -23,6 +27,8 @@ export function quoteDepsOf(deps: BillingPorts): QuoteDeps {
     clock: deps.clock,
     secretKey: deps.secretKey,
     publicBaseUrl: deps.env.PUBLIC_BASE_URL,
+    vies: viesClientOf(deps.env),
+    logger: deps.logger,
   };
 }
 
@@ -36,11 +42,13 @@ export function quoteLinks(publicBaseUrl: string, number: string, token: string)
 }
 
 /**
- * Makes a quote: its number from the year's counter, the priced document, the row and the
- * e-mail with its links and the PDF attached, all in one transaction (decisions 142, 181). The
+ * Makes a quote: VIES asked about an EU buyer's VAT ID first, outside the transaction (decision
+ * 210), then its number from the year's counter, the priced document, the row and the e-mail
+ * with its links and the PDF attached, all in one transaction (decisions 142, 181). The
  * download link draws the PDF again from the stored document.
  */
 export async function createQuote(deps: QuoteDeps, request: QuoteRequest): Promise<QuoteResponse> {
+  const vatIdConfirmation = await confirmVatId(deps, request);
   const now = deps.clock();
   const { quoteDate, year, validUntil } = quoteDates(now, siteConfig.company.timeZone);
   const token = createQuoteToken();
@@ -54,6 +62,7 @@ export async function createQuote(deps: QuoteDeps, request: QuoteRequest): Promi
       quoteDate,
       validUntil,
       publicBaseUrl: deps.publicBaseUrl,
+      vatIdConfirmation,
     });
     await repository.insert({
       number,

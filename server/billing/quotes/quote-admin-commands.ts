@@ -136,6 +136,12 @@ const show: AdminCommand = {
       ['E-mail', quote.email],
       ['Billing address', quote.billingAddress?.replaceAll('\n', ', ') ?? null],
       ['VAT ID', quote.vatId],
+      [
+        'VIES',
+        document.buyer.vatIdConfirmation
+          ? `confirmed on ${document.buyer.vatIdConfirmation.confirmedOn}, consultation number ${document.buyer.vatIdConfirmation.consultationNumber}`
+          : null,
+      ],
       ['Purchase order', quote.purchaseOrder],
       [
         'Plan',

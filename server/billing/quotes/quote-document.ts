@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
 import type { QuoteRequest } from '#shared/contracts/quotes.ts';
 import { countryNames, isCountryCode } from '#shared/countries.ts';
-import { decideVat, vatAmounts, vatLabel } from '#shared/pricing/vat.ts';
+import { decideVat, vatAmounts, vatCases, vatLabel } from '#shared/pricing/vat.ts';
+import {
+  vatIdConfirmationSchema,
+  type VatIdConfirmation,
+} from '#shared/pricing/vat-id-confirmation.ts';
 import { priceQuote } from './quote-lines.ts';
 
 /**
@@ -20,7 +24,7 @@ const legacyTaxSchema = z.object({
 
 /** The tax of a quote by the VAT rule (decision 177): its case, rate, amounts and note. */
 const vatSchema = z.object({
-  case: z.enum(['domestic', 'reverse-charge', 'outside-eu', 'eu-without-vat-id']),
+  case: z.enum(vatCases),
   ratePercent: z.number().int(),
   /** "VAT 19 %", "VAT 0 % (reverse charge)"… */
   label: z.string(),
@@ -49,6 +53,8 @@ export const quoteDocumentSchema = z.object({
       })
       .optional(),
     vatId: z.string().optional(),
+    /** VIES's confirmation of the VAT ID, when the reverse charge rests on it (decision 210). */
+    vatIdConfirmation: vatIdConfirmationSchema.optional(),
     purchaseOrder: z.string().optional(),
   }),
   plan: z.object({
@@ -83,6 +89,8 @@ export function buildQuoteDocument(input: {
   quoteDate: string;
   validUntil: string;
   publicBaseUrl: string;
+  /** VIES's confirmation of the buyer's VAT ID, asked for just before (decision 210). */
+  vatIdConfirmation: VatIdConfirmation | null;
 }): QuoteDocument {
   const { request } = input;
   const priced = priceQuote({
@@ -93,7 +101,8 @@ export function buildQuoteDocument(input: {
   });
   const vat = decideVat({
     country: request.country,
-    ...(request.vatId ? { vatId: request.vatId } : {}),
+    vatId: request.vatId,
+    confirmation: input.vatIdConfirmation,
   });
   const amounts = vatAmounts(priced.totalCents, vat);
   const countryName = isCountryCode(request.country)
@@ -116,6 +125,7 @@ export function buildQuoteDocument(input: {
         country: request.country,
       },
       ...(request.vatId ? { vatId: request.vatId } : {}),
+      ...(vat.confirmation ? { vatIdConfirmation: vat.confirmation } : {}),
       ...(request.purchaseOrder ? { purchaseOrder: request.purchaseOrder } : {}),
     },
     plan: {

@@ -1,4 +1,5 @@
 import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
+import type { VatIdConfirmation } from '#shared/pricing/vat-id-confirmation.ts';
 import type { DocumentablePayment } from '#server/billing/documents/payment-document.ts';
 
 /**
@@ -83,8 +84,13 @@ export interface InvoiceBuyer {
     city: string | null;
     country: string | null;
   };
-  /** An EU VAT ID, kept as the customer's `eu_vat` tax id. */
+  /** The buyer's VAT or tax ID as typed (normalized). */
   vatId: string | null;
+  /**
+   * VIES's confirmation of an EU `vatId` (decision 210): only a confirmed ID is the reverse
+   * charge, and only it becomes Stripe's `eu_vat` tax ID.
+   */
+  vatIdConfirmation: VatIdConfirmation | null;
 }
 
 export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {

@@ -23,7 +23,11 @@ export interface E2eServer {
   stop(): Promise<void>;
 }
 
-export async function startE2eServer(options: { smtpUrl: string }): Promise<E2eServer> {
+export async function startE2eServer(options: {
+  smtpUrl: string;
+  /** The worker's VIES fake: no e2e server asks the real VIES (decision 210). */
+  viesUrl: string;
+}): Promise<E2eServer> {
   const port = await freePort();
   const baseURL = `http://localhost:${port}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-'));
@@ -39,6 +43,7 @@ export async function startE2eServer(options: { smtpUrl: string }): Promise<E2eS
       PUBLIC_BASE_URL: baseURL,
       DATABASE_URL: '',
       SMTP_URL: options.smtpUrl,
+      VIES_URL: options.viesUrl,
     },
   });
   // Should the worker end without its fixtures' teardown, the server does not outlive it.

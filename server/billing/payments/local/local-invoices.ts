@@ -57,6 +57,7 @@ async function sendInvoice(
     | 'billingAddress'
     | 'country'
     | 'vatId'
+    | 'vatIdConfirmation'
     | 'poReference'
     | 'quoteReference'
   >,
@@ -118,6 +119,7 @@ export async function createLocalInvoiceSubscription(
         billingAddress: addressText(input.buyer),
         country: input.buyer.address.country,
         vatId: input.buyer.vatId,
+        vatIdConfirmation: input.buyer.vatIdConfirmation,
         poReference: input.poReference,
         quoteReference: input.quoteReference,
       },
@@ -134,10 +136,7 @@ export async function createLocalInvoiceSubscription(
           dueAt: invoice.dueAt ?? now,
           hostedUrl: localInvoiceUrl(deps.publicBaseUrl, invoice.id),
           // With VAT, as Stripe's `amount_due` and the invoice to file (decision 180).
-          amountDue: vatAmounts(
-            invoice.amount,
-            vatOfPayment({ country: invoice.country, vatId: invoice.vatId }),
-          ).grossMinor,
+          amountDue: vatAmounts(invoice.amount, vatOfPayment(invoice)).grossMinor,
         },
         // Test mode: the invoice is a page of this server, e-mailed to no one.
         emailedTo: null,
@@ -167,6 +166,8 @@ export async function renewLocalInvoiceSubscription(
       billingAddress: previous?.billingAddress ?? null,
       country: previous?.country ?? null,
       vatId: previous?.vatId ?? null,
+      // The renewal keeps the confirmation the contract was made on (decision 210).
+      vatIdConfirmation: previous?.vatIdConfirmation ?? null,
       poReference: previous?.poReference ?? null,
       quoteReference: null,
     },

@@ -49,6 +49,7 @@ export function documentablePaymentsOf(
           address: invoice.billingAddress,
           country: invoice.country,
           vatId: invoice.vatId,
+          vatIdConfirmation: invoice.vatIdConfirmation,
         },
         poReference: invoice.poReference,
         quoteReference: invoice.quoteReference,

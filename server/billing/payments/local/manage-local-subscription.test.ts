@@ -18,6 +18,7 @@ function invoice(values: Partial<LocalInvoice> & { createdAt: Date }): LocalInvo
     billingEmail: null,
     billingAddress: null,
     vatId: null,
+    vatIdConfirmation: null,
     country: null,
     ...values,
   } as LocalInvoice;
@@ -43,13 +44,41 @@ describe('the buyer of a plan change', () => {
       billingAddress: '1 Main St, Springfield',
       country: 'US',
       vatId: null,
+      vatIdConfirmation: null,
     });
     expect(vatOfPayment(buyer)).toMatchObject({ case: 'outside-eu', ratePercent: 0 });
   });
 
   it('is nobody in particular for a card subscription: German VAT', () => {
     const buyer = buyerOfChange([invoice({ createdAt: new Date('2026-01-01') })]);
-    expect(buyer).toEqual({ companyName: null, billingAddress: null, country: null, vatId: null });
+    expect(buyer).toEqual({
+      companyName: null,
+      billingAddress: null,
+      country: null,
+      vatId: null,
+      vatIdConfirmation: null,
+    });
     expect(vatOfPayment(buyer)).toMatchObject({ case: 'domestic', ratePercent: 19 });
+  });
+
+  it('carries VIES’s confirmation of the order, so the change is reverse-charged as it was', () => {
+    const vatIdConfirmation = {
+      vatId: 'FR40303265045',
+      by: 'vies' as const,
+      consultationNumber: 'WAPIAAAAX1234567',
+      confirmedOn: '2026-01-01',
+      name: null,
+      address: null,
+    };
+    const ordered = invoice({
+      createdAt: new Date('2026-01-01'),
+      country: 'FR',
+      vatId: 'FR40303265045',
+      vatIdConfirmation,
+    });
+    const buyer = buyerOfChange([ordered]);
+    expect(buyer.vatIdConfirmation).toEqual(vatIdConfirmation);
+    expect(vatOfPayment(buyer)).toMatchObject({ case: 'reverse-charge', ratePercent: 0 });
+    expect(vatOfPayment({ ...buyer, vatIdConfirmation: null })).toMatchObject({ ratePercent: 19 });
   });
 });

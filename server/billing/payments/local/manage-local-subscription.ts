@@ -128,7 +128,10 @@ export function readPlanChange(
  */
 export function buyerOfChange(
   invoices: readonly LocalInvoice[],
-): Pick<LocalInvoice, 'companyName' | 'billingAddress' | 'country' | 'vatId'> {
+): Pick<
+  LocalInvoice,
+  'companyName' | 'billingAddress' | 'country' | 'vatId' | 'vatIdConfirmation'
+> {
   const named = invoices
     .filter((invoice) => invoice.country)
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
@@ -137,6 +140,7 @@ export function buyerOfChange(
     billingAddress: named?.billingAddress ?? null,
     country: named?.country ?? null,
     vatId: named?.vatId ?? null,
+    vatIdConfirmation: named?.vatIdConfirmation ?? null,
   };
 }
 

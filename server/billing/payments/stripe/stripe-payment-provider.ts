@@ -38,10 +38,15 @@ export const metadataKeys = {
   currency: 'currency',
   poReference: 'po_reference',
   quoteReference: 'quote_reference',
+  /** VIES's consultation number of the buyer's VAT ID (decision 210). */
+  viesConsultation: 'vies_consultation_number',
 } as const;
 
 /** The label of the buyer's purchase-order reference on every invoice (a custom field). */
 export const PO_FIELD_NAME = 'PO number';
+
+/** The label of VIES's consultation number on an invoice with the reverse charge (decision 210). */
+export const VIES_FIELD_NAME = 'VAT ID confirmed by VIES';
 
 /** An open invoice as the boundary names it; null unless it is finalized with a due date. */
 function openInvoiceOf(invoice: Stripe.Invoice): OpenInvoice | null {
@@ -177,10 +182,10 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           cancel_url: input.cancelUrl,
           // Starter costs nothing: ask for a card only if Stripe needs one.
           payment_method_collection: input.edition === 'Starter' ? 'if_required' : 'always',
-          // Stripe Tax computes and prints the VAT from the address and tax ID asked for here,
-          // as the VAT rule does (decision 178; dashboard set-up in docs/payments.md).
+          // Stripe Tax computes and prints the VAT from the address asked for here (decision
+          // 178). No tax ID is asked for: Stripe Tax would reverse-charge any well-formed one
+          // before it is verified, so card payments are taxed as without one (decision 210).
           billing_address_collection: 'required',
-          tax_id_collection: { enabled: true },
           automatic_tax: { enabled: true },
         };
         if (customer) {
@@ -233,13 +238,18 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
             country: address.country ?? '',
           };
         }
-        // An EU VAT ID is Stripe's `eu_vat`, which Stripe Tax reads (reverse charge); another
-        // state's tax ID is printed as a custom field (decision 178).
+        // Only an EU VAT ID that VIES confirmed is Stripe's `eu_vat`, which Stripe Tax reads as
+        // the reverse charge (decision 210); an unconfirmed one is printed as a custom field, so
+        // Stripe Tax charges 19 %, as another state's tax ID is (decision 178).
         const customFields: { name: string; value: string }[] = [];
-        if (buyer.vatId && address.country && isEuCountry(address.country)) {
+        const euVatId = address.country && isEuCountry(address.country);
+        if (buyer.vatId && euVatId && buyer.vatIdConfirmation?.vatId === buyer.vatId) {
           customerParams.tax_id_data = [{ type: 'eu_vat', value: buyer.vatId }];
+          const { consultationNumber } = buyer.vatIdConfirmation;
+          metadata[metadataKeys.viesConsultation] = consultationNumber;
+          customFields.push({ name: VIES_FIELD_NAME, value: consultationNumber });
         } else if (buyer.vatId) {
-          customFields.push({ name: 'Tax ID', value: buyer.vatId });
+          customFields.push({ name: euVatId ? 'VAT ID' : 'Tax ID', value: buyer.vatId });
         }
         if (input.poReference) customFields.push({ name: PO_FIELD_NAME, value: input.poReference });
         if (customFields.length > 0) {

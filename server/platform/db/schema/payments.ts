@@ -3,6 +3,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -10,6 +11,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { VatIdConfirmation } from '#shared/pricing/vat-id-confirmation.ts';
 import { licences } from './licences.ts';
 import { normalizedEmailOf } from './normalized-email.ts';
 
@@ -199,6 +201,8 @@ export const localInvoices = pgTable(
     quoteReference: text('quote_reference'),
     /** The buyer's country (ISO code) of an invoice sent for payment, for the VAT rule. */
     country: text('country'),
+    /** VIES's confirmation of `vatId` the reverse charge rests on (decision 210). */
+    vatIdConfirmation: jsonb('vat_id_confirmation').$type<VatIdConfirmation>(),
   },
   (table) => [
     index('local_invoices_subscription_idx').on(table.subscriptionId, table.createdAt),

@@ -23,7 +23,7 @@ export interface CheckoutPageView {
  * the buyer is taxed as a domestic one, as the receipt it gets is (decision 180).
  */
 function grossOf(session: LocalCheckoutSession, netTotal: number) {
-  const decision = vatOfPayment({ country: null, vatId: null });
+  const decision = vatOfPayment({ country: null, vatId: null, vatIdConfirmation: null });
   const amounts = vatAmounts(Math.round(netTotal * 100), decision);
   const money = (minor: number) => formatMinorAmount(minor, session.currency);
   return {

@@ -40,7 +40,7 @@ function DetailLine(props: { label: string; value: string | null }) {
 function InvoicePage({ invoice, now, document }: InvoicePageView) {
   const number = invoice.number ?? invoice.id;
   // The amounts of the invoice the buyer files (decision 180): the provider keeps the net amount.
-  const decision = vatOfPayment({ country: invoice.country, vatId: invoice.vatId });
+  const decision = vatOfPayment(invoice);
   const taxed = vatAmounts(invoice.amount, decision);
   const money = (minor: number) => formatMinorAmount(minor, invoice.currency);
   return (
