@@ -16,7 +16,7 @@ export default defineConfig({
     testTimeout: 180_000,
     // Above `startInstance`'s own 120 s start-up allowance, so a slow start names itself.
     hookTimeout: 150_000,
-    maxWorkers: 2,
+    maxWorkers: 3,
     ...sharedModuleGraph,
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'reports/vitest-security.json' },

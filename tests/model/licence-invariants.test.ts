@@ -3,19 +3,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { z } from 'zod';
 import { sweepLicenceLifecycle } from '#server/billing/subscriptions/sweep-licence-lifecycle.ts';
-import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
-import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
-import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
+import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import {
-  browser,
-  licenceKeyPattern,
-  payLocally,
-  postCheckout,
-} from '#tests/api/checkout-support.ts';
+import { licenceKeyPattern, postCheckout } from '#tests/api/checkout-support.ts';
 import { databaseTargets } from '#tests/support/databases.ts';
 import { orgId, runAdminOn } from '#tests/support/licensing.ts';
-import { createTestApp, csrfHeaders, type TestApp } from '#tests/support/test-app.ts';
+import { csrfHeaders, type TestApp } from '#tests/support/test-app.ts';
+import { localProvider, stripeProvider, type ModelProvider } from './support/providers.ts';
 
 /**
  * Issue 38: the licence and person invariants of docs/product-rules.md, checked after every step
@@ -88,6 +82,7 @@ interface Model {
 }
 
 interface World {
+  provider: ModelProvider;
   t: TestApp;
   ip: number;
 }
@@ -95,7 +90,7 @@ interface World {
 let world: World;
 let runCounter = 0;
 /** What the generated steps reached, printed at the end: a model that never gets anywhere proves nothing. */
-const reached = {
+const newReached = () => ({
   licences: 0,
   orgs: 0,
   tokens: 0,
@@ -106,7 +101,9 @@ const reached = {
   keptTrials: 0,
   invoiceOrders: 0,
   quotesPaidByCard: 0,
-};
+  redeliveries: 0,
+});
+let reached = newReached();
 
 function nextIp(): string {
   world.ip++;
@@ -143,9 +140,13 @@ function personMarker(model: Model, person: number): string {
   return `m${model.run}p${person}`;
 }
 
-/** What any spelling of the person leaves in a row's text (lower case). */
-function personPatterns(model: Model, person: number): string[] {
-  return [`%m${model.run}p${person}%`, `%m${model.run}.p${person}%`];
+/**
+ * A POSIX regular expression (case-insensitive) for any spelling of the person in a row's text:
+ * the local part with or without Gmail's dot, an optional `+tag`, then `@`; never a longer
+ * run number (`m1p0` must not find `m11p0`).
+ */
+function personPattern(model: Model, person: number): string {
+  return `(^|[^a-z0-9])m${model.run}\\.?p${person}(\\+[^@"]*)?@`;
 }
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -171,7 +172,7 @@ async function rows<T>(query: ReturnType<typeof sql>, schema: z.ZodType<T>): Pro
 /** The newest e-mail to a mailbox (every spelling) of a kind, optionally one whose text has `containing`. */
 async function newestMail(model: Model, person: number, kinds: string[], containing = '') {
   const [row] = await rows(
-    sql`select kind, text_body from email_outbox where (lower(to_address) like ${personPatterns(model, person)[0]} or lower(to_address) like ${personPatterns(model, person)[1]}) and kind in (${sql.join(
+    sql`select kind, text_body from email_outbox where to_address ~* ${personPattern(model, person)} and kind in (${sql.join(
       kinds.map((kind) => sql`${kind}`),
       sql`, `,
     )}) and strpos(text_body, ${containing}) > 0 order by id desc limit 1`,
@@ -305,7 +306,7 @@ async function checkInvariants(model: Model): Promise<void> {
   }
   // Invariant 4 (person): an erased person is in no table but the records the law keeps.
   for (const person of checked.has('person') ? model.erased : []) {
-    const [marker, dotted] = personPatterns(model, person);
+    const pattern = personPattern(model, person);
     const tables = await rows(
       sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
       z.object({ table_name: z.string() }),
@@ -313,7 +314,7 @@ async function checkInvariants(model: Model): Promise<void> {
     for (const { table_name: table } of tables) {
       if (keptByLaw.has(table)) continue;
       const [found] = await rows(
-        sql`select count(*)::int as n from ${sql.identifier(table)} as t where lower(row_to_json(t)::text) like ${marker} or lower(row_to_json(t)::text) like ${dotted}`,
+        sql`select count(*)::int as n from ${sql.identifier(table)} as t where row_to_json(t)::text ~* ${pattern}`,
         z.object({ n: z.number() }),
       );
       if (found && found.n > 0) {
@@ -385,7 +386,6 @@ const plans = [
   { edition: 'Enterprise', quantity: 25 },
 ] as const;
 const plan = fc.constantFrom(...plans);
-const successCard = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' };
 
 const startTrial = (p: number, s: number) =>
   operation(`trial(p${p}, s${s})`, async (model) => {
@@ -432,7 +432,7 @@ const buyByCard = (p: number, s: number, chosen: (typeof plans)[number], nameKey
       const { sessionId } = z.object({ sessionId: z.string() }).parse(await response.json());
       // Naming the key is the owner's proof: that trial may change.
       if (named) delete named.untouchedTrial;
-      await payLocally(world.t, sessionId, { email: actingAs(model, p, s), card: successCard });
+      await world.provider.payCard(sessionId, actingAs(model, p, s));
       const mail = await newestMail(model, p, ['licence-key']);
       await learnLicences(model, p, licenceKeyPattern.exec(mail?.text_body ?? '')?.[0]);
     },
@@ -452,20 +452,9 @@ const changePlan = (l: number, chosen: (typeof plans)[number]) =>
       );
       const row = pick(subscribed, l);
       if (!row) return;
-      const { url } = await world.t.deps.payments.createBillingPortalSession({
-        customerId: row.customer_id,
-        returnUrl: 'http://localhost:3000/',
-      });
-      const changed = await browser(
-        world.t,
-        `${new URL(url).pathname}/subscriptions/${row.subscription_id}/plan`,
-        {
-          edition: chosen.edition,
-          quantity: String(chosen.quantity),
-          billingPeriod: 'monthly',
-        },
-      );
-      if (changed.headers.get('location')?.includes('done=plan-changed')) reached.planChanges++;
+      if (await world.provider.changePlan(row.customer_id, row.subscription_id, chosen)) {
+        reached.planChanges++;
+      }
     },
     hasLicences,
   );
@@ -517,14 +506,11 @@ const replaceKey = (l: number) =>
         sql`select key_hint from licences where id = ${licence.id}`,
         z.object({ key_hint: z.string() }),
       );
-      // The address may hold several licences: the link of this one names its key's last group.
-      const link = await newestMail(
-        model,
-        licence.person,
-        ['lost-licence-key'],
-        `ending in ${hint?.key_hint ?? ''}`,
-      );
-      const token = /replace-licence-key\?token=([^\s"<]+)/.exec(link?.text_body ?? '')?.[1];
+      // One e-mail lists every licence of the address: take the link after this key's last group.
+      const link = await newestMail(model, licence.person, ['lost-licence-key']);
+      const token = new RegExp(
+        `ending in ${hint?.key_hint ?? '-'}[\\s\\S]*?replace-licence-key\\?token=([^\\s"<]+)`,
+      ).exec(link?.text_body ?? '')?.[1];
       if (!token) return;
       const replaced = await post('/account/v1/licenses/replace-key', { token });
       if (replaced.status !== 200) return;
@@ -543,7 +529,7 @@ const replaceKey = (l: number) =>
 const advanceClock = (days: number) =>
   operation(`advanceClock(${days} days)`, async () => {
     world.t.setNow(new Date(world.t.deps.clock().getTime() + days * DAY));
-    await runLocalBilling(world.t.deps);
+    await world.provider.timePassed();
     await sweepLicenceLifecycle(syncDepsOf(world.t.deps));
   });
 
@@ -636,17 +622,7 @@ const payInvoice = (p: number) =>
     async (model) => {
       const [subscriptionId] = model.unpaidOrders.get(p) ?? [];
       if (!subscriptionId) return;
-      const [invoice] = await rows(
-        sql`select id from local_invoices where subscription_id = ${subscriptionId} and status = 'open' order by created_at limit 1`,
-        z.object({ id: z.string() }),
-      );
-      if (!invoice) return;
-      const paid = await markLocalInvoicePaid(
-        { db: world.t.deps.database.db, clock: world.t.deps.clock },
-        invoice.id,
-      );
-      if (!paid.ok) return;
-      for (const event of paid.events) await handlePaymentEvent(syncDepsOf(world.t.deps), event);
+      if (!(await world.provider.payInvoice(subscriptionId))) return;
       model.unpaidOrders.get(p)?.delete(subscriptionId);
     },
     (model) => (model.unpaidOrders.get(p)?.size ?? 0) > 0,
@@ -715,11 +691,7 @@ const payQuoteByCard = (q: number, s: number) =>
       if (response.status === 400) response = await postCheckout(world.t, order);
       if (response.status !== 201) return;
       const { sessionId } = z.object({ sessionId: z.string() }).parse(await response.json());
-      const paid = await payLocally(world.t, sessionId, {
-        email: actingAs(model, quote.person, s),
-        card: successCard,
-      });
-      if (paid.status !== 303) return;
+      if (!(await world.provider.payCard(sessionId, actingAs(model, quote.person, s)))) return;
       reached.quotesPaidByCard++;
       const mail = await newestMail(model, quote.person, ['licence-key']);
       await learnLicences(model, quote.person, licenceKeyPattern.exec(mail?.text_body ?? '')?.[0]);
@@ -746,6 +718,12 @@ const payQuoteByCard = (q: number, s: number) =>
     },
     (model) => model.quoteLinks.length > 0,
   );
+
+/** Stripe sends an event it sent before once more (at-least-once delivery): nothing changes. */
+const redeliver = (index: number) =>
+  operation(`redeliver(event ${index})`, async () => {
+    if (await world.provider.redeliver(index)) reached.redeliveries++;
+  });
 
 /** Invariant 4: an export under any spelling lists everything the person made. */
 const exportPerson = (p: number, s: number) =>
@@ -797,53 +775,62 @@ const commands = [
   fc
     .tuple(fc.nat(5), fc.constantFrom(1, 20), fc.integer({ min: 2, max: 12 }))
     .map(([l, from, count]) => useOrgs(l, from, count)),
+  // The owner's way out of a purchase by address is reached only after a trial and a purchase:
+  // it is drawn as often as two operations.
+  person.map(keepTrialKey),
   person.map(keepTrialKey),
   fc
     .tuple(person, spelling, fc.constantFrom('Pro', 'Enterprise'))
     .map(([p, s, chosen]) => orderByInvoice(p, s, chosen)),
   person.map(payInvoice),
   fc.tuple(fc.nat(5), spelling).map(([q, s]) => payQuoteByCard(q, s)),
+  fc.nat(40).map(redeliver),
   fc.tuple(person, spelling).map(([p, s]) => exportPerson(p, s)),
   fc.tuple(person, spelling).map(([p, s]) => erasePerson(p, s)),
 ];
 
-describe('licence invariants under generated sequences of operations (local provider)', () => {
-  beforeAll(async () => {
-    if (!target) throw new Error('no test database');
-    world = {
-      t: await createTestApp(target, {
-        now: new Date('2026-01-15T10:00:00Z'),
-        env: { LICENSE_VALIDATION_CACHE_SECONDS: '0', LICENSE_VALIDATION_RATE_LIMIT: '0' },
-      }),
-      ip: 0,
-    };
-  });
-  afterAll(async () => {
-    console.log(`model steps reached: ${JSON.stringify(reached)}`);
-    await world.t.close();
-  });
+const providers = [
+  { name: 'local', start: localProvider, runs },
+  // Stripe's paths through the fake and signed webhooks, redelivery included; fewer runs in CI.
+  { name: 'stripe', start: stripeProvider, runs: Math.max(1, Math.ceil(runs / 2)) },
+] as const;
 
-  it(`hold after every step (${runs} runs, seed ${seed})`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.commands(commands, { maxCommands: 30, size: 'medium' }),
-        async (sequence) => {
-          runCounter++;
-          const setup = () => ({
-            model: {
-              run: runCounter,
-              licences: [],
-              erased: new Set<number>(),
-              quotes: new Map(),
-              quoteLinks: [],
-              unpaidOrders: new Map(),
-            },
-            real: world,
-          });
-          await fc.asyncModelRun(setup, sequence);
-        },
-      ),
-      { numRuns: runs, seed, verbose: 1 },
-    );
-  });
-});
+describe.each(providers)(
+  'licence invariants under generated sequences on the $name provider',
+  (provider) => {
+    beforeAll(async () => {
+      if (!target) throw new Error('no test database');
+      const started = await provider.start(target, new Date('2026-01-15T10:00:00Z'));
+      world = { provider: started, t: started.t, ip: 0 };
+      reached = newReached();
+    });
+    afterAll(async () => {
+      console.log(`model steps reached on ${provider.name}: ${JSON.stringify(reached)}`);
+      await world.provider.close();
+    });
+
+    it(`hold after every step (${provider.runs} runs, seed ${seed})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.commands(commands, { maxCommands: 30, size: 'medium' }),
+          async (sequence) => {
+            runCounter++;
+            const setup = () => ({
+              model: {
+                run: runCounter,
+                licences: [],
+                erased: new Set<number>(),
+                quotes: new Map(),
+                quoteLinks: [],
+                unpaidOrders: new Map(),
+              },
+              real: world,
+            });
+            await fc.asyncModelRun(setup, sequence);
+          },
+        ),
+        { numRuns: provider.runs, seed, verbose: 1 },
+      );
+    });
+  },
+);

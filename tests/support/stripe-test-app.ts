@@ -20,7 +20,7 @@ export interface StripeTestApp {
  */
 export async function startStripeTestApp(
   target: TestDatabaseTarget,
-  options: { now: Date; name: string },
+  options: { now: Date; name: string; env?: Record<string, string> },
 ): Promise<StripeTestApp> {
   const secretKey = `sk_test_${options.name}`;
   const webhookSecret = `whsec_${options.name}_secret`;
@@ -29,6 +29,7 @@ export async function startStripeTestApp(
   const t = await createTestApp(target, {
     now: options.now,
     env: {
+      ...options.env,
       STRIPE_SECRET_KEY: secretKey,
       STRIPE_WEBHOOK_SECRET: webhookSecret,
       STRIPE_API_BASE_URL: fake.url,
