@@ -1,6 +1,11 @@
 import * as z from 'zod/mini';
 import { quantityIsValidForEdition } from '../pricing/index.ts';
-import { buyerAddressFields, buyerVatId, buyerVatIdCheck } from './buyer-address.ts';
+import {
+  buyerAddressFields,
+  buyerStateCheck,
+  buyerVatId,
+  buyerVatIdCheck,
+} from './buyer-address.ts';
 import { singleLineCheck } from './fields.ts';
 
 const TEXT_MAX_LENGTH = 200;
@@ -53,7 +58,9 @@ const invoiceBuyerFields = {
 };
 
 /** The accept page's form: the buyer's fields, the VAT ID checked against the country. */
-export const invoiceCheckoutFormSchema = z.object(invoiceBuyerFields).check(buyerVatIdCheck);
+export const invoiceCheckoutFormSchema = z
+  .object(invoiceBuyerFields)
+  .check(buyerVatIdCheck, buyerStateCheck);
 
 /**
  * `POST /account/v1/checkout/invoice` (decision 144): a yearly Pro or Enterprise subscription
@@ -86,6 +93,7 @@ export const invoiceCheckoutRequestSchema = z.pipe(
         error: invoiceCheckoutMessages.quantityInvalid,
       }),
       buyerVatIdCheck,
+      buyerStateCheck,
     ),
   z.transform((request) => ({ ...request, vatId: buyerVatId(request) ?? null })),
 );

@@ -141,6 +141,7 @@ function AcceptOptions({ quote, token }: { quote: OpenQuote; token: string }) {
                   addressLine: quote.address?.addressLine ?? '',
                   postalCode: quote.address?.postalCode ?? '',
                   city: quote.address?.city ?? '',
+                  state: quote.address?.state ?? '',
                   country: quote.address?.country ?? '',
                   poReference: quote.purchaseOrder ?? '',
                 }}

@@ -142,6 +142,16 @@ export function vatOfPayment(
   }
 }
 
+/**
+ * The lines of a stored address: one per line break (decision 219, so "San Francisco, CA 94105"
+ * stays one line), or, in addresses stored on one line before it, one per comma.
+ */
+function addressLinesOf(address: string | null): string[] {
+  if (!address) return [];
+  const lines = address.includes('\n') ? address.split('\n') : address.split(/\s*,\s*/);
+  return lines.map((line) => line.trim()).filter(Boolean);
+}
+
 /** The document of a payment, numbered `number` and issued at `now`. */
 export function buildPaymentDocument(input: {
   payment: DocumentablePayment;
@@ -163,9 +173,7 @@ export function buildPaymentDocument(input: {
     buyer: {
       companyName: payment.buyer.companyName,
       email: payment.buyer.email,
-      addressLines: payment.buyer.address
-        ? payment.buyer.address.split(/\s*,\s*|\n/).filter(Boolean)
-        : [],
+      addressLines: addressLinesOf(payment.buyer.address),
       country: buyerCountry,
       vatId: decision.buyerVatId ?? null,
       vatIdConfirmation: decision.confirmation ?? null,

@@ -56,6 +56,7 @@ export async function createInvoiceCheckout(
         line1: request.addressLine,
         postalCode: request.postalCode,
         city: request.city,
+        state: request.state ?? null,
         country: request.country,
       },
       vatId: request.vatId,

@@ -82,6 +82,8 @@ export interface InvoiceBuyer {
     line1: string | null;
     postalCode: string | null;
     city: string | null;
+    /** State or province (US, Canada, Australia; decision 219). */
+    state?: string | null | undefined;
     country: string | null;
   };
   /** The buyer's VAT or tax ID as typed (normalized). */
@@ -92,6 +94,13 @@ export interface InvoiceBuyer {
    */
   vatIdConfirmation: VatIdConfirmation | null;
 }
+
+/**
+ * The company a card checkout is for (decision 219): as an invoice buyer, without an e-mail
+ * address (the provider's page asks it). The provider charges the VAT `decideVat` gives for it;
+ * a free plan may name no address.
+ */
+export type CheckoutBuyer = Omit<InvoiceBuyer, 'email'>;
 
 export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
   /** Our id of the request: metadata and idempotency key. */
@@ -131,6 +140,8 @@ export interface CreateCheckoutSessionInput extends CheckoutOrder {
   licenceIdToConvert: string | null;
   /** The quote this checkout accepts once it is paid (decision 214); absent: none. */
   quoteNumber?: string | null;
+  /** Who buys, VIES's confirmation included; null: nobody named (older clients, taxed as German). */
+  buyer?: CheckoutBuyer | null;
   /** May contain `{CHECKOUT_SESSION_ID}`, replaced by the provider. */
   successUrl: string;
   cancelUrl: string;

@@ -3,6 +3,7 @@ import type { Database, Executor } from '#server/platform/db/database.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
 import { countryNames, isCountryCode } from '#shared/countries.ts';
+import { cityLine } from '#shared/subdivisions.ts';
 import { vatAmounts } from '#shared/pricing/vat.ts';
 import type {
   CreateInvoiceSubscriptionInput,
@@ -37,12 +38,20 @@ function invoiceNumber(): string {
   return `LOCAL-${randomBytes(4).toString('hex').toUpperCase()}`;
 }
 
-/** The buyer's address as one line, its country by name (`Hauptstraße 1, 10115 Berlin, Germany`). */
-function addressText(buyer: InvoiceBuyer): string | null {
-  const { line1, postalCode, city, country } = buyer.address;
-  const place = [postalCode, city].filter(Boolean).join(' ');
+/**
+ * The buyer's address as printed, one line each (`Hauptstraße 1` / `10115 Berlin` / `Germany`;
+ * a US city line `San Francisco, CA 94105`, decision 219), joined by line breaks.
+ */
+export function addressText(address: InvoiceBuyer['address']): string | null {
+  const { line1, postalCode, city, state, country } = address;
+  const place = cityLine({
+    postalCode: postalCode ?? '',
+    city: city ?? '',
+    country: country ?? '',
+    state,
+  });
   const countryName = country && isCountryCode(country) ? countryNames[country] : country;
-  const text = [line1, place, countryName].filter(Boolean).join(', ');
+  const text = [line1, place, countryName].filter(Boolean).join('\n');
   return text || null;
 }
 
@@ -116,7 +125,7 @@ export async function createLocalInvoiceSubscription(
       {
         companyName: input.buyer.companyName,
         billingEmail: email,
-        billingAddress: addressText(input.buyer),
+        billingAddress: addressText(input.buyer.address),
         country: input.buyer.address.country,
         vatId: input.buyer.vatId,
         vatIdConfirmation: input.buyer.vatIdConfirmation,

@@ -8,7 +8,7 @@ import {
   createLocalPaymentRepository,
   type LocalInvoice,
 } from './local-payment-repository.ts';
-import { createLocalInvoiceSubscription, localInvoiceUrl } from './local-invoices.ts';
+import { addressText, createLocalInvoiceSubscription, localInvoiceUrl } from './local-invoices.ts';
 
 /** How long a hosted-checkout page stays payable (Stripe's default is 24 hours). */
 export const LOCAL_CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -89,6 +89,11 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         customerEmail: input.customerEmail,
         licenceIdToConvert: input.licenceIdToConvert,
         quoteNumber: input.quoteNumber ?? null,
+        companyName: input.buyer?.companyName ?? null,
+        billingAddress: input.buyer ? addressText(input.buyer.address) : null,
+        country: input.buyer?.address.country ?? null,
+        vatId: input.buyer?.vatId ?? null,
+        vatIdConfirmation: input.buyer?.vatIdConfirmation ?? null,
         successUrl: input.successUrl,
         cancelUrl: input.cancelUrl,
         expiresAt: new Date(now.getTime() + LOCAL_CHECKOUT_SESSION_TTL_MS),
