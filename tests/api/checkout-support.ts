@@ -54,11 +54,16 @@ export async function postCheckout(
   });
 }
 
+/**
+ * Opens a checkout as the site's checkout dialog does: a request that names no company is sent
+ * for `germanCompany` (decision 219), one from a quote's link as it is (the quote names it).
+ */
 export async function createCheckout(
   t: TestApp,
   body: CheckoutRequestInput,
 ): Promise<{ sessionId: string; url: string }> {
-  const response = await postCheckout(t, body);
+  const named = body.quoteToken || body.companyName ? body : { ...germanCompany, ...body };
+  const response = await postCheckout(t, named);
   if (response.status !== 201) {
     throw new Error(`checkout answered ${response.status}: ${await response.text()}`);
   }

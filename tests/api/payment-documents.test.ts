@@ -138,9 +138,16 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     ]) {
       expect(text, expected).toContain(expected);
     }
-    // A card buyer gave no address: the receipt claims no country for them, and names them once.
+    // The company the checkout named, its address, and the buyer's address once (decision 219).
     const billedTo = text.slice(text.indexOf('BILLED TO'), text.indexOf('Description'));
-    expect(billedTo.trim().split(/\n\s*/)).toEqual(['BILLED TO', 'first@receipt.test']);
+    expect(billedTo.trim().split(/\n\s*/)).toEqual([
+      'BILLED TO',
+      'Muster Software GmbH',
+      'Hauptstraße 1',
+      '10115 Berlin',
+      'Germany',
+      'first@receipt.test',
+    ]);
   });
 
   it('links the receipt from the e-mail of a trial converted by the purchase', async () => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { sweepLicenceLifecycle } from '#server/billing/subscriptions/sweep-licence-lifecycle.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { licenceKeyPattern, postCheckout } from '#tests/api/checkout-support.ts';
+import { germanCompany, licenceKeyPattern, postCheckout } from '#tests/api/checkout-support.ts';
 import { databaseTargets } from '#tests/support/databases.ts';
 import { orgId, runAdminOn } from '#tests/support/licensing.ts';
 import { csrfHeaders, type TestApp } from '#tests/support/test-app.ts';
@@ -427,6 +427,8 @@ const buyByCard = (p: number, s: number, chosen: (typeof plans)[number], nameKey
         billingCurrency: 'USD',
         successUrl: 'http://localhost:3000/checkout-success?session_id={CHECKOUT_SESSION_ID}',
         cancelUrl: 'http://localhost:3000/pricing',
+        // The company the checkout dialog asks for (decision 219).
+        ...germanCompany,
         ...(named ? { trialLicenseKeyToConvert: named.key } : {}),
       });
       // A key that already has a subscription is refused (409): nothing to pay.
@@ -690,7 +692,9 @@ const payQuoteByCard = (q: number, s: number) =>
       } as const;
       let response = await postCheckout(world.t, { ...order, quoteToken: quote.token });
       // A service that does not know quote checkouts: the plain checkout the page offered.
-      if (response.status === 400) response = await postCheckout(world.t, order);
+      if (response.status === 400) {
+        response = await postCheckout(world.t, { ...order, ...germanCompany });
+      }
       if (response.status !== 201) return;
       const { sessionId } = z.object({ sessionId: z.string() }).parse(await response.json());
       if (!(await world.provider.payCard(sessionId, actingAs(model, quote.person, s)))) return;

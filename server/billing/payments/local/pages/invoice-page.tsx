@@ -52,7 +52,10 @@ function InvoicePage({ invoice, now, document }: InvoicePageView) {
         <h2 id="invoice-details">Details</h2>
         <dl>
           <DetailLine label="Billed to" value={invoice.companyName} />
-          <DetailLine label="Address" value={invoice.billingAddress} />
+          <DetailLine
+            label="Address"
+            value={invoice.billingAddress?.replaceAll('\n', ', ') ?? null}
+          />
           <DetailLine label="E-mail" value={invoice.billingEmail} />
           <DetailLine label="VAT ID" value={invoice.vatId} />
           <DetailLine label="Purchase order" value={invoice.poReference} />
