@@ -40,7 +40,7 @@ function BilledTo({ session }: { session: LocalCheckoutSession }) {
   if (!session.companyName) return null;
   const lines = session.billingAddress ? session.billingAddress.split('\n') : [];
   return (
-    <div class="billed-to" aria-label="Billed to">
+    <div class="billed-to">
       <h3>Billed to</h3>
       <p>
         <strong>{session.companyName}</strong>
