@@ -1,6 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from './env.ts';
+import { KNOWN_VARIABLES, parseEnv } from './env.ts';
 import { StartupRefusal } from './platform/startup/startup-refusal.ts';
 
 /** The refusal parseEnv throws for `source`: its one line and the variable it names. */
@@ -307,5 +308,19 @@ describe('unknown variables that look like ours (decision 217)', () => {
       MAIL_TRANSPORT: 'file',
     });
     expect(env.nearMisses).toEqual([]);
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('documents every variable the server reads', async () => {
+    const doc = await readFile(
+      path.resolve(import.meta.dirname, '../docs/configuration.md'),
+      'utf8',
+    );
+    const set = ['MALLOC_ARENA_MAX', 'INIT_CWD']; // set by the start scripts and npm, not operators
+    const missing = KNOWN_VARIABLES.filter(
+      (name) => !set.includes(name) && !doc.includes(`\`${name}\``),
+    );
+    expect(missing).toEqual([]);
   });
 });

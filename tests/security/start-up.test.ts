@@ -61,12 +61,17 @@ describe('the built server started from another working directory', () => {
   });
 });
 
-describe.concurrent('a refused start: one line on stderr naming the variable, exit code 1', () => {
+describe('a refused start: one line on stderr naming the variable, exit code 1', () => {
   const publicSite = { PUBLIC_BASE_URL: 'https://orgsmith.example', PAYMENT_PROVIDER: 'local' };
 
   /** Starts the build from elsewhere with `env` and returns its only line of output. */
   async function refusal(env: Record<string, string>, options: { uid?: number } = {}) {
-    const { code, output, stderr } = await startAndExit(env, { ...options, workingDir: elsewhere });
+    // A refusal exits by itself; the limit only ends a start that was not refused.
+    const { code, output, stderr } = await startAndExit(env, {
+      ...options,
+      workingDir: elsewhere,
+      timeoutMs: 60_000,
+    });
     expect(code, output).toBe(1);
     expect(output).toBe(stderr);
     const lines = stderr.split('\n').filter((line) => line !== '');
