@@ -22,7 +22,6 @@ import {
   webhookSecretMissing,
 } from './billing/payments/choose-payment-provider.ts';
 import { DEFAULT_VIES_URL } from './billing/vat/vies-client.ts';
-import { ECB_DAILY_RATES_URL } from './billing/fx-rates/ecb-reference-rates.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './platform/http/trusted-proxies.ts';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -89,8 +88,8 @@ const envSchema = z
     PAYMENT_PROVIDER: z.enum(['stripe', 'local']).optional(),
     /** VIES's REST API, which confirms EU VAT IDs before a reverse charge (decision 210). */
     VIES_URL: z.url().default(DEFAULT_VIES_URL),
-    /** The ECB's reference rates file `fx-rates fetch` reads (decision 221). */
-    ECB_RATES_URL: z.url().default(ECB_DAILY_RATES_URL),
+    /** The ECB's reference rates file, fetched hourly when set (decision 221). */
+    ECB_RATES_URL: optionalUrl,
     LICENSE_SIGNING_KEY: z
       .string()
       .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')

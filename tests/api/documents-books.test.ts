@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { and, between, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentDocumentSchema } from '#server/billing/documents/payment-document.ts';
+import { fxRateDomain } from '#server/billing/fx-rates/fx-rate-module.ts';
 import { localInvoices, paymentDocuments } from '#server/platform/db/schema.ts';
 import type { InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
 import { orderAndConfirm } from '#tests/security/support/invoice-orders.ts';
@@ -113,6 +114,7 @@ describe.each(databaseTargets)('the accountant’s month on $name', (target) => 
     dir = await mkdtemp(join(tmpdir(), 'documents-books-'));
     t = await createTestApp(target, {
       now: new Date('2026-11-02T10:00:00Z'),
+      env: { ECB_RATES_URL: ecb.url },
     });
   });
   afterAll(async () => {
@@ -185,6 +187,16 @@ describe.each(databaseTargets)('the accountant’s month on $name', (target) => 
 
   it('fetches the ECB’s rates from its file; a bad or unreachable file records nothing', async () => {
     const fetchRates = () => runAdminOn(t, 'fx-rates', 'fetch', '--url', ecb.url);
+    // With ECB_RATES_URL set, the service's hourly job records what is new by itself.
+    const [job, ...others] = fxRateDomain.jobs?.({ deps: t.deps }) ?? [];
+    expect(others).toEqual([]);
+    expect(job).toMatchObject({ name: 'ecb-rates', scope: 'cluster', everyMs: 3_600_000 });
+    ecb.xml = ecbFile('2026-11-25', '1.0500');
+    expect(await job?.run(new AbortController().signal)).toBe(1);
+    expect(await job?.run(new AbortController().signal)).toBe(0);
+    ecb.xml = '';
+    await expect(job?.run(new AbortController().signal)).rejects.toThrow(/503/);
+
     ecb.xml = '';
     const down = await fetchRates();
     expect(down.code).toBe(1);
@@ -205,6 +217,7 @@ describe.each(databaseTargets)('the accountant’s month on $name', (target) => 
     expect(listed.out.split('\n')).toEqual([
       expect.stringMatching(/^DATE\s+CURRENCY\s+PER 1 EUR\s+SOURCE\s+RECORDED BY$/),
       expect.stringMatching(/^2026-11-26\s+USD\s+1\.0512\s+ECB\s+fx-rates fetch$/),
+      expect.stringMatching(/^2026-11-25\s+USD\s+1\.0500\s+ECB\s+ecb-rates job$/),
       expect.stringMatching(/^2026-11-20\s+USD\s+1\.0490\s+ECB\s+fx-rates set$/),
     ]);
   });

@@ -8,12 +8,13 @@ import {
 import { printTable } from '#server/platform/commands/command-io.ts';
 import { isCurrency } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { ECB_SOURCE, fetchEcbReferenceRates } from './ecb-reference-rates.ts';
+import { ECB_DAILY_RATES_URL, ECB_SOURCE } from './ecb-reference-rates.ts';
 import { normalizeRate, rateTextSchema } from './euro-amounts.ts';
 import { createFxRateRepository } from './fx-rate-repository.ts';
+import { recordEcbRates } from './record-ecb-rates.ts';
 
 interface FxRateCommandSettings extends CommandSettings {
-  ECB_RATES_URL: string;
+  ECB_RATES_URL?: string | undefined;
 }
 
 /** A currency we sell in other than the euro, upper case; a usage error otherwise. */
@@ -145,55 +146,46 @@ const list: AdminCommand<FxRateCommandSettings> = {
 
 const fetchRates: AdminCommand<FxRateCommandSettings> = {
   name: 'fx-rates fetch',
-  summary: "Record the ECB's reference rates from its daily file (ECB_RATES_URL)",
+  summary: "Record the ECB's reference rates from its daily file (ECB_RATES_URL or the ECB's)",
   details: [
-    "Fetches the ECB's euro reference rates (ECB_RATES_URL, default its eurofxref-daily.xml;",
-    'eurofxref-hist-90d.xml works too) and records the rate of each currency we sell in, source',
-    'ECB. A day already recorded with the same rate is left alone; a different one is reported',
-    'and kept unless --replace. Run it every working day after 16:00 CET (cron or a timer).',
+    "Fetches the ECB's euro reference rates (--url, else ECB_RATES_URL, else the ECB's",
+    'eurofxref-daily.xml; eurofxref-hist-90d.xml works too) and records the rate of each currency',
+    'we sell in, source ECB. A day already recorded with the same rate is left alone; a different',
+    'one is reported and kept unless --replace. With ECB_RATES_URL set the service does this every',
+    'hour by itself.',
   ].join('\n'),
   options: {
     url: { type: 'string', description: 'Fetch this file instead of ECB_RATES_URL' },
     replace: { type: 'boolean', description: 'Replace rates recorded differently before' },
   },
   async run(context, { options }) {
-    const url = typeof options.url === 'string' ? options.url : context.env.ECB_RATES_URL;
-    if (!/^https?:\/\/[^\s]+$/.test(url)) throw new AdminError('--url must be an http(s) URL.', 2);
-    let published;
+    const url =
+      typeof options.url === 'string'
+        ? options.url
+        : (context.env.ECB_RATES_URL ?? ECB_DAILY_RATES_URL);
+    if (!/^https?:\/\/\S+$/.test(url)) throw new AdminError('--url must be an http(s) URL.', 2);
+    let results;
     try {
-      published = await fetchEcbReferenceRates(url);
+      results = await recordEcbRates(await context.database(), {
+        url,
+        now: context.now(),
+        recordedBy: 'fx-rates fetch',
+        replace: options.replace === true,
+      });
     } catch (error) {
       throw new AdminError(
         `Could not read the ECB's rates from ${url}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    const today = calendarDateIn(context.now(), siteConfig.company.timeZone);
-    const repository = createFxRateRepository(await context.database());
-    let conflicts = 0;
-    let seen = 0;
-    for (const rate of published) {
-      if (!isCurrency(rate.currency) || rate.currency === 'EUR') continue;
-      if (!isCalendarDate(rate.rateOn) || rate.rateOn > today) continue;
-      const perEur = normalizeRate(rate.perEur);
-      seen += 1;
-      const outcome = await repository.record(
-        {
-          currency: rate.currency,
-          rateOn: rate.rateOn,
-          perEur,
-          source: ECB_SOURCE,
-          recordedAt: context.now(),
-          recordedBy: 'fx-rates fetch',
-        },
-        options.replace === true,
-      );
-      if (outcome === 'conflict') conflicts += 1;
+    if (results.length === 0) {
+      throw new AdminError(`The file at ${url} holds no USD rate up to today.`);
+    }
+    for (const result of results) {
       context.io.out(
-        `${rate.rateOn} ${rate.currency} ${perEur}: ${outcome === 'conflict' ? 'a different rate is recorded, kept (--replace replaces it)' : outcome}`,
+        `${result.rateOn} ${result.currency} ${result.perEur}: ${result.outcome === 'conflict' ? 'a different rate is recorded, kept (--replace replaces it)' : result.outcome}`,
       );
     }
-    if (seen === 0) throw new AdminError(`The file at ${url} holds no USD rate up to ${today}.`);
-    return conflicts > 0 ? 1 : EXIT_OK;
+    return results.some((result) => result.outcome === 'conflict') ? 1 : EXIT_OK;
   },
 };
 
