@@ -234,6 +234,9 @@ describe.each(databaseTargets)('the accountant’s month on $name', (target) => 
       vatMinor: 254_743,
       grossMinor: 1_595_497,
     });
+    expect((await runAdminOn(t, 'invoices', 'show', usdCard.row.number)).out).toContain(
+      'In EUR:  net €13,407.53, VAT €2,547.43, gross €15,954.97 at 1 EUR = 1.0512 USD (ECB, 2026-11-26)',
+    );
     const german = await orderByInvoice(invoiceOrder({ billingEmail: 'ap@beispiel.test' }));
     const french = await orderByInvoice(
       invoiceOrder({ billingEmail: 'ap@exemple.test', ...exemple }),
