@@ -73,7 +73,7 @@ export function bookRowOf(entry: BookEntry): BookRow {
     eurVatMinor: inEuro ? signed(document.vatMinor) : eur ? signed(eur.vatMinor) : null,
     eurRate: eur?.perEur ?? '',
     eurRateOn: eur?.rateOn ?? '',
-    paidOn: document.payment.paidOn ?? entry.paidOn ?? '',
+    paidOn: ('paidOn' in document.payment ? document.payment.paidOn : null) ?? entry.paidOn ?? '',
     reference: kind.reference(row, document),
   };
 }
