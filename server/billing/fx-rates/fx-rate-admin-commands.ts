@@ -90,7 +90,7 @@ const set: AdminCommand<FxRateCommandSettings> = {
     );
     if (outcome === 'conflict') {
       throw new AdminError(
-        `A different ${currency} rate is recorded for ${rateOn}; add --replace to replace it (issued documents keep theirs).`,
+        `Another ${currency} rate or source is recorded for ${rateOn}; add --replace to replace it (issued documents keep theirs).`,
       );
     }
     context.io.out(
