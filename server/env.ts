@@ -107,6 +107,8 @@ const envShape = z.object({
   PAYMENT_PROVIDER: z.enum(['stripe', 'local']).optional(),
   /** VIES's REST API, which confirms EU VAT IDs before a reverse charge (decision 210). */
   VIES_URL: httpUrl.default(DEFAULT_VIES_URL),
+  /** The ECB's reference rates file, fetched hourly when set (decision 221). */
+  ECB_RATES_URL: optionalUrl,
   LICENSE_SIGNING_KEY: z
     .string()
     .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
