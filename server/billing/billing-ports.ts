@@ -10,6 +10,8 @@ export interface BillingPorts extends LicensingPorts {
       PAYMENT_PROVIDER?: 'stripe' | 'local' | undefined;
       /** VIES's REST API (decision 210). */
       VIES_URL: string;
+      /** The ECB's reference rates file, fetched every hour when set (decision 221). */
+      ECB_RATES_URL?: string | undefined;
     };
   /** The card payment provider (Stripe or the built-in local provider). */
   payments: PaymentProvider;

@@ -1,9 +1,9 @@
-import { calendarDateIn } from '#server/billing/calendar-date.ts';
+import { createFxRateRepository } from '#server/billing/fx-rates/fx-rate-repository.ts';
 import type { Executor } from '#server/platform/db/database.ts';
-import { siteConfig } from '#shared/site-config.ts';
 import {
   buildPaymentDocument,
   formatDocumentNumber,
+  issueDayOf,
   type DocumentablePayment,
   paymentDocumentSchema,
   type PaymentDocument,
@@ -47,14 +47,22 @@ export async function issuePaymentDocuments(
       issued.push({ number: existing.number, document, created: false });
       continue;
     }
-    const year = Number(calendarDateIn(input.now, siteConfig.company.timeZone).slice(0, 4));
+    const issuedOn = issueDayOf(input.now);
+    const year = Number(issuedOn.slice(0, 4));
     const sequence = await repository.nextSequence(year);
     const number = formatDocumentNumber(year, sequence);
+    // A document in dollars states its VAT in euros at the rate known when it is issued
+    // (decision 221): the latest recorded on or before its day, copied into it for good.
+    const eurRate =
+      payment.currency === 'EUR'
+        ? null
+        : ((await createFxRateRepository(tx).latestOnOrBefore(payment.currency, issuedOn)) ?? null);
     const document = buildPaymentDocument({
       payment,
       number,
       now: input.now,
       publicBaseUrl: input.publicBaseUrl,
+      eurRate,
     });
     await repository.insert({
       number,

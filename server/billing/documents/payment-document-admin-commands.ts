@@ -67,6 +67,13 @@ const show: AdminCommand<DocumentCommandSettings> = {
         `Net:     ${money(document.netMinor)}`,
         `${document.vat.label}: ${money(document.vatMinor)}`,
         `Gross:   ${money(document.grossMinor)}`,
+        ...(document.eur !== undefined
+          ? [
+              document.eur
+                ? `In EUR:  net ${formatCents(document.eur.netMinor, 'EUR')}, VAT ${formatCents(document.eur.vatMinor, 'EUR')}, gross ${formatCents(document.eur.grossMinor, 'EUR')} at 1 EUR = ${document.eur.perEur} ${document.currency} (${document.eur.source}, ${document.eur.rateOn})`
+                : `In EUR:  no rate was recorded when it was issued`,
+            ]
+          : []),
         `Payment: ${payment}`,
         `Link:    ${url}`,
         ...(typeof options.pdf === 'string' ? [`PDF written to ${options.pdf}`] : []),

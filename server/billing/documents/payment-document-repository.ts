@@ -1,6 +1,10 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, between, eq, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
-import { paymentDocumentCounters, paymentDocuments } from '#server/platform/db/schema.ts';
+import {
+  localInvoices,
+  paymentDocumentCounters,
+  paymentDocuments,
+} from '#server/platform/db/schema.ts';
 
 export type StoredPaymentDocument = typeof paymentDocuments.$inferSelect;
 export type NewPaymentDocument = typeof paymentDocuments.$inferInsert;
@@ -55,6 +59,30 @@ export function createPaymentDocumentRepository(db: Executor) {
         )
         .limit(1);
       return row;
+    },
+
+    /**
+     * The documents issued from `from` to `to` (calendar days, both included), in number order,
+     * each with the time the local provider recorded its payment (an invoice paid after it was
+     * issued keeps its issued text; the books still say when it was paid).
+     */
+    async listIssuedBetween(
+      from: string,
+      to: string,
+    ): Promise<Array<{ row: StoredPaymentDocument; paidAt: Date | null }>> {
+      const rows = await db
+        .select({ row: paymentDocuments, paidAt: localInvoices.paidAt })
+        .from(paymentDocuments)
+        .leftJoin(
+          localInvoices,
+          and(
+            eq(paymentDocuments.provider, 'local'),
+            eq(localInvoices.id, paymentDocuments.providerInvoiceId),
+          ),
+        )
+        .where(between(paymentDocuments.issuedOn, from, to))
+        .orderBy(asc(paymentDocuments.year), asc(paymentDocuments.sequence));
+      return rows;
     },
 
     /** The documents of a subscription, oldest first. */

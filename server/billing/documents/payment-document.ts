@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { calendarDateIn } from '#server/billing/calendar-date.ts';
+import {
+  euroAmountsAt,
+  euroAmountsSchema,
+  type RecordedRate,
+} from '#server/billing/fx-rates/euro-amounts.ts';
 import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
 import { currencies, type Currency } from '#shared/pricing/index.ts';
 import {
@@ -114,6 +119,12 @@ export const paymentDocumentSchema = z.object({
   quoteReference: z.string().nullable(),
   /** The provider's id of what was paid, for the operator. */
   providerInvoiceId: z.string(),
+  /**
+   * A document in another currency than the euro: its amounts in EUR at the rate recorded when
+   * it was issued (decision 221), or null when no rate was recorded by then. Absent on euro
+   * documents and on documents issued before rates were recorded.
+   */
+  eur: euroAmountsSchema.nullable().optional(),
 });
 
 export type PaymentDocument = z.infer<typeof paymentDocumentSchema>;
@@ -152,12 +163,22 @@ function addressLinesOf(address: string | null): string[] {
   return lines.map((line) => line.trim()).filter(Boolean);
 }
 
-/** The document of a payment, numbered `number` and issued at `now`. */
+/** The day a document issued at `now` is dated (the seller's calendar). */
+export function issueDayOf(now: Date): string {
+  return calendarDateIn(now, siteConfig.company.timeZone);
+}
+
+/**
+ * The document of a payment, numbered `number` and issued at `now`. `eurRate` is the latest rate
+ * of the payment's currency recorded on or before the issue day (decision 221); it is ignored
+ * for a euro payment.
+ */
 export function buildPaymentDocument(input: {
   payment: DocumentablePayment;
   number: string;
   now: Date;
   publicBaseUrl: string;
+  eurRate?: RecordedRate | null | undefined;
 }): PaymentDocument {
   const { payment, number, now } = input;
   const timeZone = siteConfig.company.timeZone;
@@ -208,6 +229,9 @@ export function buildPaymentDocument(input: {
     purchaseOrder: payment.poReference,
     quoteReference: payment.quoteReference,
     providerInvoiceId: payment.invoiceId,
+    ...(payment.currency === 'EUR'
+      ? {}
+      : { eur: input.eurRate ? euroAmountsAt(amounts, input.eurRate) : null }),
   };
 }
 

@@ -2,7 +2,27 @@ import { startCommercialDocument } from '#server/platform/pdf/commercial-documen
 import { countryNames, isCountryCode } from '#shared/countries.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { addDays } from '#server/billing/calendar-date.ts';
 import type { PaymentDocument } from './payment-document.ts';
+
+/**
+ * German VAT charged in another currency is also stated in euros (§ 14 (4) no. 8 with § 16 (6)
+ * UStG; decision 221), at the rate the document froze when it was issued, naming the rate, its
+ * source and its day. Null when the document charges no VAT or is in euros.
+ */
+export function euroVatStatement(document: PaymentDocument): string | null {
+  if (document.currency === 'EUR' || document.vatMinor === 0 || document.eur === undefined) {
+    return null;
+  }
+  const { eur } = document;
+  if (eur === null) {
+    return `VAT in EUR: not stated, as no ${document.currency} rate to the euro had been recorded when this document was issued.`;
+  }
+  const latest =
+    eur.rateOn < addDays(document.issuedOn, -1) ? ', the latest recorded on the issue date' : '';
+  const source = eur.source === 'ECB' ? 'ECB reference rate' : `rate (${eur.source})`;
+  return `VAT in EUR: ${formatCents(eur.vatMinor, 'EUR')} at 1 EUR = ${eur.perEur} ${document.currency}, ${source} of ${eur.rateOn}${latest}.`;
+}
 
 /**
  * An invoice or receipt as a one-page A4 PDF (decision 180) in the commercial-document layout the
@@ -80,6 +100,9 @@ export function renderPaymentDocumentPdf(document: PaymentDocument): Promise<Buf
       emphasis: true,
     },
   ]);
+
+  const euroVat = euroVatStatement(document);
+  if (euroVat) y = pdf.totalsNote(y + 2, euroVat);
 
   pdf.heading(y + 8, receipt ? 'Payment' : 'How to pay');
   pdf.bullets([
