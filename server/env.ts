@@ -22,6 +22,12 @@ import {
   webhookSecretMissing,
 } from './billing/payments/choose-payment-provider.ts';
 import { DEFAULT_VIES_URL } from './billing/vat/vies-client.ts';
+import {
+  bankAccountVariable,
+  readBankAccountSetting,
+  type BankAccounts,
+} from './billing/bank-accounts.ts';
+import { currencies } from '../shared/pricing/index.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './platform/http/trusted-proxies.ts';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -88,6 +94,9 @@ const envSchema = z
     PAYMENT_PROVIDER: z.enum(['stripe', 'local']).optional(),
     /** VIES's REST API, which confirms EU VAT IDs before a reverse charge (decision 210). */
     VIES_URL: z.url().default(DEFAULT_VIES_URL),
+    /** The seller's account per invoice currency, "holder; IBAN; BIC; bank" or none (decision 218). */
+    BANK_ACCOUNT_EUR: z.string().optional(),
+    BANK_ACCOUNT_USD: z.string().optional(),
     LICENSE_SIGNING_KEY: z
       .string()
       .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
@@ -222,8 +231,19 @@ const envSchema = z
         });
       }
     }
+    const bankAccounts: BankAccounts = {};
+    for (const currency of currencies) {
+      const variable = bankAccountVariable(currency);
+      const setting = readBankAccountSetting(
+        currency,
+        currency === 'EUR' ? env.BANK_ACCOUNT_EUR : env.BANK_ACCOUNT_USD,
+      );
+      if (!setting.ok) ctx.addIssue({ code: 'custom', path: [variable], message: setting.message });
+      else if (setting.account) bankAccounts[currency] = setting.account;
+    }
     if (ctx.issues.length > 0) return z.NEVER;
     return {
+      bankAccounts,
       ...env,
       METRICS_HOST:
         env.METRICS_PORT === undefined ? undefined : (env.METRICS_HOST ?? DEFAULT_METRICS_HOST),
