@@ -12,8 +12,9 @@ import { renderEmail, type RenderedEmail } from '#server/platform/email/render-e
 
 /**
  * The link that confirms an invoice order (decision 153), sent to the billing address before
- * anything is created. Only our own words and the plan: the company name and PO reference the
- * visitor typed stay on the landing page, so no stranger's text travels in our e-mail.
+ * anything is created. Only our own words, the plan and what it costs (gross, net and VAT,
+ * decision 218): the company name and PO reference the visitor typed stay on the landing page, so
+ * no stranger's text travels in our e-mail.
  */
 export function invoiceOrderConfirmationEmail(input: {
   order: { edition: Edition; quantity: number; billingPeriod: BillingPeriod; currency: Currency };
