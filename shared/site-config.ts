@@ -91,8 +91,15 @@ export const siteConfig = {
     licenseKeyInput: 'license-key',
     /** Environment variable that accepts the EULA, so a run without a terminal does not stop to ask. */
     eulaAcceptanceVariable: 'ORGSMITH_ACCEPT_EULA',
-    /** Environment variable the CLI reads the licence key from. */
+    /** Environment variable the CLI reads the licence key from (a developer's computer). */
     licenseKeyVariable: 'ORGSMITH_LICENSE_KEY',
+    /**
+     * The CLI's argument for an access token, which replaced the licence-key arguments in 3.2.1:
+     * how pipelines authenticate (decision 217). The licence e-mails and every CI example use it.
+     */
+    accessTokenArgument: '--access-token',
+    /** The CI secret the examples keep an access token in (a name the team chooses). */
+    accessTokenSecret: 'ORGSMITH_ACCESS_TOKEN',
     dockerPlatforms: ['linux/amd64', 'linux/arm64'],
   },
 } as const;

@@ -821,6 +821,10 @@ describe.each(providers)(
           fc.commands(commands, { maxCommands: 30, size: 'medium' }),
           async (sequence) => {
             runCounter++;
+            // A long run says how far it has come (and that it is still alive).
+            if (provider.runs >= 1000 && runCounter % 250 === 0) {
+              console.log(`model: ${runCounter} runs begun (${new Date().toISOString()})`);
+            }
             if (runCounter % RUNS_PER_DATABASE === 0) {
               await world.provider.close();
               await startWorld();

@@ -33,7 +33,7 @@ export function invoiceOrderConfirmationEmail(input: {
       { kind: 'paragraph', text: 'Hello,' },
       {
         kind: 'paragraph',
-        text: `someone ordered a ${product} subscription paid by invoice for this e-mail address. Nothing has been ordered yet: open the link to see the order and confirm it. Only then do we send the invoice and the licence key.`,
+        text: `someone ordered an ${product} subscription paid by invoice for this e-mail address. Nothing has been ordered yet: open the link to see the order and confirm it. Only then do we send the invoice and the licence key.`,
       },
       {
         kind: 'facts',

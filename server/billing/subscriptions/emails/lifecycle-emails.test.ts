@@ -47,7 +47,11 @@ describe('lifecycle e-mails', () => {
     });
     expect(mail.text).toContain(`export ORGSMITH_LICENSE_KEY=${key}`);
     expect(mail.text).toContain(`setx ORGSMITH_LICENSE_KEY ${key}`);
-    expect(mail.text).toContain("the CLI's access-token argument");
+    // The argument by name, as the download page's CI examples pass it (decision 217).
+    expect(mail.text).toContain('with its --access-token argument');
+    expect(mail.text).toContain(
+      'orgsmith flow:out --environment uat --checkOnly --access-token "$ORGSMITH_ACCESS_TOKEN"',
+    );
     expect(mail.text).toContain('/account/v1/access-tokens');
     expect(mail.text).toContain('https://docs.orgsmith.io');
     // No invented command: auth:key:save takes the credentials' encryption key, not a licence.
