@@ -30,6 +30,12 @@ import {
 } from './platform/startup/near-miss-variables.ts';
 import { StartupRefusal } from './platform/startup/startup-refusal.ts';
 import { DEFAULT_VIES_URL } from './billing/vat/vies-client.ts';
+import {
+  bankAccountVariable,
+  readBankAccountSetting,
+  type BankAccounts,
+} from './billing/bank-accounts.ts';
+import { currencies } from '../shared/pricing/index.ts';
 import { DEFAULT_TRUST_PROXY, parseTrustProxy } from './platform/http/trusted-proxies.ts';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -109,6 +115,9 @@ const envShape = z.object({
   VIES_URL: httpUrl.default(DEFAULT_VIES_URL),
   /** The ECB's reference rates file, fetched hourly when set (decision 221). */
   ECB_RATES_URL: optionalUrl,
+  /** The seller's account per invoice currency, "holder; IBAN; BIC; bank" or none (decision 218). */
+  BANK_ACCOUNT_EUR: z.string().optional(),
+  BANK_ACCOUNT_USD: z.string().optional(),
   LICENSE_SIGNING_KEY: z
     .string()
     .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
@@ -295,9 +304,20 @@ const envSchema = envShape.transform((env, ctx) => {
       });
     }
   }
+  const bankAccounts: BankAccounts = {};
+  for (const currency of currencies) {
+    const variable = bankAccountVariable(currency);
+    const setting = readBankAccountSetting(
+      currency,
+      currency === 'EUR' ? env.BANK_ACCOUNT_EUR : env.BANK_ACCOUNT_USD,
+    );
+    if (!setting.ok) ctx.addIssue({ code: 'custom', path: [variable], message: setting.message });
+    else if (setting.account) bankAccounts[currency] = setting.account;
+  }
   if (ctx.issues.length > 0 || 'refused' in mail) return z.NEVER;
   return {
     ...env,
+    bankAccounts,
     mail,
     METRICS_HOST:
       env.METRICS_PORT === undefined ? undefined : (env.METRICS_HOST ?? DEFAULT_METRICS_HOST),

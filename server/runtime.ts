@@ -1,3 +1,4 @@
+import { missingBankAccountsNotice } from './billing/bank-accounts.ts';
 import { adminCommandRunner } from './admin/admin-command-runner.ts';
 import { startAdminSocket } from './admin/serve-admin-socket.ts';
 import { createBackupTaker } from './backup/take-backup.ts';
@@ -111,6 +112,9 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
   if (staleSecurityTxt) {
     logger.warn({ expires: env.SECURITY_TXT_EXPIRES.toISOString() }, staleSecurityTxt);
   }
+  // One line when pay by invoice is not offered in a currency for want of an account (decision 218).
+  const noInvoice = missingBankAccountsNotice(env.bankAccounts);
+  if (noInvoice) logger.warn(noInvoice);
   let jobs: JobRunner | undefined;
   const deps = await assembleDeps({
     env,

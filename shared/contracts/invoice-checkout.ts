@@ -136,6 +136,18 @@ export const invoiceOrderLinkRequestSchema = z.strictObject({
     .check(z.minLength(1, 'token is required.'), z.maxLength(100, 'token is too long.')),
 });
 
+/** What an invoice order costs as its page and e-mail show it: gross, with net and VAT beside. */
+export interface InvoiceOrderAmounts {
+  currency: 'USD' | 'EUR';
+  netMinor: number;
+  vatMinor: number;
+  grossMinor: number;
+  /** "VAT 19 %", "VAT 0 % (reverse charge)", "No German VAT". */
+  vatLabel: string;
+  /** Why the VAT is what it is (e.g. the reverse charge applies once VIES confirms the ID). */
+  note: string | null;
+}
+
 /** What the landing page knows about its link, read without using it. */
 export type InvoiceOrderLinkStatus =
   | {
@@ -147,6 +159,8 @@ export type InvoiceOrderLinkStatus =
       billingEmail: string;
       poReference: string | null;
       quoteNumber: string | null;
+      /** What the order costs (decision 218). */
+      amount: InvoiceOrderAmounts;
       /** e.g. "28 November 2026, 14:05 UTC". */
       validUntil: string;
     }
@@ -158,7 +172,10 @@ export interface InvoiceCheckoutResponse {
   subscriptionId: string;
   invoiceNumber: string;
   invoiceUrl: string;
+  /** Gross, with VAT; net and VAT beside it (minor units). */
   amountDue: number;
+  amountNet: number;
+  amountVat: number;
   currency: 'USD' | 'EUR';
   dueAt: string;
   licenceEmail: string;

@@ -29,8 +29,12 @@ const seller = {
   addressLines: [company.street, `${company.postalCode} ${company.city}`, company.country],
   vatId: company.vatId,
 };
-/** Invoices print the seller's account once issue 39's item 1 is in: then this turns on. */
-const checkBankDetails = false;
+/** Invoices print the seller's account for their currency (decision 218). */
+const checkBankDetails = true;
+const bankOf = (currency: 'EUR' | 'USD') => {
+  const account = siteConfig.bankAccounts[currency];
+  return { accountHolder: account.holder, iban: account.iban, bic: account.bic };
+};
 
 const order = (
   over: Partial<InvoiceCheckoutRequestInput> & Pick<InvoiceCheckoutRequestInput, 'billingEmail'>,
@@ -93,6 +97,7 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
       gross: '€15,524.74',
       vatRatePercent: 19,
       taxNote: 'german-vat',
+      bankDetails: bankOf('EUR'),
     };
     expectFinanceChecklist(text, facts, { checkBankDetails });
   });
@@ -128,6 +133,7 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
       gross: '€13,046.00',
       vatRatePercent: 0,
       taxNote: 'reverse-charge',
+      bankDetails: bankOf('EUR'),
       viesConsultationNumber: consultation,
     };
     expectFinanceChecklist(text, facts, { checkBankDetails });
@@ -154,7 +160,7 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
     expect(
       names(financeChecklist(text.replace(/Reverse charge: no VAT/, 'No VAT'), facts)),
     ).toEqual(['tax note']);
-    expect(names(financeChecklist(text.replace(/Service period/, 'Period'), facts))).toEqual([
+    expect(names(financeChecklist(text.replace(/Service period/g, 'Period'), facts))).toEqual([
       'service period',
     ]);
     expect(names(financeChecklist(text.replaceAll(company.vatId, 'DE000000000'), facts))).toEqual([
@@ -179,6 +185,7 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
         addressLine: '500 Howard Street',
         postalCode: '94105',
         city: 'San Francisco',
+        state: 'CA',
         country: 'US',
         vatId: undefined,
       }),
@@ -193,13 +200,14 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
         seller,
         buyer: {
           name: 'Example Inc.',
-          addressLines: ['500 Howard Street', '94105 San Francisco', 'United States'],
+          addressLines: ['500 Howard Street', 'San Francisco, CA 94105', 'United States'],
         },
         net: '$14,094.00',
         vat: '$0.00',
         gross: '$14,094.00',
         vatRatePercent: 0,
         taxNote: 'not-taxable',
+        bankDetails: bankOf('USD'),
       },
       { checkBankDetails },
     );
@@ -236,6 +244,7 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
       gross: '$16,771.86',
       vatRatePercent: 19,
       taxNote: 'german-vat',
+      bankDetails: bankOf('USD'),
       // 2,677.86 / 1.0512 = 2,547.430…
       vatInEur: { amount: '€2,547.43', perEur: '1.0512', currency: 'USD', rateOn: '2026-11-26' },
     };
@@ -246,7 +255,7 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
     ).toEqual(['VAT in EUR']);
   });
 
-  it('asks an invoice for its bank details when told to, and fails one that has none', async () => {
+  it('fails an invoice whose account is missing or another one', async () => {
     const { document, text } = await invoiceOf(
       t,
       order({ billingEmail: 'ap2@beispiel-handel.test' }),
@@ -266,17 +275,24 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
       gross: '€15,524.74',
       vatRatePercent: 19,
       taxNote: 'german-vat',
-      bankDetails: {
-        accountHolder: company.name,
-        iban: 'DE89 3704 0044 0532 0130 00',
-        bic: 'COBADEFFXXX',
-      },
+      bankDetails: bankOf('EUR'),
     };
-    const withBank = `${text}\nAccount holder ${company.name}\nIBAN DE89 3704 0044 0532 0130 00\nBIC COBADEFFXXX\n`;
-    expect(financeChecklist(withBank, facts, { checkBankDetails: true })).toEqual([]);
-    // Today's invoice names no account: with the check on, that is what fails (issue 39, item 1).
-    const failures = financeChecklist(text, facts, { checkBankDetails: true });
-    expect(failures.length).toBeGreaterThan(0);
-    expect(new Set(failures.map((failure) => failure.check))).toEqual(new Set(['bank details']));
+    expectFinanceChecklist(text, facts, { checkBankDetails });
+    const checks = (failures: ReturnType<typeof financeChecklist>) =>
+      new Set(failures.map((failure) => failure.check));
+    // The same page without its account lines, as invoices were before decision 218.
+    const withoutAccount = text
+      .split('\n')
+      .filter((line) => !/IBAN|BIC|Account holder/.test(line))
+      .join('\n');
+    expect(checks(financeChecklist(withoutAccount, facts, { checkBankDetails }))).toEqual(
+      new Set(['bank details']),
+    );
+    // Another account than the one for the invoice's currency.
+    expect(
+      checks(
+        financeChecklist(text, { ...facts, bankDetails: bankOf('USD') }, { checkBankDetails }),
+      ),
+    ).toEqual(new Set(['bank details']));
   });
 });

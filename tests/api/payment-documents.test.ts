@@ -127,7 +127,9 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
       'Receipt',
       'INV-2026-00001',
       '2026-01-15',
-      'Orgsmith Pro, 10 orgs, billed yearly',
+      // The quote's two lines: the base price with 4 orgs, then the 6 further orgs (decision 218).
+      'Orgsmith Pro licence',
+      'Additional Salesforce orgs',
       'first@receipt.test',
       'VAT ID DE',
       '€13,046.00',
@@ -255,6 +257,7 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
           payments: [payment],
           now: t.deps.clock(),
           publicBaseUrl: t.deps.env.PUBLIC_BASE_URL,
+          bankAccounts: t.deps.env.bankAccounts,
         });
         expect(issued?.number).toBe(`INV-2026-${String(counter + 1).padStart(5, '0')}`);
         throw new Error('the payment failed after the number was taken');

@@ -63,6 +63,8 @@ interface FakeInvoice extends JsonObject {
   due_date: number | null;
   hosted_invoice_url: string | null;
   custom_fields: Array<{ name: string; value: string }> | null;
+  /** The customer's `invoice_settings.footer`, copied on as Stripe does. */
+  footer: string | null;
   days_until_due: number;
 }
 
@@ -173,6 +175,8 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
   let invoiceCounter = 0;
   /** A customer's `invoice_settings.custom_fields`, copied onto each of its invoices. */
   const customerInvoiceFields = new Map<string, Array<{ name: string; value: string }>>();
+  /** A customer's `invoice_settings.footer`, copied onto each of its invoices. */
+  const customerFooters = new Map<string, string>();
   const idempotent = new Map<string, { body: string; status: number; response: string }>();
   const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
 
@@ -255,6 +259,7 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       due_date: null,
       hosted_invoice_url: null,
       custom_fields: null,
+      footer: null,
       days_until_due: 0,
       created: now,
     };
@@ -320,6 +325,7 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       due_date: null,
       hosted_invoice_url: null,
       custom_fields: customerInvoiceFields.get(customerId) ?? null,
+      footer: customerFooters.get(customerId) ?? null,
       days_until_due: Number(str(body.days_until_due) ?? '0'),
       created: now,
     };
@@ -363,6 +369,8 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
           })),
         };
         customers.set(customer.id, customer);
+        const footer = str(obj(body.invoice_settings).footer);
+        if (footer !== undefined) customerFooters.set(customer.id, footer);
         customerInvoiceFields.set(
           customer.id,
           list(obj(body.invoice_settings).custom_fields).map((entry) => ({

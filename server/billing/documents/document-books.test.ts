@@ -58,6 +58,7 @@ function entry(paid: DocumentablePayment, paidOn: string | null = null) {
     now,
     publicBaseUrl: 'http://localhost:3000',
     eurRate: usdRate,
+    bankAccounts: {},
   });
   const row: StoredPaymentDocument = {
     number,

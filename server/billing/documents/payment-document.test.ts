@@ -83,6 +83,7 @@ describe('payment documents', () => {
       number: 'INV-2027-00001',
       now: new Date('2026-12-31T23:30:00Z'),
       publicBaseUrl: 'https://orgsmith.io',
+      bankAccounts: {},
     });
     expect(paymentDocumentSchema.parse(document)).toEqual(document);
     // 23:30 UTC on 31 December is already 1 January in Germany.

@@ -6,7 +6,14 @@ import {
   type RecordedRate,
 } from '#server/billing/fx-rates/euro-amounts.ts';
 import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
-import { currencies, type Currency } from '#shared/pricing/index.ts';
+import { bankAccountSchema, type BankAccounts } from '#server/billing/bank-accounts.ts';
+import { priceQuote } from '#server/billing/quotes/quote-lines.ts';
+import {
+  currencies,
+  type BillingPeriod,
+  type Currency,
+  type Edition,
+} from '#shared/pricing/index.ts';
 import {
   decideVat,
   vatAmounts,
@@ -47,6 +54,13 @@ export function parseDocumentNumber(number: string): { year: number; sequence: n
 export interface DocumentablePayment {
   /** The provider's id of the invoice or charge: one document per id. */
   invoiceId: string;
+  /**
+   * The number the provider already printed on it, taken from our series when it was sent (the
+   * local provider's invoices, decision 218); absent: the document takes the next one.
+   */
+  number?: string | null;
+  /** What was bought, so the document has the quote's lines (base and further orgs). */
+  order?: { edition: Edition; quantity: number; billingPeriod: BillingPeriod };
   kind: 'receipt' | 'invoice';
   issuedAt: Date;
   paidAt: Date | null;
@@ -117,6 +131,11 @@ export const paymentDocumentSchema = z.object({
   ]),
   purchaseOrder: z.string().nullable(),
   quoteReference: z.string().nullable(),
+  /**
+   * The seller's account an invoice is paid into, frozen when issued (decision 218); the
+   * payment reference is the document's number. Absent on receipts and older documents.
+   */
+  bankAccount: bankAccountSchema.nullable().optional(),
   /** The provider's id of what was paid, for the operator. */
   providerInvoiceId: z.string(),
   /**
@@ -179,6 +198,7 @@ export function buildPaymentDocument(input: {
   now: Date;
   publicBaseUrl: string;
   eurRate?: RecordedRate | null | undefined;
+  bankAccounts: BankAccounts;
 }): PaymentDocument {
   const { payment, number, now } = input;
   const timeZone = siteConfig.company.timeZone;
@@ -199,15 +219,10 @@ export function buildPaymentDocument(input: {
       vatId: decision.buyerVatId ?? null,
       vatIdConfirmation: decision.confirmation ?? null,
     },
-    lines: [
-      {
-        description: payment.description,
-        detail: `Service period ${day(payment.periodStart)} to ${day(payment.periodEnd)}`,
-        quantity: 1,
-        unitMinor: payment.netMinor,
-        amountMinor: payment.netMinor,
-      },
-    ],
+    lines: documentLines(
+      payment,
+      `Service period ${day(payment.periodStart)} to ${day(payment.periodEnd)}`,
+    ),
     currency: payment.currency,
     netMinor: amounts.netMinor,
     vat: {
@@ -228,11 +243,46 @@ export function buildPaymentDocument(input: {
           },
     purchaseOrder: payment.poReference,
     quoteReference: payment.quoteReference,
+    bankAccount: payment.kind === 'invoice' ? (input.bankAccounts[payment.currency] ?? null) : null,
     providerInvoiceId: payment.invoiceId,
     ...(payment.currency === 'EUR'
       ? {}
       : { eur: input.eurRate ? euroAmountsAt(amounts, input.eurRate) : null }),
   };
+}
+
+/**
+ * The lines of a payment: the quote's lines of what was bought (Pro's base price and its further
+ * orgs as two lines, decision 218) when they add up to the amount charged, else one line of the
+ * amount (a prorated change, a free plan). Each line names the service period.
+ */
+function documentLines(payment: DocumentablePayment, period: string): PaymentDocument['lines'] {
+  const order = payment.order;
+  if (order && order.edition !== 'Starter') {
+    try {
+      const priced = priceQuote({ ...order, edition: order.edition, currency: payment.currency });
+      if (priced.totalCents === payment.netMinor) {
+        return priced.lines.map((line) => ({
+          description: line.description,
+          detail: `${line.detail}. ${period}`,
+          quantity: line.quantity,
+          unitMinor: line.unitCents,
+          amountMinor: line.amountCents,
+        }));
+      }
+    } catch {
+      // A size the engine no longer sells as this edition: one line of the amount charged.
+    }
+  }
+  return [
+    {
+      description: payment.description,
+      detail: period,
+      quantity: 1,
+      unitMinor: payment.netMinor,
+      amountMinor: payment.netMinor,
+    },
+  ];
 }
 
 /** A link to a payment's document for an e-mail: ours (numbered) or the provider's own. */

@@ -1,5 +1,6 @@
 import { startCommercialDocument } from '#server/platform/pdf/commercial-document.ts';
 import { countryNames, isCountryCode } from '#shared/countries.ts';
+import { formatIban } from '#server/billing/bank-accounts.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { addDays } from '#server/billing/calendar-date.ts';
@@ -104,13 +105,27 @@ export function renderPaymentDocumentPdf(document: PaymentDocument): Promise<Buf
   const euroVat = euroVatStatement(document);
   if (euroVat) y = pdf.totalsNote(y + 2, euroVat);
 
+  // The account and the one payment reference, the invoice's number (decision 218).
+  const account = document.bankAccount;
+  const bankLines = account
+    ? [
+        `Payment reference: ${document.number}`,
+        `Account holder: ${account.holder}`,
+        `IBAN: ${formatIban(account.iban)}`,
+        `BIC: ${account.bic}`,
+        `Bank: ${account.bank}`,
+      ]
+    : [];
   pdf.heading(y + 8, receipt ? 'Payment' : 'How to pay');
   pdf.bullets([
     payment.method === 'card'
       ? `Paid in full by card on ${payment.paidOn}. Nothing is left to pay.`
       : payment.paidOn
         ? `Paid in full by bank transfer on ${payment.paidOn}.`
-        : `Please pay ${money(document.grossMinor)} by bank transfer by ${payment.dueOn}, quoting ${document.number}${document.purchaseOrder ? ` and your purchase order ${document.purchaseOrder}` : ''}. Bank details and questions: ${document.seller.email}.`,
+        : account
+          ? `Please pay ${money(document.grossMinor)} by bank transfer by ${payment.dueOn} to this account, quoting this payment reference:`
+          : `Please pay ${money(document.grossMinor)} by bank transfer by ${payment.dueOn}, quoting ${document.number}. Bank details: ${document.seller.email}.`,
+    ...bankLines,
     ...(document.vat.note ? [document.vat.note] : []),
     `The licence is granted under the ${siteConfig.productName} End User License Agreement.`,
   ]);

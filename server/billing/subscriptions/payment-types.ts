@@ -1,5 +1,6 @@
 import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
 import type { VatIdConfirmation } from '#shared/pricing/vat-id-confirmation.ts';
+import type { BankAccount } from '#server/billing/bank-accounts.ts';
 import type { DocumentablePayment } from '#server/billing/documents/payment-document.ts';
 
 /**
@@ -112,11 +113,14 @@ export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
   quoteReference: string | null;
   /** Days from issue to due date (net 30). */
   daysUntilDue: number;
+  /** The seller's account the invoice is paid into, printed on it (decision 218). */
+  bankAccount: BankAccount;
 }
 
 export interface InvoiceSubscriptionRef {
   subscriptionId: string;
-  invoice: OpenInvoice & { amountDue: number };
+  /** `amountDue` is gross; `netAmount` and `vatAmount` beside it (minor units). */
+  invoice: OpenInvoice & { amountDue: number; netAmount: number; vatAmount: number };
   /**
    * Where the provider e-mailed the invoice; null when it sent none (the local provider, Stripe
    * in test mode), so no page claims an e-mail that never left.

@@ -8,6 +8,14 @@ describe('the invoice order confirmation e-mail', () => {
     const mail = invoiceOrderConfirmationEmail({
       order: { edition: 'Pro', quantity: 5, billingPeriod: 'yearly', currency: 'EUR' },
       quoteNumber: null,
+      amount: {
+        currency: 'EUR',
+        netMinor: 100,
+        vatMinor: 19,
+        grossMinor: 119,
+        vatLabel: 'VAT 19 %',
+        note: null,
+      },
       confirmUrl: 'https://orgsmith.example/invoice-orders/confirm?token=x',
       publicBaseUrl: 'https://orgsmith.example',
     });

@@ -52,7 +52,7 @@ const markPaid: AdminCommand<AdminSyncSettings> = {
     'invoice.paid, and the sync restores a licence suspended for it (decision 144).',
     'Only with the local provider (no STRIPE_SECRET_KEY).',
   ].join('\n'),
-  arguments: [{ name: 'invoice', description: 'The invoice number (LOCAL-…) or id (lin_…)' }],
+  arguments: [{ name: 'invoice', description: 'The invoice number (INV-…) or id (lin_…)' }],
   async run(context, { args }) {
     requireLocalProvider(context.env);
     const [idOrNumber] = args;

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Database, Executor } from '#server/platform/db/database.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
+import { takeDocumentNumber } from '#server/billing/documents/issue-payment-documents.ts';
 import { countryNames, isCountryCode } from '#shared/countries.ts';
 import { cityLine } from '#shared/subdivisions.ts';
 import { vatAmounts } from '#shared/pricing/vat.ts';
@@ -33,11 +33,6 @@ export function localInvoiceUrl(publicBaseUrl: string, invoiceId: string): strin
   return `${publicBaseUrl}/billing/local/invoice/${invoiceId}`;
 }
 
-/** `LOCAL-3F9A2C1B`: unique like Stripe's invoice numbers, and plainly not a real one. */
-function invoiceNumber(): string {
-  return `LOCAL-${randomBytes(4).toString('hex').toUpperCase()}`;
-}
-
 /**
  * The buyer's address as printed, one line each (`Hauptstraße 1` / `10115 Berlin` / `Germany`;
  * a US city line `San Francisco, CA 94105`, decision 219), joined by line breaks.
@@ -55,7 +50,11 @@ export function addressText(address: InvoiceBuyer['address']): string | null {
   return text || null;
 }
 
-/** Sends the invoice of one billing period; the billing details come from `from`. */
+/**
+ * Sends the invoice of one billing period; the billing details come from `from`. It carries our
+ * number (`INV-YYYY-NNNNN`), taken in this transaction, which its document keeps: one number on
+ * the page, the PDF, the e-mails and the commands (decision 218).
+ */
 async function sendInvoice(
   tx: Executor,
   subscription: LocalSubscription,
@@ -84,7 +83,7 @@ async function sendInvoice(
     periodEnd: period.end,
     createdAt: now,
     paidAt: null,
-    number: invoiceNumber(),
+    number: (await takeDocumentNumber(tx, now)).number,
     dueAt: new Date(now.getTime() + daysUntilDue * DAY_MS),
     ...from,
   });
@@ -136,6 +135,7 @@ export async function createLocalInvoiceSubscription(
       input.daysUntilDue,
       now,
     );
+    const taxed = vatAmounts(invoice.amount, vatOfPayment(invoice));
     return {
       ref: {
         subscriptionId: subscription.id,
@@ -145,7 +145,9 @@ export async function createLocalInvoiceSubscription(
           dueAt: invoice.dueAt ?? now,
           hostedUrl: localInvoiceUrl(deps.publicBaseUrl, invoice.id),
           // With VAT, as Stripe's `amount_due` and the invoice to file (decision 180).
-          amountDue: vatAmounts(invoice.amount, vatOfPayment(invoice)).grossMinor,
+          amountDue: taxed.grossMinor,
+          netAmount: taxed.netMinor,
+          vatAmount: taxed.vatMinor,
         },
         // Test mode: the invoice is a page of this server, e-mailed to no one.
         emailedTo: null,

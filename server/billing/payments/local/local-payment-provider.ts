@@ -25,6 +25,7 @@ const RECENT_INVOICES = 5;
 export function documentablePaymentsOf(
   invoices: readonly LocalInvoice[],
   customerEmail: string | null,
+  order?: DocumentablePayment['order'],
 ): DocumentablePayment[] {
   return invoices.flatMap((invoice): DocumentablePayment[] => {
     const sent = invoice.dueAt !== null;
@@ -34,6 +35,9 @@ export function documentablePaymentsOf(
     return [
       {
         invoiceId: invoice.id,
+        // An invoice sent for payment carries our number already (decision 218).
+        number: sent ? invoice.number : null,
+        ...(order ? { order } : {}),
         kind: sent ? 'invoice' : 'receipt',
         issuedAt: invoice.createdAt,
         paidAt: invoice.paidAt,
@@ -170,6 +174,11 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         documentablePayments: documentablePaymentsOf(
           (await repository.invoicesOf(subscription.id)).slice(0, RECENT_INVOICES),
           customer?.email ?? null,
+          {
+            edition: subscription.edition,
+            quantity: subscription.quantity,
+            billingPeriod: subscription.billingPeriod,
+          },
         ),
       };
     },

@@ -4,7 +4,7 @@ import { EMAIL_ADDRESS_PATTERN } from '#shared/contracts/fields.ts';
 import { freeLicenceLimitMessage, validationMessages } from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
 import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
-import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
+import { paymentDocumentSchema, vatOfPayment } from '#server/billing/documents/payment-document.ts';
 import { createPaymentDocumentRepository } from '#server/billing/documents/payment-document-repository.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/platform/csrf/csrf.ts';
@@ -373,7 +373,13 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
       number: issued.number,
       url: paymentDocumentUrl(deps.env.PUBLIC_BASE_URL, deps.secretKey, issued.number),
     };
-    return c.html(invoicePage({ invoice, now: deps.clock(), document }));
+    // The account the invoice names: its document's, frozen when issued, else today's.
+    const frozen = issued ? paymentDocumentSchema.safeParse(issued.document) : undefined;
+    const bankAccount =
+      (frozen?.success ? frozen.data.bankAccount : undefined) ??
+      deps.env.bankAccounts[invoice.currency] ??
+      null;
+    return c.html(invoicePage({ invoice, now: deps.clock(), document, bankAccount }));
   });
 
   app.get('/billing/local/portal/:id', async (c) => {

@@ -1,3 +1,4 @@
+import { formatIban, type BankAccount } from '#server/billing/bank-accounts.ts';
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { z } from 'zod';
@@ -64,6 +65,17 @@ const taxRateNames: Record<VatCase, string> = {
   'reverse-charge': 'VAT (reverse charge)',
   'outside-eu': 'No German VAT',
 };
+/**
+ * The footer of an invoice order's Stripe invoices (decision 218): the seller's account and the
+ * invoice's own number as the payment reference — Stripe numbers the invoice when it is
+ * finalized, after the customer is made, so the footer names it rather than repeating it.
+ */
+export function bankTransferFooter(account: BankAccount): string {
+  return [
+    `Pay by bank transfer to ${account.holder}, IBAN ${formatIban(account.iban)}, BIC ${account.bic}, ${account.bank}.`,
+    'Payment reference: the invoice number above.',
+  ].join(' ');
+}
 
 /** An open invoice as the boundary names it; null unless it is finalized with a due date. */
 function openInvoiceOf(invoice: Stripe.Invoice): OpenInvoice | null {
@@ -361,9 +373,12 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           customFields.push({ name: euVatId ? 'VAT ID' : 'Tax ID', value: buyer.vatId });
         }
         if (input.poReference) customFields.push({ name: PO_FIELD_NAME, value: input.poReference });
-        if (customFields.length > 0) {
-          customerParams.invoice_settings = { custom_fields: customFields };
-        }
+        // Stripe's invoice is the document and its number the one payment reference (decision
+        // 218): the footer names the account to pay into and says so.
+        customerParams.invoice_settings = {
+          footer: bankTransferFooter(input.bankAccount),
+          ...(customFields.length > 0 ? { custom_fields: customFields } : {}),
+        };
         const customer = await stripe.customers.create(customerParams, {
           idempotencyKey: `invoice-customer-${input.requestId}`,
         });
@@ -402,7 +417,13 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         if (!open) throw new PaymentError('Unavailable', `Invoice ${invoiceId} is not open`);
         return {
           subscriptionId: subscription.id,
-          invoice: { ...open, amountDue: invoice.amount_due },
+          invoice: {
+            ...open,
+            amountDue: invoice.amount_due,
+            // Net as Stripe Tax left it; the VAT is the rest of what is due.
+            netAmount: invoice.total_excluding_tax ?? invoice.amount_due,
+            vatAmount: invoice.amount_due - (invoice.total_excluding_tax ?? invoice.amount_due),
+          },
           // Stripe e-mails invoices to customers in live mode only.
           emailedTo: invoice.livemode ? (invoice.customer_email ?? customer.email ?? null) : null,
         };

@@ -65,10 +65,10 @@ describe('lifecycle e-mails', () => {
       renewsAt: new Date('2027-11-27T10:00:00Z'),
       publicBaseUrl,
       accountBaseUrl: publicBaseUrl,
-      openInvoice: { number: 'LOCAL-3F9A2C1B', dueAt: new Date('2026-12-27T10:00:00Z') },
+      openInvoice: { number: 'INV-2026-00002', dueAt: new Date('2026-12-27T10:00:00Z') },
     });
     expect(mail.text).not.toMatch(/paid until/i);
-    expect(mail.text).toContain('Invoice: LOCAL-3F9A2C1B, unpaid, due 27 December 2026');
+    expect(mail.text).toContain('Invoice: INV-2026-00002, unpaid, due 27 December 2026');
     expect(mail.text).toContain('Valid until: 27 November 2027 once the invoice is paid');
     expect(mail.text).toContain('still unpaid on 10 January 2027, 14 days after its due date');
     const free = licenceKeyEmail({
