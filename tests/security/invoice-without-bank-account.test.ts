@@ -57,6 +57,7 @@ describe('no pay by invoice in a currency without the seller’s bank account', 
       addressLine: '1 Market St',
       postalCode: '94105',
       city: 'San Francisco',
+      state: 'CA',
       country: 'US',
     });
     expect(res.status).toBe(400);
