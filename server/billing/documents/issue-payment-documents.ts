@@ -15,6 +15,11 @@ export interface IssuedDocument {
   document: PaymentDocument;
   /** Made by this call (false: it existed already, e.g. a replayed event). */
   created: boolean;
+  /**
+   * An invoice whose payment this call recorded (it was issued unpaid before): the buyer gets a
+   * payment confirmation (decision 220).
+   */
+  paidNow: boolean;
 }
 
 /**
@@ -44,11 +49,15 @@ export async function issuePaymentDocuments(
     const existing = await repository.findByProviderInvoice(input.provider, payment.invoiceId);
     if (existing) {
       const document = paymentDocumentSchema.parse(existing.document);
-      issued.push({ number: existing.number, document, created: false });
+      const paidNow =
+        payment.paidAt !== null &&
+        existing.paidAt === null &&
+        (await repository.markPaid(existing.number, payment.paidAt));
+      issued.push({ number: existing.number, document, created: false, paidNow });
       continue;
     }
     const year = Number(calendarDateIn(input.now, siteConfig.company.timeZone).slice(0, 4));
-    const sequence = await repository.nextSequence(year);
+    const sequence = await repository.nextSequence(year, 'INV');
     const number = formatDocumentNumber(year, sequence);
     const document = buildPaymentDocument({
       payment,
@@ -73,8 +82,9 @@ export async function issuePaymentDocuments(
       grossMinor: document.grossMinor,
       document,
       createdAt: input.now,
+      paidAt: payment.kind === 'receipt' ? (payment.paidAt ?? payment.issuedAt) : payment.paidAt,
     });
-    issued.push({ number, document, created: true });
+    issued.push({ number, document, created: true, paidNow: false });
   }
   return issued;
 }
