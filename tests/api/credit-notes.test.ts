@@ -20,6 +20,7 @@ import { databaseTargets } from '../support/databases.ts';
 import { runAdminOn } from '../support/licensing.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
+  browser,
   createCheckout,
   licencesOf,
   mailsTo,
@@ -244,6 +245,15 @@ describe.each(databaseTargets)(
         expect(text, expected).toContain(expected);
       }
 
+      // The provider's invoice page says it is cancelled and links its credit note.
+      const invoicePage = await (
+        await t.app.request(new URL(confirmed.invoiceUrl).pathname)
+      ).text();
+      expect(invoicePage).toContain('<span class="badge muted">Cancelled</span>');
+      expect(invoicePage).toContain(`Download credit note ${note?.number} (PDF)`);
+      expect(invoicePage).toContain('Nothing is to be paid.');
+      expect(invoicePage).not.toContain('Pay by bank transfer');
+
       // Cancelled already: refused, and no second credit note.
       expect((await runAdminOn(t, 'invoice-orders', 'cancel', order?.id ?? '')).code).toBe(1);
       expect(await creditNotesOf(t, invoice.number)).toHaveLength(1);
@@ -432,6 +442,52 @@ describe.each(databaseTargets)(
       expect((await runAdminOn(t, 'invoices', 'show', invoice.number)).out).toContain(
         'Status:  unpaid',
       );
+    });
+
+    it('the billing portal shows what is charged with VAT, each document to download, and what it can change', async () => {
+      const email = 'buyer@portal-documents.test';
+      const { receipt } = await buyByCard(t, email);
+      const refunded = await runAdminOn(
+        t,
+        'payments',
+        'refund',
+        receipt.number,
+        '--amount',
+        '11.90',
+        '--reason',
+        'Portal test',
+      );
+      expect(refunded.code).toBe(0);
+      const [note] = await creditNotesOf(t, receipt.number);
+      const [licence] = await licencesOf(t, email);
+      const { url } = await t.deps.payments.createBillingPortalSession({
+        customerId: licence?.customerId ?? '',
+        returnUrl: 'http://localhost:3000/',
+      });
+      const page = (await (await browser(t, new URL(url).pathname)).text()).replace(/\s+/g, ' ');
+      // Pro 10 yearly in EUR: €13,046.00 net, charged €15,524.74 with German VAT (decision 180).
+      expect(page).toContain('€15,524.74 (€13,046.00 plus VAT 19 %)');
+      expect(page).not.toMatch(/Next payment<\/dt> ?<dd>[^<]*€13,046\.00</);
+      expect(page).toMatch(/<td class="amount">€15,524\.74<\/td> ?<td>Paid, partly refunded<\/td>/);
+      const links = [
+        ...page.matchAll(
+          /href="(\/documents\/[^"]+)"|href="(http:\/\/localhost:3000\/documents\/[^"]+)"/g,
+        ),
+      ].map(
+        (match) =>
+          new URL((match[1] ?? match[2] ?? '').replaceAll('&amp;', '&'), 'http://localhost:3000'),
+      );
+      const numbers = links.map((link) =>
+        link.pathname.slice('/documents/'.length, -'.pdf'.length),
+      );
+      expect(numbers).toEqual([receipt.number, note?.number]);
+      for (const link of links) {
+        const res = await t.app.request(link.pathname + link.search);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/pdf');
+      }
+      expect(page).toContain('This test-mode portal changes only your card.');
+      expect(page).toContain('Billing details');
     });
 
     it('numbers credit notes in their own gap-free series beside the invoices', async () => {
