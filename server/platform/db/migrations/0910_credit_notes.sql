@@ -20,6 +20,12 @@ create unique index payment_documents_series_sequence_idx
 update payment_documents set paid_at = created_at where kind = 'receipt';
 update payment_documents set paid_at = ((document #>> '{payment,paidOn}')::date)::timestamptz
   where kind = 'invoice' and document #>> '{payment,paidOn}' is not null;
+-- Invoices paid since they were issued: when the local provider recorded the money (a later sync
+-- must not take them for a new payment and confirm it again).
+update payment_documents d set paid_at = i.paid_at
+  from local_invoices i
+  where d.kind = 'invoice' and d.paid_at is null and d.provider = 'local'
+    and d.provider_invoice_id = i.id and i.status = 'paid' and i.paid_at is not null;
 
 -- A counter per series and year. payment_document_counters (INV only) stays for the release
 -- before this one; the new code takes the greater of this counter and the highest number issued,
