@@ -258,16 +258,6 @@ export function createLocalPaymentRepository(db: Executor) {
       return row;
     },
 
-    /** Invoices sent for payment, newest first (the admin CLI's list). */
-    sentInvoices(limit: number): Promise<LocalInvoice[]> {
-      return db
-        .select()
-        .from(localInvoices)
-        .where(isNotNull(localInvoices.dueAt))
-        .orderBy(desc(localInvoices.createdAt))
-        .limit(limit);
-    },
-
     invoicesOf(subscriptionId: string): Promise<LocalInvoice[]> {
       return db
         .select()
