@@ -391,6 +391,34 @@ describe.each(databaseTargets)(
       expect(again.err).toContain('has EUR 0.00 left to refund');
     });
 
+    it('two refunds at once never pay back more than was paid', async () => {
+      const { receipt } = await buyByCard(t, 'buyer@racing-refunds.test');
+      const share = (Math.floor(receipt.grossMinor * 0.6) / 100).toFixed(2);
+      const [a, b] = await Promise.all([
+        runAdminOn(t, 'payments', 'refund', receipt.number, '--amount', share, '--reason', 'First'),
+        runAdminOn(
+          t,
+          'payments',
+          'refund',
+          receipt.number,
+          '--amount',
+          share,
+          '--reason',
+          'Second',
+        ),
+      ]);
+      expect([a.code, b.code].sort()).toEqual([0, 1]);
+      expect([a.err, b.err].join('')).toContain('left to refund: nothing was refunded');
+      const notes = await creditNotesOf(t, receipt.number);
+      expect(notes).toHaveLength(1);
+      expect(
+        await t.deps.database.db
+          .select()
+          .from(localCredits)
+          .where(eq(localCredits.invoiceId, receipt.providerInvoiceId)),
+      ).toHaveLength(1);
+    });
+
     it('refuses a refund of an unpaid invoice, of a credit note, and bad input, changing nothing', async () => {
       const billingEmail = 'ap@unpaid-refund.test';
       const confirmed = await orderAndConfirm(t, enterpriseOrder(billingEmail));

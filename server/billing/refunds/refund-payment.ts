@@ -121,13 +121,21 @@ async function refundDocument(
     }
   }
   const amount = request.amountMinor ?? standing.refundableMinor;
-  const note = await creditPaymentDocument(deps, {
-    number,
-    grossMinor: replayed ? replayed.grossMinor : amount,
-    action: 'refund',
-    reason: request.reason.trim(),
-    idempotencyKey: key,
-  });
+  let note;
+  try {
+    note = await creditPaymentDocument(deps, {
+      number,
+      grossMinor: replayed ? replayed.grossMinor : amount,
+      action: 'refund',
+      reason: request.reason.trim(),
+      idempotencyKey: key,
+    });
+  } catch (error) {
+    // Another refund took the rest meanwhile: the provider, under its lock, refused this one.
+    if (!isPaymentError(error, 'CreditRefused')) throw error;
+    const now = await findPaymentDocumentStanding(deps.db, number);
+    return tooMuch(number, money(now?.standing.refundableMinor ?? 0, document.currency));
+  }
   const endedSubscription = note.created
     ? await endIfWhollyRefunded(deps, await deps.payments.retrieveInvoice(row.providerInvoiceId))
     : null;
