@@ -4,6 +4,7 @@ import type { CheckoutStatusReading } from '../shared/contracts/checkout.ts';
 import type { InvoiceOrderLinkStatus } from '../shared/contracts/invoice-checkout.ts';
 import type { KeepTrialLinkStatus } from '../shared/contracts/keep-trial-key.ts';
 import type { QuoteSummary } from '../shared/contracts/quotes.ts';
+import type { Currency } from '../shared/pricing/index.ts';
 import type { SigningKeyDescription } from '../shared/downloads/verification.ts';
 import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
 
@@ -42,6 +43,8 @@ export interface SiteRequestContext {
   gaMeasurementId: string | undefined;
   /** Test payments on purpose (`PAYMENT_PROVIDER=local`): every page shows a notice. */
   testPayments: boolean;
+  /** The currencies pay by invoice is offered in (a seller's bank account in each, decision 218). */
+  invoiceCurrencies: Currency[];
   /** Render time, so the footer year and dates are computed when the page is (and testable). */
   now: Date;
   services: SiteServices;

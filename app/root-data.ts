@@ -1,4 +1,5 @@
 import type { MetaArgs, MetaDescriptor } from 'react-router';
+import type { Currency } from '#shared/pricing/index.ts';
 import type { PageInfo } from './pages.ts';
 import { pageMeta } from './seo.ts';
 
@@ -7,6 +8,8 @@ export interface RootData {
   accountApiUrl: string;
   gaMeasurementId: string | null;
   testPayments: boolean;
+  /** The currencies pay by invoice is offered in: those with a seller's bank account (decision 218). */
+  invoiceCurrencies: Currency[];
   year: number;
 }
 

@@ -30,6 +30,7 @@ export function loader({ context }: Route.LoaderArgs): RootData {
     accountApiUrl: site.accountApiUrl,
     gaMeasurementId: site.gaMeasurementId ?? null,
     testPayments: site.testPayments,
+    invoiceCurrencies: site.invoiceCurrencies,
     year: site.now.getFullYear(),
   };
 }

@@ -3,11 +3,12 @@ import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { createServer as createViteServer } from 'vite';
 import { buildApp } from './app.ts';
-import { DataDirNotPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { parseEnv } from './env.ts';
 import { listenHostsOf, listenOn, listeningMessage } from './platform/http/listen.ts';
 import { createLogger } from './platform/logger.ts';
 import { createRuntime } from './runtime.ts';
+import { nearMissWarning } from './platform/startup/near-miss-variables.ts';
+import { refuseStart } from './platform/startup/startup-refusal.ts';
 
 function isServerBuild(value: unknown): value is ServerBuild {
   return typeof value === 'object' && value !== null && 'routes' in value && 'entry' in value;
@@ -16,14 +17,18 @@ function isServerBuild(value: unknown): value is ServerBuild {
 // The data directory's files are this user's alone (decision 157).
 process.umask(0o077);
 /** Development: Vite serves client modules with HMR; everything else goes to the same Hono app. */
-const env = parseEnv({ NODE_ENV: 'development', ...process.env });
+// A setting it refuses is one line on stderr, as in production (decision 217).
+const env = (() => {
+  try {
+    return parseEnv({ NODE_ENV: 'development', ...process.env });
+  } catch (error) {
+    return refuseStart(error);
+  }
+})();
 const logger = createLogger(env.LOG_LEVEL);
+if (env.nearMisses.length > 0) logger.warn(nearMissWarning(env.nearMisses));
 const vite = await createViteServer({ server: { middlewareMode: true } });
-const runtime = await createRuntime(env, logger).catch((error: unknown) => {
-  if (!(error instanceof DataDirNotPrivate)) throw error;
-  console.error(error.message);
-  process.exit(1);
-});
+const runtime = await createRuntime(env, logger).catch((error: unknown) => refuseStart(error));
 const app = buildApp(runtime.deps, {
   serverBuild: async () => {
     const build: unknown = await vite.ssrLoadModule('virtual:react-router/server-build');

@@ -8,6 +8,7 @@ import { invoiceDomain } from './billing/invoices/invoice-module.ts';
 import { paymentDomain } from './billing/payments/payment-module.ts';
 import { quoteDomain } from './billing/quotes/quote-module.ts';
 import { paymentDocumentDomain } from './billing/documents/payment-document-module.ts';
+import { fxRateDomain } from './billing/fx-rates/fx-rate-module.ts';
 import { subscriptionDomain } from './billing/subscriptions/subscription-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
 import { privacyDomain } from './features/privacy/privacy-module.ts';
@@ -52,6 +53,7 @@ export const domains: readonly AppDomain[] = [
   contactDomain,
   quoteDomain,
   paymentDocumentDomain,
+  fxRateDomain,
   emailDomain,
   backupDomain,
   paymentDomain,

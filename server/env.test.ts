@@ -1,12 +1,27 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from './env.ts';
+import { KNOWN_VARIABLES, parseEnv } from './env.ts';
+import { StartupRefusal } from './platform/startup/startup-refusal.ts';
+
+/** The refusal parseEnv throws for `source`: its one line and the variable it names. */
+function refusalOf(source: Record<string, string>, purpose: 'serve' | 'admin' = 'serve') {
+  try {
+    parseEnv(source, purpose);
+  } catch (error) {
+    if (!(error instanceof StartupRefusal)) throw error;
+    return { line: error.message, variable: error.variable };
+  }
+  throw new Error('parseEnv accepted the settings');
+}
 
 describe('parseEnv', () => {
   it('gives the embedded defaults when nothing is set', () => {
     const env = parseEnv({});
     expect(env.PORT).toBe(3000);
     expect(env.PUBLIC_BASE_URL).toBe('http://localhost:3000');
-    expect(env.DATA_DIR).toBe('./var');
+    // The project folder's var/, whatever the working directory (decision 217).
+    expect(env.DATA_DIR).toBe(path.resolve(import.meta.dirname, '..', 'var'));
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.DATABASE_POOL_MAX).toBe(10);
   });
@@ -20,8 +35,11 @@ describe('parseEnv', () => {
   it('derives PUBLIC_BASE_URL from PORT and strips trailing slashes', () => {
     expect(parseEnv({ PORT: '4100' }).PUBLIC_BASE_URL).toBe('http://localhost:4100');
     expect(
-      parseEnv({ PUBLIC_BASE_URL: 'https://orgsmith.io/', PAYMENT_PROVIDER: 'local' })
-        .PUBLIC_BASE_URL,
+      parseEnv({
+        PUBLIC_BASE_URL: 'https://orgsmith.io/',
+        PAYMENT_PROVIDER: 'local',
+        MAIL_TRANSPORT: 'file',
+      }).PUBLIC_BASE_URL,
     ).toBe('https://orgsmith.io');
   });
 
@@ -147,5 +165,162 @@ describe('scheduled backups (decision 130)', () => {
     expect(() => parseEnv({ BACKUP_EVERY: '24h', BACKUP_KEEP: '3' })).toThrow(
       /BACKUP_EVERY: needs BACKUP_DIR[\s\S]*BACKUP_KEEP: needs BACKUP_DIR/,
     );
+  });
+});
+
+describe('start-up refusals: one line naming the variable (decision 217)', () => {
+  it('names every bad variable on one line', () => {
+    const refusal = refusalOf({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://x',
+      GA_MEASUREMENT_ID: 'UA-1',
+    });
+    expect(refusal.line).not.toContain('\n');
+    expect(refusal.line).toMatch(
+      /^Invalid environment: PORT: must be a whole number from 1 to 65535; /,
+    );
+    expect(refusal.line).toContain('DATABASE_URL: must be a postgres:// URL');
+    expect(refusal.variable).toBe('PORT');
+  });
+
+  it.each([
+    ['PORT', '3000.5', 'must be a whole number from 1 to 65535'],
+    ['PORT', '70000', 'must be a whole number from 1 to 65535'],
+    ['DATABASE_POOL_MAX', 'ten', 'must be a whole number from 1 to 1000'],
+    ['LICENSE_VALIDATION_RATE_LIMIT', '-1', 'must be a whole number of at least 0'],
+    ['HTTP_MAX_CONNECTIONS', '1e9', 'must be a whole number from 1 to 1000000'],
+    ['BACKUP_KEEP', '0', 'must be a whole number from 1 to 10000'],
+  ])('refuses %s=%s as a bad number', (variable, value, message) => {
+    const extra: Record<string, string> =
+      variable === 'BACKUP_KEEP' ? { BACKUP_DIR: '/tmp/b' } : {};
+    const refusal = refusalOf({ [variable]: value, ...extra });
+    expect(refusal).toEqual({ line: `Invalid environment: ${variable}: ${message}`, variable });
+  });
+
+  it('refuses PUBLIC_BASE_URL without a scheme before any payment or mail check', () => {
+    for (const value of ['localhost:3000', 'orgsmith.io', 'ftp://orgsmith.io', 'http://']) {
+      const refusal = refusalOf({ PUBLIC_BASE_URL: value });
+      expect(refusal.variable, value).toBe('PUBLIC_BASE_URL');
+      expect(refusal.line, value).toBe(
+        'Invalid environment: PUBLIC_BASE_URL: must be an http:// or https:// URL, e.g. https://orgsmith.example or http://localhost:3000',
+      );
+      expect(refusal.line).not.toContain('STRIPE');
+    }
+    expect(refusalOf({ DOWNLOAD_BASE_URL: 'downloads.orgsmith.io' }).variable).toBe(
+      'DOWNLOAD_BASE_URL',
+    );
+  });
+
+  it('names the variable of a refusal that has no path of its own', () => {
+    const refusal = refusalOf({ PUBLIC_BASE_URL: 'https://orgsmith.io' });
+    expect(refusal.variable).toBe('STRIPE_SECRET_KEY');
+    expect(refusal.line).not.toContain('\n');
+  });
+});
+
+describe('e-mails as files on a public origin (decision 217)', () => {
+  const publicSite = { PUBLIC_BASE_URL: 'https://orgsmith.example', PAYMENT_PROVIDER: 'local' };
+
+  it('writes files on a loopback origin without asking, and sends by SMTP when it is set', () => {
+    expect(parseEnv({}).mail).toEqual({ transport: 'file', onPurpose: false });
+    expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail).toEqual({
+      transport: 'smtp',
+      onPurpose: false,
+    });
+    expect(parseEnv({ ...publicSite, SMTP_URL: 'smtp://relay:587' }).mail.transport).toBe('smtp');
+  });
+
+  it('refuses to start a public origin that would write e-mails to disk unasked', () => {
+    const refusal = refusalOf(publicSite);
+    expect(refusal.variable).toBe('SMTP_URL');
+    expect(refusal.line).toMatch(/^Invalid environment: SMTP_URL: is not set, so e-mails/);
+    expect(refusal.line).toContain('MAIL_TRANSPORT=file');
+    expect(refusal.line).toContain('https://orgsmith.example');
+    // The admin command line runs with the same settings (it sends nothing itself).
+    expect(parseEnv(publicSite, 'admin').mail.transport).toBe('file');
+  });
+
+  it('writes files on a public origin when MAIL_TRANSPORT=file says so', () => {
+    expect(parseEnv({ ...publicSite, MAIL_TRANSPORT: 'file' }).mail).toEqual({
+      transport: 'file',
+      onPurpose: true,
+    });
+  });
+
+  it('refuses a MAIL_TRANSPORT that contradicts SMTP_URL, or is neither smtp nor file', () => {
+    expect(refusalOf({ MAIL_TRANSPORT: 'smtp' })).toMatchObject({ variable: 'SMTP_URL' });
+    expect(refusalOf({ MAIL_TRANSPORT: 'file', SMTP_URL: 'smtp://relay:587' })).toMatchObject({
+      variable: 'MAIL_TRANSPORT',
+    });
+    expect(refusalOf({ MAIL_TRANSPORT: 'sendmail' })).toEqual({
+      variable: 'MAIL_TRANSPORT',
+      line: 'Invalid environment: MAIL_TRANSPORT: must be smtp or file',
+    });
+  });
+});
+
+describe('unknown variables that look like ours (decision 217)', () => {
+  it('names them for a warning on a loopback origin and starts', () => {
+    const env = parseEnv({ SMTP_ULR: 'smtp://relay:587', LOG_LEVLE: 'debug', PATH: '/usr/bin' });
+    expect(env.nearMisses).toEqual([
+      { name: 'LOG_LEVLE', meant: 'LOG_LEVEL' },
+      { name: 'SMTP_ULR', meant: 'SMTP_URL' },
+    ]);
+    expect(env.SMTP_URL).toBeUndefined();
+  });
+
+  it('refuses them on a public origin, in one line naming each and its likely meaning', () => {
+    const refusal = refusalOf({
+      PUBLIC_BASE_URL: 'https://orgsmith.example',
+      PAYMENT_PROVIDER: 'local',
+      MAIL_TRANSPORT: 'file',
+      DATABSE_URL: 'postgres://db/orgsmith',
+    });
+    expect(refusal).toEqual({
+      variable: 'DATABSE_URL',
+      line: 'Invalid environment: unknown variable DATABSE_URL (did you mean DATABASE_URL?), refused on the public origin https://orgsmith.example: rename or remove it',
+    });
+  });
+
+  it('puts the slip first when it explains another refusal', () => {
+    const refusal = refusalOf({
+      PUBLIC_BASE_URL: 'https://orgsmith.example',
+      PAYMENT_PROVIDER: 'local',
+      SMTP_ULR: 'smtp://relay:587',
+    });
+    expect(refusal.variable).toBe('SMTP_ULR');
+    expect(refusal.line).toMatch(
+      /^Invalid environment: unknown variable SMTP_ULR \(did you mean SMTP_URL\?\), refused on the public origin https:\/\/orgsmith.example: rename or remove it; SMTP_URL: is not set/,
+    );
+  });
+
+  it('leaves the rest of the environment alone', () => {
+    const env = parseEnv({
+      PATH: '/usr/bin',
+      HOME: '/root',
+      HOSTNAME: 'web-1',
+      NODE_OPTIONS: '--max-old-space-size=512',
+      npm_lifecycle_event: 'serve',
+      INIT_CWD: '/srv',
+      MALLOC_ARENA_MAX: '2',
+      PUBLIC_BASE_URL: 'https://orgsmith.example',
+      PAYMENT_PROVIDER: 'local',
+      MAIL_TRANSPORT: 'file',
+    });
+    expect(env.nearMisses).toEqual([]);
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('documents every variable the server reads', async () => {
+    const doc = await readFile(
+      path.resolve(import.meta.dirname, '../docs/configuration.md'),
+      'utf8',
+    );
+    const set = ['MALLOC_ARENA_MAX', 'INIT_CWD']; // set by the start scripts and npm, not operators
+    const missing = KNOWN_VARIABLES.filter(
+      (name) => !set.includes(name) && !doc.includes(`\`${name}\``),
+    );
+    expect(missing).toEqual([]);
   });
 });

@@ -8,12 +8,17 @@ import { buildService } from './app.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './platform/logger.ts';
 import { startMetricsListener } from './metrics/metrics-listener.ts';
-import { DataDirNotPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { createLimitedServer } from './platform/http/connection-limits.ts';
 import { listenHostsOf, listenOn, listeningMessage } from './platform/http/listen.ts';
 import { createRuntime } from './runtime.ts';
+import { nearMissWarning } from './platform/startup/near-miss-variables.ts';
+import { listenRefusal, refuseStart, StartupRefusal } from './platform/startup/startup-refusal.ts';
 
-/** Production entry: reads the environment, opens the database, listens, shuts down gracefully. */
+/**
+ * Production entry: reads the environment, opens the database, listens, shuts down gracefully.
+ * Anything that stops the start is one line on stderr naming the variable at fault and exit code
+ * 1, never a stack trace (decision 217).
+ */
 async function main(): Promise<void> {
   // Files this process creates are its own alone: the data directory holds the signing keys,
   // SECRET_KEY and every customer's address (decision 157).
@@ -22,23 +27,30 @@ async function main(): Promise<void> {
   try {
     env = parseEnv();
   } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
+    refuseStart(error);
   }
+  const verbose = env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace';
   const logger = createLogger(env.LOG_LEVEL);
-  const buildDir = path.resolve('build');
-  const serverBuild: ServerBuild = await import(
-    pathToFileURL(path.join(buildDir, 'server/index.js')).href
-  ).catch((error: unknown) => {
-    logger.fatal({ err: error }, 'no production build found: run `npm run build` first');
-    process.exit(1);
-  });
+  if (env.nearMisses.length > 0) logger.warn(nearMissWarning(env.nearMisses));
+  // Beside this module, not the working directory: `node /srv/orgsmith/build/service/main.js`
+  // starts from anywhere (the bundle rewrites `import.meta.dirname` to this source's folder).
+  const buildDir = path.resolve(import.meta.dirname, '..', 'build');
+  const serverEntry = path.join(buildDir, 'server/index.js');
+  const serverBuild: ServerBuild = await import(pathToFileURL(serverEntry).href).catch(
+    (error: unknown) =>
+      refuseStart(
+        new StartupRefusal(
+          'build',
+          `No production build at ${serverEntry}: run \`npm run build\` first` +
+            ` (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+        ),
+        verbose,
+      ),
+  );
 
-  const runtime = await createRuntime(env, logger).catch((error: unknown) => {
-    if (!(error instanceof DataDirNotPrivate)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  });
+  const runtime = await createRuntime(env, logger).catch((error: unknown) =>
+    refuseStart(error, verbose),
+  );
   let stopping = false;
   const { app, storedPages } = buildService(
     { ...runtime.deps, draining: () => stopping },
@@ -63,10 +75,9 @@ async function main(): Promise<void> {
       else response.once('finish', () => stopping && setImmediate(closeIdle));
     });
     return server;
-  }).catch((error: unknown) => {
-    logger.fatal({ err: error }, `cannot listen on port ${env.PORT}`);
-    process.exit(1);
-  });
+  }).catch((error: unknown) =>
+    refuseStart(listenRefusal(error, 'PORT', env.PORT, env.HOST), verbose),
+  );
   servers = listening.servers;
   logger.info(
     { port: listening.port, hosts: listening.addresses, url: env.PUBLIC_BASE_URL },
@@ -80,10 +91,12 @@ async function main(): Promise<void> {
           port: env.METRICS_PORT,
           hostname: env.METRICS_HOST,
           token: env.METRICS_TOKEN,
-        }).catch((error: unknown) => {
-          logger.fatal({ err: error }, 'cannot listen on METRICS_PORT');
-          process.exit(1);
-        });
+        }).catch((error: unknown) =>
+          refuseStart(
+            listenRefusal(error, 'METRICS_PORT', env.METRICS_PORT, env.METRICS_HOST),
+            verbose,
+          ),
+        );
   if (metricsListener) logger.info({ url: `${metricsListener.url}/metrics` }, 'metrics listening');
 
   /**

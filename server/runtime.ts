@@ -1,3 +1,4 @@
+import { missingBankAccountsNotice } from './billing/bank-accounts.ts';
 import { adminCommandRunner } from './admin/admin-command-runner.ts';
 import { startAdminSocket } from './admin/serve-admin-socket.ts';
 import { createBackupTaker } from './backup/take-backup.ts';
@@ -19,6 +20,7 @@ import { createInstanceRegistry } from './platform/instances/instance-registry.t
 import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
 import { domains } from './domains.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
+import { dataDirRefusal, StartupRefusal } from './platform/startup/startup-refusal.ts';
 
 export interface Runtime {
   deps: AppDeps;
@@ -73,11 +75,17 @@ export async function assembleDeps(options: {
 
 /**
  * Closes DATA_DIR to other users, opens the database (applying migrations) and resolves secrets:
- * everything before listening. Throws `DataDirNotPrivate` when DATA_DIR stays open (decision 157).
+ * everything before listening. Throws `DataDirNotPrivate` when DATA_DIR stays open (decision 157)
+ * and a `StartupRefusal` naming DATA_DIR or DATABASE_URL when either cannot be used (decision 217).
  */
 export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> {
   // Created only when this process writes there: the embedded database or e-mails as files.
-  await makeDataDirPrivate(env.DATA_DIR, { create: !env.DATABASE_URL || !env.SMTP_URL });
+  // A folder it may not use is a refusal naming DATA_DIR, not a stack trace (decision 217).
+  await makeDataDirPrivate(env.DATA_DIR, {
+    create: !env.DATABASE_URL || env.mail.transport === 'file',
+  }).catch((error: unknown) => {
+    throw dataDirRefusal(error, env.DATA_DIR);
+  });
   const database: DatabaseHandle = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -87,12 +95,26 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       logger.fatal({ err: error }, 'lost the lock on the embedded database: stopping at once');
       process.exit(1);
     },
+  }).catch((error: unknown) => {
+    if (!env.DATABASE_URL || error instanceof StartupRefusal) {
+      throw dataDirRefusal(error, env.DATA_DIR);
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StartupRefusal(
+      'DATABASE_URL',
+      `DATABASE_URL: the PostgreSQL database cannot be opened (${reason}): check that the server runs` +
+        ' and that the URL names a user and a database it has',
+      { cause: error },
+    );
   });
   logger.info({ database: database.kind }, 'database ready');
   const staleSecurityTxt = securityTxtExpiryProblem(env.SECURITY_TXT_EXPIRES, new Date());
   if (staleSecurityTxt) {
     logger.warn({ expires: env.SECURITY_TXT_EXPIRES.toISOString() }, staleSecurityTxt);
   }
+  // One line when pay by invoice is not offered in a currency for want of an account (decision 218).
+  const noInvoice = missingBankAccountsNotice(env.bankAccounts);
+  if (noInvoice) logger.warn(noInvoice);
   let jobs: JobRunner | undefined;
   const deps = await assembleDeps({
     env,

@@ -40,6 +40,27 @@ export const siteConfig = {
     /** Where the company keeps its calendar: quote dates and numbering years (decision 142). */
     timeZone: 'Europe/Berlin',
   },
+  /**
+   * The company's bank accounts per invoice currency, printed on every invoice with the invoice
+   * number as the payment reference (decision 218). A deployment replaces one with
+   * `BANK_ACCOUNT_EUR` / `BANK_ACCOUNT_USD` ("holder; IBAN; BIC; bank") or withdraws it with
+   * `none`; without an account pay by invoice is not offered in that currency. Checked at start
+   * (IBAN mod-97, BIC format). These are the banks' published example IBANs: set the real ones.
+   */
+  bankAccounts: {
+    EUR: {
+      holder: 'Orgsmith GmbH',
+      iban: 'DE89 3704 0044 0532 0130 00',
+      bic: 'COBADEFFXXX',
+      bank: 'Commerzbank',
+    },
+    USD: {
+      holder: 'Orgsmith GmbH',
+      iban: 'GB33 BUKB 2020 1555 5555 55',
+      bic: 'BUKBGB22',
+      bank: 'Barclays Bank',
+    },
+  },
   supportEmail: 'support@orgsmith.io',
   salesEmail: 'hello@orgsmith.io',
   /** Where vulnerabilities are reported: SECURITY.md, /.well-known/security.txt, the support page. */
@@ -70,8 +91,15 @@ export const siteConfig = {
     licenseKeyInput: 'license-key',
     /** Environment variable that accepts the EULA, so a run without a terminal does not stop to ask. */
     eulaAcceptanceVariable: 'ORGSMITH_ACCEPT_EULA',
-    /** Environment variable the CLI reads the licence key from. */
+    /** Environment variable the CLI reads the licence key from (a developer's computer). */
     licenseKeyVariable: 'ORGSMITH_LICENSE_KEY',
+    /**
+     * The CLI's argument for an access token, which replaced the licence-key arguments in 3.2.1:
+     * how pipelines authenticate (decision 217). The licence e-mails and every CI example use it.
+     */
+    accessTokenArgument: '--access-token',
+    /** The CI secret the examples keep an access token in (a name the team chooses). */
+    accessTokenSecret: 'ORGSMITH_ACCESS_TOKEN',
     dockerPlatforms: ['linux/amd64', 'linux/arm64'],
   },
 } as const;

@@ -29,8 +29,6 @@ jobs:
           fetch-depth: 0
 
       - uses: ${links.setupAction}
-        with:
-          ${ci.licenseKeyInput}: \${{ secrets.${ci.licenseKeyVariable} }}
 
       - name: Unlock stored credentials
         run: echo "$${credentialsKeySecret}" | ${cliName} auth:key:save
@@ -39,20 +37,19 @@ jobs:
 
       - name: Validate the pull request
         if: github.event_name == 'pull_request'
-        run: ${cliName} flow:out --environment uat --checkOnly
+        run: ${cliName} flow:out --environment uat --checkOnly ${ci.accessTokenArgument} \${{ secrets.${ci.accessTokenSecret} }}
 
       - name: Deploy to uat
         if: github.event_name == 'push'
-        run: ${cliName} flow:out --environment uat
+        run: ${cliName} flow:out --environment uat ${ci.accessTokenArgument} \${{ secrets.${ci.accessTokenSecret} }}
 `;
 
 /** `docker run` of a pinned image version (the newest release, from the catalog). */
 export const dockerRunExample = (version: string) => `docker run --rm \\
   -v "$PWD:/workspace" -w /workspace \\
   -e ${ci.eulaAcceptanceVariable}=true \\
-  -e ${ci.licenseKeyVariable} \\
   ${links.dockerImage}:${version} \\
-  flow:out --environment uat --checkOnly`;
+  flow:out --environment uat --checkOnly ${ci.accessTokenArgument} "$${ci.accessTokenSecret}"`;
 
 /** A GitLab CI job on a pinned image version (the newest release, from the catalog). */
 export const gitlabCiExample = (version: string) => `# .gitlab-ci.yml
@@ -63,6 +60,6 @@ validate-uat:
   variables:
     ${ci.eulaAcceptanceVariable}: 'true'
   script:
-    - ${cliName} flow:out --environment uat --checkOnly
+    - ${cliName} flow:out --environment uat --checkOnly ${ci.accessTokenArgument} "$${ci.accessTokenSecret}"
   rules:
     - if: $CI_PIPELINE_SOURCE == 'merge_request_event'`;

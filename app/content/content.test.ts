@@ -117,11 +117,13 @@ describe('home content', () => {
 });
 
 describe('CI example', () => {
-  it('uses the setup action with the licence key from a secret and accepts the EULA', () => {
+  it('uses the setup action with an access token from a secret and accepts the EULA', () => {
     expect(githubActionsWorkflow).toContain(`uses: ${siteConfig.links.setupAction}`);
+    // The argument the licence e-mail names; the licence key stays out of pipelines (decision 217).
     expect(githubActionsWorkflow).toContain(
-      `${siteConfig.ci.licenseKeyInput}: \${{ secrets.${siteConfig.ci.licenseKeyVariable} }}`,
+      '--checkOnly --access-token ${{ secrets.ORGSMITH_ACCESS_TOKEN }}',
     );
+    expect(githubActionsWorkflow).not.toContain(siteConfig.ci.licenseKeyVariable);
     expect(githubActionsWorkflow).toContain(`${siteConfig.ci.eulaAcceptanceVariable}: 'true'`);
     expect(githubActionsWorkflow).toContain('--checkOnly');
   });

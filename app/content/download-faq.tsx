@@ -3,7 +3,10 @@ import { ModalLink } from '../components/dialogs/ModalLink.tsx';
 import type { FaqItem } from '../components/ui/Faq.tsx';
 import { CodeBlock } from '../components/ui/CodeBlock.tsx';
 import { siteConfig } from '#shared/site-config.ts';
-import { EULA_ACCEPT_VARIABLE } from '../components/download/download-snippets.ts';
+import {
+  ACCESS_TOKEN_ARGUMENT,
+  EULA_ACCEPT_VARIABLE,
+} from '../components/download/download-snippets.ts';
 
 export interface DownloadFaqFacts {
   /** File names of the latest release, to make the checksum commands copy-ready. */
@@ -105,13 +108,14 @@ export function downloadFaq({ windowsFile, macFile, linuxFile }: DownloadFaqFact
       body: (
         <p>
           Yes. Use the GitHub Actions setup action or the Docker image for linux/amd64 and
-          linux/arm64, or unpack the zip in any other CI. Keep the licence key in your CI&apos;s
-          secret store, set <code>{EULA_ACCEPT_VARIABLE}=true</code> to accept the licence terms for
-          unattended runs, and pin a version so every build uses the same CLI. The Docker and GitHub
-          Actions tabs above have copy-ready examples.
+          linux/arm64, or unpack the zip in any other CI. Give pipelines an access token, not the
+          licence key: keep it in your CI&apos;s secret store and pass it with{' '}
+          <code>{ACCESS_TOKEN_ARGUMENT}</code>. Set <code>{EULA_ACCEPT_VARIABLE}=true</code> to
+          accept the licence terms for unattended runs, and pin a version so every build uses the
+          same CLI. The Docker and GitHub Actions tabs above have copy-ready examples.
         </p>
       ),
-      answerText: `Yes: use the GitHub Actions setup action, the Docker image (linux/amd64 and linux/arm64) or the zip in any CI. Keep the licence key in a secret, set ${EULA_ACCEPT_VARIABLE}=true and pin a version.`,
+      answerText: `Yes: use the GitHub Actions setup action, the Docker image (linux/amd64 and linux/arm64) or the zip in any CI. Pass an access token from a secret with ${ACCESS_TOKEN_ARGUMENT}, set ${EULA_ACCEPT_VARIABLE}=true and pin a version.`,
     },
   ];
 }

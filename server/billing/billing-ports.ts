@@ -1,4 +1,5 @@
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
+import type { BankAccounts } from './bank-accounts.ts';
 import type { PaymentSettings } from './payments/create-payment-provider.ts';
 import type { PaymentProvider } from './subscriptions/payment-provider.ts';
 
@@ -10,6 +11,10 @@ export interface BillingPorts extends LicensingPorts {
       PAYMENT_PROVIDER?: 'stripe' | 'local' | undefined;
       /** VIES's REST API (decision 210). */
       VIES_URL: string;
+      /** The ECB's reference rates file, fetched every hour when set (decision 221). */
+      ECB_RATES_URL?: string | undefined;
+      /** The seller's account per invoice currency (decision 218); none: no invoice in it. */
+      bankAccounts: BankAccounts;
     };
   /** The card payment provider (Stripe or the built-in local provider). */
   payments: PaymentProvider;

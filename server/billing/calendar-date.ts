@@ -20,3 +20,17 @@ export function addDays(date: CalendarDate, days: number): CalendarDate {
   next.setUTCDate(next.getUTCDate() + days);
   return next.toISOString().slice(0, 10);
 }
+
+/** Whether `text` is a real calendar day written `YYYY-MM-DD` (not 2026-02-30), from year 2000 to 2999. */
+export function isCalendarDate(text: string): boolean {
+  if (!/^2\d{3}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/** Calendar days from `from` to `to` (0 when equal, negative when `to` is earlier). */
+export function daysBetween(from: CalendarDate, to: CalendarDate): number {
+  return Math.round(
+    (new Date(`${to}T00:00:00Z`).getTime() - new Date(`${from}T00:00:00Z`).getTime()) / 86_400_000,
+  );
+}

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { createBackupStateRepository } from '../backup/backup-state-repository.ts';
 import { pingDatabase } from '../platform/db/client.ts';
 import type { AppDeps } from '../deps.ts';
+import { mailSilentlyOnDisk, type MailTransportName } from '../env.ts';
 import { createOutboxRepository } from '../platform/email/outbox-repository.ts';
 import type { AppEnv } from '../platform/http/types.ts';
 import { carriesMetricsToken, isLoopbackAddress } from '../metrics/metrics-access.ts';
@@ -19,6 +20,11 @@ export interface Readiness {
   database: { kind: 'pglite' | 'postgres'; reachable: boolean };
   /** Age of the oldest e-mail that is due and unsent, in seconds (0 when none). */
   outbox: { oldestDueSeconds: number | null; stuck: boolean };
+  /**
+   * Where e-mails go; `silentlyOnDisk`: to files on a public origin without MAIL_TRANSPORT=file,
+   * which a server refuses to start with and is never ready with (decision 217).
+   */
+  mail: { transport: MailTransportName; silentlyOnDisk: boolean };
   /**
    * Age of the newest backup any instance or command wrote (null: none yet, or unknown), the
    * schedule's interval, and whether it is overdue: older than twice the interval (counted from
@@ -66,6 +72,7 @@ export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promi
   const { database, clock } = deps;
   const now = clock();
   const draining = deps.draining?.() ?? false;
+  const mail = { transport: deps.env.mail.transport, silentlyOnDisk: mailSilentlyOnDisk(deps.env) };
   try {
     const [oldest, newestBackup] = await within(
       (async () => {
@@ -80,10 +87,11 @@ export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promi
     const ageMs = oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0;
     const stuck = ageMs > OUTBOX_STUCK_AFTER_MS;
     return {
-      status: stuck || draining ? 'unavailable' : 'ready',
+      status: stuck || draining || mail.silentlyOnDisk ? 'unavailable' : 'ready',
       draining,
       database: { kind: database.kind, reachable: true },
       outbox: { oldestDueSeconds: Math.round(ageMs / 1000), stuck },
+      mail,
       backup: backupReadiness(deps.env, now, since, newestBackup),
     };
   } catch {
@@ -92,6 +100,7 @@ export async function checkReadiness(deps: AppDeps, since = deps.clock()): Promi
       draining,
       database: { kind: database.kind, reachable: false },
       outbox: { oldestDueSeconds: null, stuck: false },
+      mail,
       backup: { newestAgeSeconds: null, everySeconds: everySecondsOf(deps.env), overdue: false },
     };
   }
@@ -113,8 +122,9 @@ function mayReadDetails(c: Context<AppEnv>, metricsToken: string | undefined): b
 
 /**
  * `GET /healthz`: liveness, the process answers (no database call, for a load balancer's frequent
- * probe). `GET /readyz`: readiness, the database answers, mail is not stuck and the process is not
- * shutting down (decision 139); 503 otherwise.
+ * probe). `GET /readyz`: readiness, the database answers, mail is not stuck nor written to disk
+ * unasked on a public origin (decision 217) and the process is not shutting down (decision 139);
+ * 503 otherwise.
  * Their details (database kind, backup age) only to this machine or the metrics token.
  */
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {

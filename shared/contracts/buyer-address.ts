@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { isCountryCode } from '../countries.ts';
+import { countryNames, isCountryCode } from '../countries.ts';
+import { hasSubdivisions, isSubdivisionOf, subdivisionLabel } from '../subdivisions.ts';
 import { VAT_ID_INPUT_MAX, normalizeVatId, vatIdProblem, vatMessages } from '../pricing/vat.ts';
 import { requiredLine, singleLineCheck } from './fields.ts';
 import { validationMessages as m } from './messages.ts';
@@ -13,6 +14,7 @@ export const buyerAddressLimits = {
   addressLine: 200,
   postalCode: 20,
   city: 100,
+  state: 3,
   /** Longer than any VAT ID with spaces and dots, short enough to refuse junk at once. */
   vatIdInput: VAT_ID_INPUT_MAX,
 } as const;
@@ -25,13 +27,18 @@ export const buyerAddressMessages = {
   cityRequired: 'You must enter the city.',
   cityTooLong: `The city can be at most ${buyerAddressLimits.city} characters long.`,
   countryRequired: vatMessages.countryInvalid,
+  /** The United States, Canada and Australia: their addresses name a state or province. */
+  stateRequired: (country: 'US' | 'CA' | 'AU') =>
+    `Choose the ${subdivisionLabel(country).toLowerCase()} from the list.`,
+  stateNotUsed: (country: string) =>
+    `Addresses in ${isCountryCode(country) ? countryNames[country] : country} have no state here: leave it empty.`,
   vatIdTooLong: `A VAT ID can be at most ${buyerAddressLimits.vatIdInput} characters long.`,
 } as const;
 
 const msg = buyerAddressMessages;
 
 /** An ISO 3166-1 alpha-2 code from the list (`de` is taken as `DE`); anything else is refused. */
-const countryField = z.pipe(
+export const countryField = z.pipe(
   z.pipe(
     z.string({ error: msg.countryRequired }).check(z.maxLength(2, msg.countryRequired)),
     z.transform((value) => value.trim().toUpperCase()),
@@ -40,7 +47,7 @@ const countryField = z.pipe(
 );
 
 /** Optional; spaces, dots and hyphens dropped and upper-cased here, checked against the country below. */
-const vatIdField = z.pipe(
+export const vatIdField = z.pipe(
   z.optional(
     z.nullable(
       z
@@ -49,6 +56,16 @@ const vatIdField = z.pipe(
     ),
   ),
   z.transform((value) => normalizeVatId(value ?? '') || undefined),
+);
+
+/** Optional in the schema; `buyerStateCheck` says when it is required. Upper-cased (`ca` → `CA`). */
+export const stateField = z.pipe(
+  z.optional(
+    z.nullable(
+      z.string({ error: m.notText }).check(z.maxLength(buyerAddressLimits.state, m.notText)),
+    ),
+  ),
+  z.transform((value) => value?.trim().toUpperCase() || undefined),
 );
 
 export const buyerAddressFields = {
@@ -63,9 +80,33 @@ export const buyerAddressFields = {
     msg.postalCodeTooLong,
   ),
   city: requiredLine(msg.cityRequired, buyerAddressLimits.city, msg.cityTooLong),
+  state: stateField,
   country: countryField,
   vatId: vatIdField,
 };
+
+/**
+ * The check of a request with `country` and `state` (decision 219): a state from the list in the
+ * countries whose addresses need one (US, CA, AU), none elsewhere. Reported on `state`.
+ */
+export const buyerStateCheck = z.superRefine(
+  (request: { country: string; state?: string | undefined }, context) => {
+    const problem = buyerStateProblem(request.country, request.state);
+    if (problem)
+      context.addIssue({ code: 'custom', path: ['state'], message: problem, input: request.state });
+  },
+);
+
+/** What is wrong with a state for `country`, or null (an unknown country is the country's problem). */
+export function buyerStateProblem(country: string, state: string | undefined): string | null {
+  if (!isCountryCode(country)) return null;
+  if (hasSubdivisions(country)) {
+    return state && isSubdivisionOf(country, state)
+      ? null
+      : buyerAddressMessages.stateRequired(country);
+  }
+  return state ? buyerAddressMessages.stateNotUsed(country) : null;
+}
 
 /**
  * The check of a request with `country` and `vatId`: the VAT ID must fit the country's VAT ID

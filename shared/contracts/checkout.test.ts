@@ -8,6 +8,11 @@ const valid = {
   billingCurrency: 'EUR',
   successUrl: 'http://localhost:3000/checkout-success?session_id={CHECKOUT_SESSION_ID}',
   cancelUrl: 'http://localhost:3000/pricing?size=10&period=yearly&currency=EUR',
+  companyName: 'Muster GmbH',
+  addressLine: 'Hauptstraße 1',
+  postalCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
 };
 
 const issuesOf = (value: unknown) => {
@@ -52,6 +57,36 @@ describe('checkoutRequestSchema', () => {
     }
     expect(issuesOf({ ...valid, quantity: 10.5 })).not.toEqual([]);
     expect(issuesOf({ ...valid, quantity: '10' })).not.toEqual([]);
+  });
+
+  it('asks a company of every buyer and an address for a paid plan, unless a quote names them (decision 219)', () => {
+    const nameless = Object.fromEntries(
+      Object.entries(valid).filter(([key]) => key !== 'companyName'),
+    );
+    expect(issuesOf(nameless)).toEqual([`companyName: ${checkoutMessages.companyNameRequired}`]);
+    expect(issuesOf({ ...valid, addressLine: undefined, city: ' ' })).toEqual([
+      'addressLine: You must enter the street and number.',
+      'city: You must enter the city.',
+    ]);
+    expect(
+      issuesOf({ ...nameless, edition: 'Starter', quantity: 3, companyName: 'Tiny Ltd' }),
+    ).toEqual([]);
+    const quoted = { ...valid, quoteToken: 'A'.repeat(32) };
+    expect(
+      issuesOf({
+        edition: 'Pro',
+        quantity: 10,
+        billingPeriod: 'yearly',
+        billingCurrency: 'EUR',
+        successUrl: quoted.successUrl,
+        cancelUrl: quoted.cancelUrl,
+        quoteToken: quoted.quoteToken,
+      }),
+    ).toEqual([]);
+    expect(issuesOf({ ...valid, country: 'US' })).toEqual([
+      'state: Choose the state from the list.',
+    ]);
+    expect(issuesOf({ ...valid, country: 'US', state: 'ca' })).toEqual([]);
   });
 
   it('refuses unknown fields, missing fields, wrong enums and non-http URLs', () => {

@@ -1,5 +1,19 @@
 import * as z from 'zod/mini';
 import { quantityIsValidForEdition, type Edition } from '../pricing/index.ts';
+import { normalizeVatId, vatIdProblem } from '../pricing/vat.ts';
+import {
+  buyerAddressFields,
+  buyerAddressLimits,
+  buyerAddressMessages,
+  buyerStateCheck,
+  buyerStateProblem,
+  buyerVatIdCheck,
+  countryField,
+  stateField,
+  vatIdField,
+} from './buyer-address.ts';
+import { optionalLine, requiredLine } from './fields.ts';
+import { validationMessages } from './messages.ts';
 
 /** The longest URL or licence key the checkout accepts (far above any real one). */
 const URL_MAX_LENGTH = 2048;
@@ -13,7 +27,34 @@ export const checkoutMessages = {
   notText: 'Expected text.',
   quoteLinkInvalid: 'This quote link is not valid. Use the “Accept this quote” link in your quote.',
   quotePlanDiffers: 'A checkout that accepts a quote must be for the plan the quote names.',
+  quoteBuyerDiffers:
+    'A checkout that accepts a quote is for the company, address and VAT ID the quote names. For other details, get a new quote.',
+  /** The offer is to businesses only (imprint, EULA): the company is named on every checkout. */
+  companyNameRequired:
+    'You must enter your company name: Orgsmith licences are sold to businesses only.',
 } as const;
+
+/** The company name's limit, as on quotes and invoice orders. */
+const COMPANY_NAME_MAX_LENGTH = 200;
+
+/**
+ * The buyer of a card checkout (decision 219): what a quote asks, less the e-mail address (the
+ * provider's page asks it) and the purchase order. All optional here; `checkoutBuyerCheck` says
+ * what a checkout needs: a company always, the address for a paid plan, none of it when a
+ * quote's link names the buyer.
+ */
+const checkoutBuyerFields = {
+  companyName: optionalLine(COMPANY_NAME_MAX_LENGTH, validationMessages.companyTooLong),
+  addressLine: optionalLine(
+    buyerAddressLimits.addressLine,
+    buyerAddressMessages.addressLineTooLong,
+  ),
+  postalCode: optionalLine(buyerAddressLimits.postalCode, buyerAddressMessages.postalCodeTooLong),
+  city: optionalLine(buyerAddressLimits.city, buyerAddressMessages.cityTooLong),
+  state: stateField,
+  country: z.optional(countryField),
+  vatId: vatIdField,
+};
 
 const returnUrl = z
   .url({ protocol: /^https?$/, error: checkoutMessages.urlInvalid })
@@ -52,13 +93,57 @@ export const checkoutRequestSchema = z
     ),
     successUrl: returnUrl,
     cancelUrl: returnUrl,
+    ...checkoutBuyerFields,
   })
   .check(
     z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
       path: ['quantity'],
       error: checkoutMessages.quantityInvalid,
     }),
+    z.superRefine((request, context) => {
+      const issue = (path: string, message: string) =>
+        context.addIssue({ code: 'custom', path: [path], message, input: undefined });
+      // A quote's link names the buyer; whatever else is sent must match it (the service checks).
+      const quoted = Boolean(request.quoteToken);
+      if (!quoted && !request.companyName)
+        issue('companyName', checkoutMessages.companyNameRequired);
+      if (!quoted && request.edition !== 'Starter') {
+        if (!request.addressLine) issue('addressLine', buyerAddressMessages.addressLineRequired);
+        if (!request.postalCode) issue('postalCode', buyerAddressMessages.postalCodeRequired);
+        if (!request.city) issue('city', buyerAddressMessages.cityRequired);
+        if (!request.country) issue('country', buyerAddressMessages.countryRequired);
+      }
+      if (request.country) {
+        const vatProblem = vatIdProblem(
+          request.country,
+          request.vatId && normalizeVatId(request.vatId, request.country),
+        );
+        if (vatProblem) issue('vatId', vatProblem);
+        const stateProblem = buyerStateProblem(request.country, request.state);
+        if (stateProblem) issue('state', stateProblem);
+      } else if (request.vatId) {
+        issue('country', buyerAddressMessages.countryRequired);
+      } else if (request.state) {
+        issue('country', buyerAddressMessages.countryRequired);
+      }
+    }),
   );
+
+/**
+ * The checkout dialog's fields (decision 219): a paid plan asks what a quote asks, less the
+ * e-mail address (the payment page asks it) and the purchase order; Starter only the company.
+ */
+const companyNameField = requiredLine(
+  checkoutMessages.companyNameRequired,
+  COMPANY_NAME_MAX_LENGTH,
+  validationMessages.companyTooLong,
+);
+export const checkoutFormSchemas = {
+  paid: z
+    .object({ companyName: companyNameField, ...buyerAddressFields })
+    .check(buyerVatIdCheck, buyerStateCheck),
+  free: z.object({ companyName: companyNameField }),
+};
 
 export type CheckoutRequest = z.output<typeof checkoutRequestSchema>;
 export type CheckoutRequestInput = z.input<typeof checkoutRequestSchema>;

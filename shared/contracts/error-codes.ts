@@ -32,6 +32,8 @@ export const errorCodes = {
   keepTrialLinkInvalid: 'KeepTrialLinkInvalid',
   /** The quote was accepted by an earlier order: a quote is ordered once. */
   quoteAlreadyAccepted: 'QuoteAlreadyAccepted',
+  /** Pay by invoice is not offered in the order's currency: no bank account to pay into. */
+  invoiceCurrencyNotOffered: 'InvoiceCurrencyNotOffered',
   /** The quote is past its last valid day. */
   quoteExpired: 'QuoteExpired',
 } as const;

@@ -1,6 +1,11 @@
 import * as z from 'zod/mini';
 import { quantityIsValidForEdition } from '../pricing/index.ts';
-import { buyerAddressFields, buyerVatId, buyerVatIdCheck } from './buyer-address.ts';
+import {
+  buyerAddressFields,
+  buyerStateCheck,
+  buyerVatId,
+  buyerVatIdCheck,
+} from './buyer-address.ts';
 import { singleLineCheck } from './fields.ts';
 
 const TEXT_MAX_LENGTH = 200;
@@ -53,7 +58,9 @@ const invoiceBuyerFields = {
 };
 
 /** The accept page's form: the buyer's fields, the VAT ID checked against the country. */
-export const invoiceCheckoutFormSchema = z.object(invoiceBuyerFields).check(buyerVatIdCheck);
+export const invoiceCheckoutFormSchema = z
+  .object(invoiceBuyerFields)
+  .check(buyerVatIdCheck, buyerStateCheck);
 
 /**
  * `POST /account/v1/checkout/invoice` (decision 144): a yearly Pro or Enterprise subscription
@@ -86,6 +93,7 @@ export const invoiceCheckoutRequestSchema = z.pipe(
         error: invoiceCheckoutMessages.quantityInvalid,
       }),
       buyerVatIdCheck,
+      buyerStateCheck,
     ),
   z.transform((request) => ({ ...request, vatId: buyerVatId(request) ?? null })),
 );
@@ -128,6 +136,18 @@ export const invoiceOrderLinkRequestSchema = z.strictObject({
     .check(z.minLength(1, 'token is required.'), z.maxLength(100, 'token is too long.')),
 });
 
+/** What an invoice order costs as its page and e-mail show it: gross, with net and VAT beside. */
+export interface InvoiceOrderAmounts {
+  currency: 'USD' | 'EUR';
+  netMinor: number;
+  vatMinor: number;
+  grossMinor: number;
+  /** "VAT 19 %", "VAT 0 % (reverse charge)", "No German VAT". */
+  vatLabel: string;
+  /** Why the VAT is what it is (e.g. the reverse charge applies once VIES confirms the ID). */
+  note: string | null;
+}
+
 /** What the landing page knows about its link, read without using it. */
 export type InvoiceOrderLinkStatus =
   | {
@@ -139,6 +159,8 @@ export type InvoiceOrderLinkStatus =
       billingEmail: string;
       poReference: string | null;
       quoteNumber: string | null;
+      /** What the order costs (decision 218). */
+      amount: InvoiceOrderAmounts;
       /** e.g. "28 November 2026, 14:05 UTC". */
       validUntil: string;
     }
@@ -150,7 +172,10 @@ export interface InvoiceCheckoutResponse {
   subscriptionId: string;
   invoiceNumber: string;
   invoiceUrl: string;
+  /** Gross, with VAT; net and VAT beside it (minor units). */
   amountDue: number;
+  amountNet: number;
+  amountVat: number;
   currency: 'USD' | 'EUR';
   dueAt: string;
   licenceEmail: string;

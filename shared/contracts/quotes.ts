@@ -4,6 +4,7 @@ import {
   buyerAddressFields,
   buyerAddressLimits,
   buyerVatId,
+  buyerStateCheck,
   buyerVatIdCheck,
 } from './buyer-address.ts';
 import { emailAddressField, optionalLine, requiredLine } from './fields.ts';
@@ -27,7 +28,7 @@ const customerFields = {
   purchaseOrder: optionalLine(quoteLimits.purchaseOrder, m.purchaseOrderTooLong),
 };
 
-export const quoteFormSchema = z.object(customerFields).check(buyerVatIdCheck);
+export const quoteFormSchema = z.object(customerFields).check(buyerVatIdCheck, buyerStateCheck);
 
 /**
  * `POST /account/v1/quotes`: the buyer's details and the pricing selector's choice. Quotes are
@@ -49,6 +50,7 @@ export const quoteRequestSchema = z.pipe(
         error: 'The quantity does not fit the edition.',
       }),
       buyerVatIdCheck,
+      buyerStateCheck,
     ),
   z.transform((request) => ({ ...request, vatId: buyerVatId(request) })),
 );
@@ -113,5 +115,11 @@ export type QuoteSummary =
       buyerEmail: string;
       vatId?: string;
       /** The structured address (quotes since decision 179). */
-      address?: { addressLine: string; postalCode: string; city: string; country: string };
+      address?: {
+        addressLine: string;
+        postalCode: string;
+        city: string;
+        state?: string | undefined;
+        country: string;
+      };
     };

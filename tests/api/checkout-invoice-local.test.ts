@@ -135,7 +135,8 @@ describe.each(databaseTargets)('pay by invoice with the local provider on $name'
   it('issues the licence at once, sends an invoice net 30, reminds, suspends and restores', async () => {
     t.setNow(start);
     const placed = await order(t, enterpriseYearly);
-    expect(placed.invoiceNumber).toMatch(/^LOCAL-[0-9A-F]{8}$/);
+    // Our number: the one on the PDF, the page, the e-mails and the commands (decision 218).
+    expect(placed.invoiceNumber).toMatch(/^INV-2026-\d{5}$/);
     expect(placed.dueAt).toBe(new Date(start.getTime() + 30 * DAY).toISOString());
     // Enterprise yearly in EUR, from the pricing engine, in cents.
     expect(placed.amountDue).toBeGreaterThan(0);
@@ -148,8 +149,9 @@ describe.each(databaseTargets)('pay by invoice with the local provider on $name'
       (mail) => mail.kind === 'licence-key',
     );
     expect(keyMail?.textBody).toMatch(licenceKeyPattern);
-    // Test mode e-mails no invoice: nothing may say so, and the key's e-mail does not call it paid.
-    expect(placed.invoiceEmailedTo).toBeNull();
+    // The key's e-mail links the invoice, so the answer says where it went (decision 218), and
+    // the key's e-mail does not call it paid.
+    expect(placed.invoiceEmailedTo).toBe('ap@acme-invoice.test');
     expect(keyMail?.textBody).not.toMatch(/paid until/i);
     expect(keyMail?.textBody).toContain(`Invoice: ${placed.invoiceNumber}, unpaid, due `);
 

@@ -2,13 +2,14 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { licences, subscriptions } from '#server/platform/db/schema.ts';
+import { licences, paymentDocuments, subscriptions } from '#server/platform/db/schema.ts';
 import { sweepInvoiceReminders } from '#server/billing/subscriptions/sweep-invoice-reminders.ts';
 import { createStripeClient } from '#server/billing/payments/stripe/stripe-client.ts';
 import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-catalog.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { confirmationToken, confirmOrder } from '#tests/security/support/invoice-orders.ts';
 import { databaseTargets } from '../support/databases.ts';
+import { runAdminOn } from '../support/licensing.ts';
 import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 import { freshIp, licenceKeyPattern, mailsTo } from './checkout-support.ts';
@@ -142,6 +143,11 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
         ],
       },
     });
+    // Stripe's invoice is the document: its number is the one number and the payment reference,
+    // and its footer names the seller's EUR account (decision 218).
+    const footer =
+      'Pay by bank transfer to Orgsmith GmbH, IBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX, Commerzbank. Payment reference: the invoice number above.';
+    expect(customer?.body).toMatchObject({ invoice_settings: { footer } });
     const [created] = fake.requestsTo('POST', '/v1/subscriptions');
     expect(created?.body).toMatchObject({
       collection_method: 'send_invoice',
@@ -158,6 +164,9 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
       fake.subscriptions.get(order.subscriptionId)?.latest_invoice ?? '',
     );
     expect(invoice?.status).toBe('open');
+    expect(invoice?.footer).toBe(footer);
+    expect(order.invoiceNumber).toBe(invoice?.number);
+    expect(order.invoiceNumber).toMatch(/^FAKE-\d{4}$/);
     expect(invoice?.custom_fields).toEqual([
       { name: 'VAT ID confirmed by VIES', value: consultation },
       { name: 'PO number', value: 'PO-2026-17' },
@@ -176,8 +185,14 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     const keyMails = (await mailsTo(t, buyer)).filter((mail) => mail.kind === 'licence-key');
     expect(keyMails).toHaveLength(1);
     expect(keyMails[0]?.textBody).toMatch(licenceKeyPattern);
-    // Stripe's own invoice, linked (decision 180); the product numbers none of its own.
+    // Stripe's own invoice, linked (decision 180); the product numbers none of its own, so the
+    // e-mail, the answer and the command name Stripe's number only (decision 218).
     expect(keyMails[0]?.textBody).toContain(`View your invoice: ${order.invoiceUrl}`);
+    expect(keyMails[0]?.textBody).toContain(`Invoice: ${order.invoiceNumber}, unpaid, due `);
+    expect(keyMails[0]?.textBody).not.toMatch(/\bINV-\d{4}/);
+    expect(await t.deps.database.db.select().from(paymentDocuments)).toEqual([]);
+    const listed = await runAdminOn(t, 'invoice-orders', 'list');
+    expect(listed.out).toContain(order.invoiceNumber);
 
     const sync = syncDepsOf(t.deps);
     const subscriptionId = order.subscriptionId;

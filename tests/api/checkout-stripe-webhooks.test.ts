@@ -243,7 +243,7 @@ describe.each(databaseTargets)('Stripe webhooks on $name', (target) => {
     ]);
   });
 
-  it('reuses the Stripe customer an earlier checkout made for the address (decision 091)', async () => {
+  it('gives a company’s checkout a Stripe customer of its own with the trial’s address, not an earlier one (decision 219 amends 091)', async () => {
     // A first checkout without a key whose payment never completed: Stripe made the customer
     // (address as typed), no licence was issued, so the address may still start a trial.
     const abandoned = await buy('Returning.Buyer@Acme.test', {
@@ -261,8 +261,14 @@ describe.each(databaseTargets)('Stripe webhooks on $name', (target) => {
       billingCurrency: 'USD',
       trialLicenseKeyToConvert: trial.key,
     });
-    expect(fake.requestsTo('POST', '/v1/customers')).toHaveLength(creates);
-    expect(fake.sessions.get(sessionId)?.customer).toBe(abandoned.subscription.customer);
+    // The customer carries the company, address and VAT the checkout was taxed for.
+    expect(fake.requestsTo('POST', '/v1/customers')).toHaveLength(creates + 1);
+    const customerId = fake.sessions.get(sessionId)?.customer ?? '';
+    expect(customerId).not.toBe(abandoned.subscription.customer);
+    expect(fake.customers.get(customerId)).toMatchObject({
+      email: 'returning.buyer@acme.test',
+      name: 'Muster Software GmbH',
+    });
 
     const subscription = fake.completeCheckoutSession(sessionId, {
       email: 'Returning.Buyer@Acme.test',
@@ -271,7 +277,7 @@ describe.each(databaseTargets)('Stripe webhooks on $name', (target) => {
     expect((await licencesOf(t, 'returning.buyer@acme.test'))[0]).toMatchObject({
       id: trial.id,
       type: 'Paid',
-      customerId: abandoned.subscription.customer,
+      customerId,
     });
   });
 

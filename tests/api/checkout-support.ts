@@ -11,6 +11,15 @@ export const origin = 'http://localhost:3000';
 export const successUrl = `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`;
 export const cancelUrl = `${origin}/pricing?size=10&period=yearly&currency=EUR`;
 
+/** A German company, as the checkout dialog sends it (decision 219): 19 % VAT. */
+export const germanCompany = {
+  companyName: 'Muster Software GmbH',
+  addressLine: 'Hauptstraße 1',
+  postalCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+} as const;
+
 export const pro10YearlyEur: CheckoutRequestInput = {
   edition: 'Pro',
   quantity: 10,
@@ -18,6 +27,7 @@ export const pro10YearlyEur: CheckoutRequestInput = {
   billingCurrency: 'EUR',
   successUrl,
   cancelUrl,
+  ...germanCompany,
 };
 
 let ipCounter = 0;
@@ -44,11 +54,16 @@ export async function postCheckout(
   });
 }
 
+/**
+ * Opens a checkout as the site's checkout dialog does: a request that names no company is sent
+ * for `germanCompany` (decision 219), one from a quote's link as it is (the quote names it).
+ */
 export async function createCheckout(
   t: TestApp,
   body: CheckoutRequestInput,
 ): Promise<{ sessionId: string; url: string }> {
-  const response = await postCheckout(t, body);
+  const named = body.quoteToken || body.companyName ? body : { ...germanCompany, ...body };
+  const response = await postCheckout(t, named);
   if (response.status !== 201) {
     throw new Error(`checkout answered ${response.status}: ${await response.text()}`);
   }

@@ -12,6 +12,7 @@ import {
   cancelUrl,
   createCheckout,
   issueTrial,
+  germanCompany,
   licenceKeyPattern,
   licencesOf,
   mailsTo,
@@ -35,6 +36,7 @@ const proMonthly: CheckoutRequestInput = {
   billingCurrency: 'USD',
   successUrl,
   cancelUrl,
+  ...germanCompany,
 };
 
 /** `licences revoke` is a state of its own that payment events do not undo (decision 086). */

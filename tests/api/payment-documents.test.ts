@@ -132,7 +132,9 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
       'Receipt',
       'INV-2026-00001',
       '2026-01-15',
-      'Orgsmith Pro, 10 orgs, billed yearly',
+      // The quote's two lines: the base price with 4 orgs, then the 6 further orgs (decision 218).
+      'Orgsmith Pro licence',
+      'Additional Salesforce orgs',
       'first@receipt.test',
       'VAT ID DE',
       '€13,046.00',
@@ -143,9 +145,16 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
     ]) {
       expect(text, expected).toContain(expected);
     }
-    // A card buyer gave no address: the receipt claims no country for them, and names them once.
+    // The company the checkout named, its address, and the buyer's address once (decision 219).
     const billedTo = text.slice(text.indexOf('BILLED TO'), text.indexOf('Description'));
-    expect(billedTo.trim().split(/\n\s*/)).toEqual(['BILLED TO', 'first@receipt.test']);
+    expect(billedTo.trim().split(/\n\s*/)).toEqual([
+      'BILLED TO',
+      'Muster Software GmbH',
+      'Hauptstraße 1',
+      '10115 Berlin',
+      'Germany',
+      'first@receipt.test',
+    ]);
   });
 
   it('links the receipt from the e-mail of a trial converted by the purchase', async () => {
@@ -253,6 +262,7 @@ describe.each(databaseTargets)('invoices and receipts of payments on $name', (ta
           payments: [payment],
           now: t.deps.clock(),
           publicBaseUrl: t.deps.env.PUBLIC_BASE_URL,
+          bankAccounts: t.deps.env.bankAccounts,
         });
         expect(issued?.number).toBe(`INV-2026-${String(counter + 1).padStart(5, '0')}`);
         throw new Error('the payment failed after the number was taken');

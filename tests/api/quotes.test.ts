@@ -269,12 +269,15 @@ describe.each(databaseTargets)('quotes on $name', (target) => {
         addressLine: '1 Main St',
         postalCode: '10001',
         city: 'New York',
+        state: 'NY',
         country: 'US',
         vatId: null,
       })
     ).json();
     const text = await pdfText(await (await t.app.request(pathOf(body.downloadUrl))).arrayBuffer());
     expect(text).toMatch(/VAT 0 % \(not taxable in Germany\)\s+\$0\.00/);
+    // A US address as the US post writes it, its state included (decision 219).
+    expect(text).toContain('New York, NY 10001');
     expect(text).toContain('Not taxable in Germany');
     expect(text).toContain('United States');
   });

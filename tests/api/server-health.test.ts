@@ -31,6 +31,7 @@ describe.each(databaseTargets)('health and readiness on $name', (target) => {
       draining: false,
       database: { kind: target.name, reachable: true },
       outbox: { oldestDueSeconds: 0, stuck: false },
+      mail: { transport: 'file', silentlyOnDisk: false },
       backup: { newestAgeSeconds: null, everySeconds: null, overdue: false },
     });
   });
@@ -48,6 +49,23 @@ describe.each(databaseTargets)('health and readiness on $name', (target) => {
       database: { reachable: true },
     });
     expect((await app.request('/healthz')).status).toBe(200);
+  });
+
+  it('is never ready while e-mails go to disk unasked on a public origin (decision 217)', async () => {
+    // What a server refuses to start with; an app assembled around the check must not look ready.
+    const env = { ...t.deps.env, PUBLIC_BASE_URL: 'https://orgsmith.example' };
+    const unasked = buildApp({ ...t.deps, env });
+    const ready = await unasked.request('/readyz');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({
+      status: 'unavailable',
+      mail: { transport: 'file', silentlyOnDisk: true },
+    });
+    const onPurpose = buildApp({
+      ...t.deps,
+      env: { ...env, mail: { transport: 'file', onPurpose: true } },
+    });
+    expect((await onPurpose.request('/readyz')).status).toBe(200);
   });
 
   it('reports the age of the oldest unsent e-mail and fails once mail is stuck', async () => {
@@ -124,6 +142,7 @@ describe('when the database cannot be reached', () => {
       draining: false,
       database: { kind: 'postgres', reachable: false },
       outbox: { oldestDueSeconds: null, stuck: false },
+      mail: { transport: 'file', silentlyOnDisk: false },
       backup: { newestAgeSeconds: null, everySeconds: null, overdue: false },
     });
     expect((await app.request('/healthz')).status).toBe(200);

@@ -177,6 +177,12 @@ describe('deploy/: nginx in front of two instances on PostgreSQL', () => {
         billingCurrency: 'USD',
         successUrl: `${nginx.url}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${nginx.url}/pricing`,
+        // The company the checkout dialog asks for (decision 219).
+        companyName: 'Deploy Test GmbH',
+        addressLine: 'Hauptstraße 1',
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
       }),
     });
     expect(checkout.status, await checkout.clone().text()).toBe(201);

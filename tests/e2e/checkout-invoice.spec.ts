@@ -112,14 +112,17 @@ async function confirmByLink(page: Page, email: string, company: string): Promis
   await waitForHydration(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm your invoice order');
   await expect(page.getByText(company)).toBeVisible();
+  // What it costs, before it is confirmed: Enterprise yearly €35,002 net, 19 % VAT (decision 218).
+  await expect(page.getByRole('definition').filter({ hasText: '€41,652.38' })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: '€6,650.38' })).toBeVisible();
   await expectNoAxeViolations(page, 'invoice order landing page');
   await page.getByRole('button', { name: 'Confirm the order' }).click();
   await expect(page.getByRole('status')).toContainText(
     `Your licence key is on its way to ${email}`,
   );
-  // Test mode e-mails no invoice: the page says so instead of "the invoice has been sent".
-  await expect(page.getByRole('status')).toContainText('The invoice was not e-mailed');
-  await expect(page.getByRole('status')).not.toContainText('has been sent');
+  // The licence e-mail links the invoice: the page says so (decision 218), with its amount.
+  await expect(page.getByRole('status')).toContainText(`The invoice was e-mailed to ${email}`);
+  await expect(page.getByText('€41,652.38 (net €35,002.00, VAT €6,650.38)')).toBeVisible();
   await expectNoAxeViolations(page, 'invoice order confirmed');
 }
 
@@ -158,7 +161,7 @@ async function orderByInvoice(page: Page, email: string, company: string): Promi
   await expect(dialog.getByRole('textbox')).toHaveCount(0);
   await expectNoAxeViolations(page, page.url());
   await confirmByLink(page, email, company);
-  const link = page.getByRole('link', { name: /^View invoice LOCAL-/ });
+  const link = page.getByRole('link', { name: /^View invoice INV-\d{4}-\d{5}$/ });
   const href = await link.getAttribute('href');
   expect(href).toMatch(/\/billing\/local\/invoice\/lin_/);
   await link.click();
@@ -173,7 +176,7 @@ test('orders Enterprise yearly by invoice; the key arrives; the operator marks t
   await orderByInvoice(page, email, 'Acme Holding GmbH');
 
   const heading = page.getByRole('heading', { level: 1 });
-  await expect(heading).toContainText(/Invoice LOCAL-[0-9A-F]{8}/);
+  await expect(heading).toContainText(/Invoice INV-\d{4}-\d{5}/);
   await expect(heading).toContainText('Open');
   const details = page.getByRole('region', { name: 'Details' });
   await expect(details).toContainText('Acme Holding GmbH');
@@ -185,20 +188,18 @@ test('orders Enterprise yearly by invoice; the key arrives; the operator marks t
   const keyMail = await sink.waitForMail({ to: email, subject: /licence key/ });
   expect(keyMail.text).toMatch(keyPattern);
 
-  const number = /LOCAL-[0-9A-F]{8}/.exec((await heading.textContent()) ?? '')?.[0] ?? '';
-  // The invoice to file is ours (INV-…): the list shows it open, with what is owed.
-  const download = page.getByRole('link', { name: /Download invoice INV-/ });
-  const invoice = /INV-\d{4}-\d{5}/.exec((await download.textContent()) ?? '')?.[0] ?? '';
+  const number = /INV-\d{4}-\d{5}/.exec((await heading.textContent()) ?? '')?.[0] ?? '';
+  // The list shows the invoice open, with what is owed.
   expect(await admin('invoices', 'list')).toMatch(
-    new RegExp(`^${invoice}\\s+invoice\\s+\\S+\\s+open\\s`, 'm'),
+    new RegExp(`^${number}\\s+invoice\\s+\\S+\\s+open\\s`, 'm'),
   );
   expect(await admin('invoices', 'mark-paid', number)).toContain(`Invoice ${number} is paid.`);
-  expect(await admin('invoices', 'show', invoice)).toMatch(/Status: {2}paid on \d{4}-\d{2}-\d{2}/);
+  expect(await admin('invoices', 'show', number)).toMatch(/Status: {2}paid on \d{4}-\d{2}-\d{2}/);
   await page.reload();
   await expect(heading).toContainText('Paid');
   await expect(page.getByText('This invoice is paid. Thank you.')).toBeVisible();
   const confirmation = await sink.waitForMail({ to: email, subject: /Payment received/ });
-  expect(confirmation.text).toContain(`for invoice ${invoice} on`);
+  expect(confirmation.text).toContain(`for invoice ${number} on`);
   await expectNoAxeViolations(page, page.url());
 });
 
@@ -226,7 +227,7 @@ test('an unpaid invoice is reminded, then the licence suspended; paying restores
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Overdue');
   await expectNoAxeViolations(page, page.url());
 
-  const number = /LOCAL-[0-9A-F]{8}/.exec(
+  const number = /INV-\d{4}-\d{5}/.exec(
     (await page.getByRole('heading', { level: 1 }).textContent()) ?? '',
   )?.[0];
   await admin('invoices', 'mark-paid', number ?? '');
@@ -280,16 +281,24 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await expect(order).toBeDisabled();
   await form.getByLabel('Country').selectOption('DE');
   await expect(form.getByLabel('VAT ID (optional)')).not.toHaveAttribute('aria-invalid', 'true');
+  // On a phone the form collapses into its success view, which must be in sight, not above the
+  // screen, so the buyer does not order again (decision 218).
+  await page.setViewportSize({ width: 390, height: 844 });
   await order.click();
-  await expect(page.getByRole('status')).toContainText(
-    `Check your inbox to confirm: we have sent a link to ${email}.`,
-  );
+  const sent = page.getByRole('status');
+  await expect(sent).toContainText(`Check your inbox to confirm: we have sent a link to ${email}.`);
+  await expect(sent).toBeInViewport({ ratio: 1 });
+  const box = await sent.boundingBox();
+  expect(box?.y ?? -1).toBeGreaterThanOrEqual(0);
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(844);
+  await expect(page.getByTestId('success-view')).toBeFocused();
+  await page.setViewportSize({ width: 1280, height: 720 });
   const acceptPage = page.url();
   await confirmByLink(page, email, 'Quote Buyer GmbH');
   const keyMail = await sink.waitForMail({ to: email, subject: /licence key/ });
   expect(keyMail.text).toMatch(keyPattern);
 
-  const invoiceLink = page.getByRole('link', { name: /^View invoice LOCAL-/ });
+  const invoiceLink = page.getByRole('link', { name: /^View invoice INV-\d{4}-\d{5}$/ });
   const invoiceHref = (await invoiceLink.getAttribute('href')) ?? '';
 
   // Accepted once: the accept page says so and names what was bought; the operator sees it.
@@ -297,7 +306,7 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await expect(page.getByText('This quote was accepted on')).toContainText('quantity 25');
   await expect(page.getByRole('button', { name: /^Order Enterprise/ })).toHaveCount(0);
   await expectNoAxeViolations(page, 'accepted quote');
-  expect(await admin('quotes', 'list')).toMatch(new RegExp(`${quoteNumber}.*accepted \\(LOCAL-`));
+  expect(await admin('quotes', 'list')).toMatch(new RegExp(`${quoteNumber}.*accepted \\(INV-`));
 
   await page.goto(invoiceHref);
   await expect(page).toHaveURL(/\/billing\/local\/invoice\/lin_/);
@@ -305,7 +314,7 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   await expect(details).toContainText(quoteNumber);
   await expect(details).toContainText(`PO-Q-${run}`);
   const heading = page.getByRole('heading', { level: 1 });
-  const number = /LOCAL-[0-9A-F]{8}/.exec((await heading.textContent()) ?? '')?.[0] ?? '';
+  const number = /INV-\d{4}-\d{5}/.exec((await heading.textContent()) ?? '')?.[0] ?? '';
   expect(await admin('invoices', 'mark-paid', number)).toContain(`Invoice ${number} is paid.`);
   await page.reload();
   await expect(heading).toContainText('Paid');

@@ -5,6 +5,12 @@ import { parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { cardDeclinedAtCheckout } from '#server/billing/payments/local/local-routes.ts';
 import { portalLinkNotices } from '#shared/contracts/messages.ts';
 import { waitForHydration } from './support/shell.ts';
+import {
+  fillCheckoutDialog,
+  germanBuyer,
+  openCheckoutDialog,
+  openPlanCheckout,
+} from './support/checkout-dialog.ts';
 
 let sink: SmtpSink;
 /** The worker's sink, where its server sends every e-mail. */
@@ -21,14 +27,6 @@ async function payWithCard(page: Page, email: string, cardNumber: string) {
   await page.getByLabel('Card number').fill(cardNumber);
   await page.getByLabel('Expiry date').fill('12 / 34');
   await page.getByLabel('Security code').fill('123');
-}
-
-async function openPlanCheckout(page: Page, search: string, button: string) {
-  await page.goto(`/pricing?${search}`);
-  const buy = page.getByRole('button', { name: button });
-  await expect(buy).toBeEnabled();
-  await buy.click();
-  await expect(page).toHaveURL(/\/billing\/local\/checkout\/lcs_/);
 }
 
 const portalLinkPattern = /http:\/\/localhost:\d+\/billing-portal\?token=\S+/;
@@ -129,12 +127,7 @@ test('converting a trial by its key keeps the key', async ({ page }) => {
   const key = keyPattern.exec(trialMail.text)?.[0] ?? '';
   expect(key).not.toBe('');
 
-  await page.goto('/pricing?size=6&period=monthly&currency=USD');
-  await waitForHydration(page);
-  await page.getByText('Converting a trial?').click();
-  await page.getByLabel('Trial licence key (optional)').fill(key);
-  await page.getByRole('button', { name: 'Buy Pro' }).click();
-  await expect(page).toHaveURL(/\/billing\/local\/checkout\//);
+  await openPlanCheckout(page, 'size=6&period=monthly&currency=USD', 'Buy Pro', germanBuyer, key);
   await expect(page.getByLabel('Email address')).toHaveValue(email);
   await expect(page.getByLabel('Email address')).toHaveAttribute('readonly', '');
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -155,30 +148,27 @@ test('converting a trial by its key keeps the key', async ({ page }) => {
   expect(sink.mailsFor({ to: email, subject: 'Your Orgsmith Pro licence key' })).toEqual([]);
 
   // The same key cannot be converted twice.
-  await page.goto('/pricing?size=6&period=monthly&currency=USD');
-  await waitForHydration(page);
-  await page.getByText('Converting a trial?').click();
-  await page.getByLabel('Trial licence key (optional)').fill(key);
-  await page.getByRole('button', { name: 'Buy Pro' }).click();
-  await expect(page.getByRole('alert')).toHaveText(
+  const again = await openCheckoutDialog(page, 'size=6&period=monthly&currency=USD', 'Buy Pro');
+  await fillCheckoutDialog(again, germanBuyer, key);
+  await again.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(again.getByRole('alert')).toHaveText(
     'This license key is already associated with a subscription.',
   );
 });
 
 test('an unknown trial key shows the LicenseKeyUnknown text', async ({ page }) => {
-  await page.goto('/pricing?size=4&period=monthly&currency=USD');
-  // Typed before hydration, the key would be in the input but not in React's state yet.
-  await waitForHydration(page);
-  await page.getByText('Converting a trial?').click();
-  await page.getByLabel('Trial licence key (optional)').fill('ORGS-NOT-A-KEY');
-  await page.getByRole('button', { name: 'Buy Pro' }).click();
-  await expect(page.getByRole('alert')).toHaveText('This license key was not recognized.');
-  await expect(page.getByLabel('Trial licence key (optional)')).toHaveValue('ORGS-NOT-A-KEY');
+  const dialog = await openCheckoutDialog(page, 'size=4&period=monthly&currency=USD', 'Buy Pro');
+  await fillCheckoutDialog(dialog, germanBuyer, 'ORGS-NOT-A-KEY');
+  await dialog.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('This license key was not recognized.');
+  await expect(dialog.getByLabel('Trial licence key (optional)')).toHaveValue('ORGS-NOT-A-KEY');
 });
 
 test('Starter: a free licence without a card, managed in the billing portal', async ({ page }) => {
   const email = `starter-${run}@example.com`;
-  await openPlanCheckout(page, 'size=3&period=monthly&currency=USD', 'Get Starter free');
+  await openPlanCheckout(page, 'size=3&period=monthly&currency=USD', 'Get Starter free', {
+    company: 'Tiny Team Ltd',
+  });
   await expect(page.getByLabel('Card number')).toHaveCount(0);
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Get my free licence' }).click();

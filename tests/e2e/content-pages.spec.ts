@@ -137,7 +137,7 @@ test('CI page: copyable workflow with the setup action, secret and EULA variable
   await waitForHydration(page);
   const workflow = page.getByLabel('GitHub Actions workflow', { exact: true });
   await expect(workflow).toContainText(`uses: ${siteConfig.links.setupAction}`);
-  await expect(workflow).toContainText('license-key: ${{ secrets.ORGSMITH_LICENSE_KEY }}');
+  await expect(workflow).toContainText('--access-token ${{ secrets.ORGSMITH_ACCESS_TOKEN }}');
   await expect(workflow).toContainText("ORGSMITH_ACCEPT_EULA: 'true'");
   await expect(page.getByText('linux/amd64 and linux/arm64').first()).toBeVisible();
   await page.getByRole('button', { name: 'Copy GitHub Actions workflow' }).click();

@@ -256,7 +256,7 @@ test.describe('page content', () => {
     await page.getByRole('tab', { name: 'GitHub Actions' }).click();
     const workflow = page.getByRole('tabpanel').locator('pre');
     await expect(workflow).toContainText('uses: orgsmith/setup-orgsmith@v1');
-    await expect(workflow).toContainText('license-key: ${{ secrets.ORGSMITH_LICENSE_KEY }}');
+    await expect(workflow).toContainText('--access-token ${{ secrets.ORGSMITH_ACCESS_TOKEN }}');
     await expect(workflow).toContainText("ORGSMITH_ACCEPT_EULA: 'true'");
 
     const log = page.locator('#release-notes');

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { openPlanCheckout } from './support/checkout-dialog.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -115,10 +116,7 @@ test('collects every dialog state as the browser shows it', async ({ page }) => 
 
 test('collects the billing-portal landing page of a live link', async ({ page, request }) => {
   const address = `portal.${Date.now()}@example.com`;
-  await page.goto('/pricing?size=3');
-  const getStarter = page.getByRole('button', { name: 'Get Starter free' });
-  await expect(getStarter).toBeEnabled();
-  await getStarter.click();
+  await openPlanCheckout(page, 'size=3', 'Get Starter free', { company: 'Tiny Team Ltd' });
   // The test provider's checkout page (decision 163), and its cookie page for a visitor without one.
   await expect(page).toHaveURL(/\/billing\/local\/checkout\//);
   documents.set('local checkout page', await (await page.request.get(page.url())).text());

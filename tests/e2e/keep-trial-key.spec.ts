@@ -2,6 +2,7 @@ import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { waitForHydration } from './support/shell.ts';
+import { openPlanCheckout } from './support/checkout-dialog.ts';
 
 let sink: SmtpSink;
 /** The worker's sink, where its server sends every e-mail. */
@@ -32,10 +33,7 @@ test('a purchase with the trial’s address keeps the trial key only through the
   expect(trialKey).not.toBe('');
 
   const typed = `Keep-${run}+shop@EXAMPLE.com`;
-  await page.goto('/pricing?size=6&period=monthly&currency=USD');
-  await waitForHydration(page);
-  await page.getByRole('button', { name: 'Buy Pro' }).click();
-  await expect(page).toHaveURL(/\/billing\/local\/checkout\//);
+  await openPlanCheckout(page, 'size=6&period=monthly&currency=USD', 'Buy Pro');
   await page.getByLabel('Email address').fill(typed);
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
   await page.getByLabel('Expiry date').fill('12/34');

@@ -8,6 +8,7 @@ import { syncStripeCatalog } from '#server/billing/payments/stripe/sync-stripe-c
 import { startInstance, type Instance } from '../faults/support/instance.ts';
 import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
 import { freePort } from '#tests/support/free-port.ts';
+import { germanCompany } from '#tests/api/checkout-support.ts';
 
 /**
  * Issue 17, item 6: `GET /checkout-success?session_id=…` asked Stripe about any id of 8+
@@ -184,6 +185,7 @@ describe('GET /checkout-success with the Stripe provider', () => {
         billingCurrency: 'EUR',
         successUrl: `${origin()}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${origin()}/pricing`,
+        ...germanCompany,
       }),
     });
     expect(created.status, await created.clone().text()).toBe(201);

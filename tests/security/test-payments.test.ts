@@ -62,6 +62,8 @@ describe('test payments never go public', () => {
           DATA_DIR: dataDir,
           PUBLIC_BASE_URL: 'https://staging.orgsmith.example',
           PAYMENT_PROVIDER: 'local',
+          // No SMTP server in tests: e-mails as files, on purpose (decision 217).
+          MAIL_TRANSPORT: 'file',
           LOG_LEVEL: 'warn',
         },
       });

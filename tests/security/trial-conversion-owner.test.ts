@@ -1,3 +1,4 @@
+import { bankAccountSchema } from '#server/billing/bank-accounts.ts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licences, trialClaims } from '#server/platform/db/schema.ts';
@@ -218,6 +219,7 @@ describe.each(databaseTargets)('an invoice order and someone else’s trial on $
         poReference: null,
         quoteReference: null,
         daysUntilDue: 30,
+        bankAccount: bankAccountSchema.parse(siteConfig.bankAccounts.EUR),
       });
       fake.payInvoice(created.invoice.invoiceId);
       await syncSubscription(deps, created.subscriptionId);

@@ -28,7 +28,7 @@ interface FakeSession extends JsonObject {
   customer: string | null;
   subscription: string | null;
   customer_details: { email: string } | null;
-  line_items: Array<{ price: string; quantity: number }>;
+  line_items: Array<{ price: string; quantity: number; tax_rates: string[] }>;
   subscription_data: FormObject;
 }
 
@@ -62,10 +62,15 @@ interface FakeInvoice extends JsonObject {
   /** Credit notes issued while it was open (they lower what is owed) and after it was paid. */
   pre_payment_credit_notes_amount: number;
   post_payment_credit_notes_amount: number;
+  /** Net, and the tax of the tax rates on its line (Checkout's `line_items[].tax_rates`). */
+  subtotal?: number;
+  tax?: number;
   currency: string;
   due_date: number | null;
   hosted_invoice_url: string | null;
   custom_fields: Array<{ name: string; value: string }> | null;
+  /** The customer's `invoice_settings.footer`, copied on as Stripe does. */
+  footer: string | null;
   days_until_due: number;
 }
 
@@ -154,6 +159,7 @@ export interface StripeFake {
   invoices: Map<string, FakeInvoice>;
   creditNotes: Map<string, JsonObject>;
   refunds: Map<string, JsonObject>;
+  taxRates: Map<string, JsonObject>;
   /** The buyer's bank transfer arrives: the invoice is paid. */
   payInvoice(id: string): FakeInvoice;
   /** The buyer pays on Stripe's page: creates the customer (if none) and the subscription. */
@@ -175,9 +181,12 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
   const invoices = new Map<string, FakeInvoice>();
   const creditNotes = new Map<string, JsonObject>();
   const refunds = new Map<string, JsonObject>();
+  const taxRates = new Map<string, JsonObject>();
   let invoiceCounter = 0;
   /** A customer's `invoice_settings.custom_fields`, copied onto each of its invoices. */
   const customerInvoiceFields = new Map<string, Array<{ name: string; value: string }>>();
+  /** A customer's `invoice_settings.footer`, copied onto each of its invoices. */
+  const customerFooters = new Map<string, string>();
   const idempotent = new Map<string, { body: string; status: number; response: string }>();
   const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
 
@@ -238,6 +247,13 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
     };
     // Checkout charges the first period at once: a paid invoice with its hosted page, as Stripe's.
     const first = items[0];
+    // The fake does not price tiers (a stand-in per unit), but applies the line's tax rates.
+    const subtotal = (first?.quantity ?? 1) * 100_00;
+    const percent = (session.line_items[0]?.tax_rates ?? []).reduce(
+      (sum, id) => sum + Number(taxRates.get(id)?.percentage ?? 0),
+      0,
+    );
+    const tax = Math.round((subtotal * percent) / 100);
     const invoice: FakeInvoice = {
       object: 'invoice',
       id: newId('in'),
@@ -245,16 +261,19 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       subscription: subscription.id,
       customer: customerId,
       number: `FAKE-${String(invoices.size + 1).padStart(4, '0')}`,
-      amount_due: (first?.quantity ?? 1) * 100_00,
-      amount_paid: (first?.quantity ?? 1) * 100_00,
+      subtotal,
+      tax,
+      amount_due: subtotal + tax,
+      amount_paid: subtotal + tax,
       amount_remaining: 0,
-      total: (first?.quantity ?? 1) * 100_00,
+      total: subtotal + tax,
       pre_payment_credit_notes_amount: 0,
       post_payment_credit_notes_amount: 0,
       currency: String(first?.price.currency ?? 'usd'),
       due_date: null,
       hosted_invoice_url: null,
       custom_fields: null,
+      footer: null,
       days_until_due: 0,
       created: now,
     };
@@ -324,6 +343,7 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       due_date: null,
       hosted_invoice_url: null,
       custom_fields: customerInvoiceFields.get(customerId) ?? null,
+      footer: customerFooters.get(customerId) ?? null,
       days_until_due: Number(str(body.days_until_due) ?? '0'),
       created: now,
     };
@@ -468,6 +488,8 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
           })),
         };
         customers.set(customer.id, customer);
+        const footer = str(obj(body.invoice_settings).footer);
+        if (footer !== undefined) customerFooters.set(customer.id, footer);
         customerInvoiceFields.set(
           customer.id,
           list(obj(body.invoice_settings).custom_fields).map((entry) => ({
@@ -590,8 +612,21 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
           const line = obj(entry);
           const priceId = str(line.price) ?? '';
           if (!prices.get(priceId)?.active) throw missing('price', priceId);
-          return { price: priceId, quantity: Number(str(line.quantity) ?? '1') };
+          const rates = list(line.tax_rates).filter((id): id is string => typeof id === 'string');
+          for (const rate of rates) if (!taxRates.has(rate)) throw missing('tax_rate', rate);
+          return { price: priceId, quantity: Number(str(line.quantity) ?? '1'), tax_rates: rates };
         });
+        if (
+          str(obj(body.automatic_tax).enabled) === 'true' &&
+          lineItems.some((l) => l.tax_rates.length)
+        ) {
+          // Stripe's answer: a session computes tax one way or the other.
+          throw new StripeFakeError(
+            400,
+            'parameter_invalid',
+            'You cannot use tax rates together with automatic tax',
+          );
+        }
         const customerId = str(body.customer);
         if (customerId) {
           const customer = customers.get(customerId);
@@ -621,6 +656,8 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
           success_url: str(body.success_url) ?? null,
           cancel_url: str(body.cancel_url) ?? null,
           payment_method_collection: str(body.payment_method_collection) ?? null,
+          billing_address_collection: str(body.billing_address_collection) ?? null,
+          automatic_tax: { enabled: str(obj(body.automatic_tax).enabled) === 'true' },
           line_items: lineItems,
           subscription_data: obj(body.subscription_data),
         };
@@ -632,6 +669,38 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
         const session = sessions.get(sessionId);
         if (!session) throw missing('checkout.session', sessionId);
         return without(session, ['line_items', 'subscription_data']);
+      }
+    }
+
+    if (resource === 'tax_rates') {
+      if (method === 'GET' && !id) {
+        const active = str(query.active);
+        const data = [...taxRates.values()].filter(
+          (rate) => active === undefined || String(rate.active) === active,
+        );
+        return { object: 'list', data, has_more: false, url: '/v1/tax_rates' };
+      }
+      if (method === 'POST' && !id) {
+        const rate = {
+          object: 'tax_rate',
+          id: newId('txr'),
+          active: true,
+          display_name: str(body.display_name) ?? '',
+          description: str(body.description) ?? null,
+          percentage: Number(str(body.percentage) ?? 'NaN'),
+          inclusive: str(body.inclusive) === 'true',
+          country: str(body.country) ?? null,
+          metadata: metadataOf(body.metadata),
+        };
+        if (!Number.isFinite(rate.percentage) || body.inclusive === undefined) {
+          throw new StripeFakeError(
+            400,
+            'parameter_missing',
+            'percentage and inclusive are required',
+          );
+        }
+        taxRates.set(rate.id, rate);
+        return rate;
       }
     }
 
@@ -840,6 +909,7 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
     invoices,
     creditNotes,
     refunds,
+    taxRates,
     payInvoice(id) {
       const invoice = invoices.get(id);
       if (!invoice) throw missing('invoice', id);
@@ -865,6 +935,8 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       }
       const subscription = createSubscription(session, customerId);
       const customer = customers.get(customerId);
+      // Checkout saves the e-mail address typed there on a customer that had none (as Stripe does).
+      if (customer && !customer.email) customer.email = buyer.email;
       if (customer && !customer.currency) {
         customer.currency = prices.get(session.line_items[0]?.price ?? '')?.currency ?? null;
       }

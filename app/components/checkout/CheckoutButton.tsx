@@ -1,14 +1,12 @@
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { useRouteLoaderData } from 'react-router';
-import type { CheckoutRequestInput, CheckoutResponse } from '#shared/contracts/checkout.ts';
-import { billingErrorMessage } from '#shared/contracts/messages.ts';
+import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
-import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
-import { isSafeRedirect } from '#app/http/is-safe-redirect.ts';
 import type { RootData } from '#app/root-data.ts';
 import { quotePath } from '../pricing/price-selection.ts';
 import { Alert } from '../ui/Alert.tsx';
 import styles from './CheckoutButton.module.css';
+import { startCheckout } from './start-checkout.ts';
 
 export interface CheckoutButtonProps {
   edition: Edition;
@@ -23,21 +21,12 @@ export interface CheckoutButtonProps {
 
 const noSubscription = () => () => undefined;
 
-function isCheckoutResponse(value: unknown): value is CheckoutResponse {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'url' in value &&
-    typeof value.url === 'string' &&
-    'sessionId' in value &&
-    typeof value.sessionId === 'string'
-  );
-}
-
 /**
- * Buy (Pro, Enterprise) or get Starter: posts the plan card's selection to the account service's
- * checkout (docs/product-rules.md#service-calls) and sends the buyer to the hosted checkout. Cancelling there returns to this
- * pricing page with the same selection; errors show the billing texts of docs/product-rules.md#messages.
+ * Pay a quote by card (its accept page): posts the quote's plan and its link's token to the
+ * account service's checkout (docs/product-rules.md#service-calls), which takes the company,
+ * address and VAT ID from the quote (decision 219), and sends the buyer to the hosted checkout.
+ * Errors show the billing texts of docs/product-rules.md#messages. The plan cards open the
+ * checkout dialog instead (`CheckoutForm`), which asks for the company first.
  */
 export function CheckoutButton({
   edition,
@@ -68,7 +57,7 @@ export function CheckoutButton({
     return () => window.removeEventListener('pageshow', reset);
   }, []);
 
-  async function startCheckout() {
+  async function openCheckout() {
     if (processing) return;
     setError(null);
     setProcessing(true);
@@ -83,26 +72,9 @@ export function CheckoutButton({
       successUrl: `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${origin}${quotePath({ ...selection, size: quantity })}`,
     };
-    try {
-      const response = await apiFetch(`${accountApiUrl}/account/v1/checkout`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(request),
-        trustedBase: accountApiUrl,
-      });
-      if (response.ok) {
-        const body: unknown = await response.json();
-        if (isCheckoutResponse(body) && isSafeRedirect(body.url)) {
-          window.location.assign(body.url);
-          return;
-        }
-        setError(billingErrorMessage(undefined));
-      } else {
-        setError(billingErrorMessage(await readErrorCode(response)));
-      }
-    } catch {
-      setError(billingErrorMessage(undefined));
-    }
+    const started = await startCheckout(accountApiUrl, request);
+    if (started.ok) return;
+    setError(started.message);
     setProcessing(false);
   }
 
@@ -133,7 +105,7 @@ export function CheckoutButton({
               // Enter would submit the selector's form; here it starts the checkout.
               if (event.key === 'Enter') {
                 event.preventDefault();
-                void startCheckout();
+                void openCheckout();
               }
             }}
             autoComplete="off"
@@ -146,7 +118,7 @@ export function CheckoutButton({
       )}
       <button
         type="button"
-        onClick={() => void startCheckout()}
+        onClick={() => void openCheckout()}
         className={`button button-primary ${styles.submit}`}
         disabled={!hydrated || processing}
         aria-busy={processing}

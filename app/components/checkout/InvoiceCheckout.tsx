@@ -14,10 +14,10 @@ import { isCountryCode } from '#shared/countries.ts';
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
 import { decideVatBeforeVies, vatIdProblem } from '#shared/pricing/vat.ts';
 import type { RootData } from '#app/root-data.ts';
-import { Alert } from '../ui/Alert.tsx';
 import { BuyerFields } from '../forms/BuyerFields.tsx';
 import { placeInvoiceOrder } from './place-invoice-order.ts';
 import { FormFooter } from '../forms/FormFooter.tsx';
+import { SuccessView } from '../forms/SuccessView.tsx';
 import formStyles from '../forms/Forms.module.css';
 import { useFormValues } from '../forms/use-form-values.ts';
 import { useSubmission } from '../forms/use-submission.ts';
@@ -29,6 +29,7 @@ const empty = {
   addressLine: '',
   postalCode: '',
   city: '',
+  state: '',
   country: '',
   vatId: '',
   poReference: '',
@@ -84,11 +85,17 @@ export function InvoiceCheckout({
   /** Where the service sent the link to confirm the order, once it did. */
   const [placedFor, setPlacedFor] = useState<string | null>(null);
 
+  // The form gives way to a success view that is brought into sight and focused (decision 218):
+  // on a phone the shorter page would otherwise leave it above the screen, and the buyer, seeing
+  // the footer, might order again.
   if (resultIsSuccess && placedFor) {
     return (
-      <div className={styles.confirmation}>
-        <Alert tone="success">{invoiceOrderMessages.checkInbox(placedFor)}</Alert>
-      </div>
+      <SuccessView
+        title="Check your inbox"
+        headingLevel={4}
+        message={invoiceOrderMessages.checkInbox(placedFor)}
+        next="open the link in that e-mail and confirm the order."
+      />
     );
   }
 
@@ -125,6 +132,7 @@ export function InvoiceCheckout({
           addressLine: field('addressLine'),
           postalCode: field('postalCode'),
           city: field('city'),
+          state: field('state'),
           country: field('country'),
           vatId: field('vatId'),
           purchaseOrder: field('poReference'),

@@ -42,6 +42,10 @@ function isOrder(value: unknown): value is InvoiceCheckoutResponse {
     (value.invoiceEmailedTo === null || typeof value.invoiceEmailedTo === 'string') &&
     'amountDue' in value &&
     typeof value.amountDue === 'number' &&
+    'amountNet' in value &&
+    typeof value.amountNet === 'number' &&
+    'amountVat' in value &&
+    typeof value.amountVat === 'number' &&
     'currency' in value &&
     (value.currency === 'USD' || value.currency === 'EUR')
   );
@@ -65,7 +69,11 @@ function Confirmed({ order }: { order: InvoiceCheckoutResponse }) {
         <dt>Invoice</dt>
         <dd>{order.invoiceNumber}</dd>
         <dt>Amount due</dt>
-        <dd>{formatCents(order.amountDue, order.currency)}</dd>
+        <dd>
+          {formatCents(order.amountDue, order.currency)} (net{' '}
+          {formatCents(order.amountNet, order.currency)}, VAT{' '}
+          {formatCents(order.amountVat, order.currency)})
+        </dd>
         <dt>Due date</dt>
         <dd>{dateFormat.format(new Date(order.dueAt))}</dd>
       </dl>
@@ -150,6 +158,12 @@ export function InvoiceOrderPanel({
         <dd>
           {status.billingPeriod}, in {status.currency}, net 30
         </dd>
+        <dt>Total (gross)</dt>
+        <dd>{formatCents(status.amount.grossMinor, status.amount.currency)}</dd>
+        <dt>Net</dt>
+        <dd>{formatCents(status.amount.netMinor, status.amount.currency)}</dd>
+        <dt>{status.amount.vatLabel}</dt>
+        <dd>{formatCents(status.amount.vatMinor, status.amount.currency)}</dd>
         <dt>Company</dt>
         <dd>{status.companyName}</dd>
         <dt>Billing email address</dt>
@@ -167,6 +181,7 @@ export function InvoiceOrderPanel({
           </>
         ) : null}
       </dl>
+      {status.amount.note ? <p>{status.amount.note}</p> : null}
       <p>The link works once, until {status.validUntil}.</p>
       <div className={styles.actions}>
         <button

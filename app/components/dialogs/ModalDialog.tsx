@@ -1,4 +1,5 @@
 import {
+  LazyCheckoutForm,
   LazyContactForm,
   LazyPortalAccessForm,
   LazyQuoteForm,
@@ -13,6 +14,7 @@ const frames: Record<ModalName, { eyebrow: string; title: string }> = {
   'portal-access': { eyebrow: 'Manage your subscription', title: 'Enter your email address' },
   trial: { eyebrow: 'Free trial', title: 'Start your free trial' },
   quote: { eyebrow: 'Buying for a company', title: 'Get a quote or pay by invoice' },
+  checkout: { eyebrow: 'Checkout', title: 'Your company' },
 };
 
 /** One of the URL dialogs with its frame and body; loaded on demand by ModalHost. */
@@ -25,7 +27,7 @@ export default function ModalDialog({ modal, onClose }: { modal: ModalName; onCl
   );
 }
 
-/** The dialog bodies: the forms of the contact, portal-access, trial and quote dialogs. */
+/** The dialog bodies: the forms of the contact, portal-access, trial, quote and checkout dialogs. */
 function ModalBody({ modal }: { modal: ModalName }) {
   switch (modal) {
     case 'contact':
@@ -36,5 +38,7 @@ function ModalBody({ modal }: { modal: ModalName }) {
       return <LazyTrialForm />;
     case 'quote':
       return <LazyQuoteForm />;
+    case 'checkout':
+      return <LazyCheckoutForm />;
   }
 }

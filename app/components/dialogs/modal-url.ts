@@ -1,5 +1,5 @@
 /** The dialogs that live in the URL as `?modal=<name>`. */
-export const modalNames = ['contact', 'portal-access', 'trial', 'quote'] as const;
+export const modalNames = ['contact', 'portal-access', 'trial', 'quote', 'checkout'] as const;
 export type ModalName = (typeof modalNames)[number];
 
 export function isModalName(value: string | null): value is ModalName {

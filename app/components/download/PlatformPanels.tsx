@@ -6,8 +6,9 @@ import {
   dockerPullCommands,
   dockerRunCommand,
   githubActionsWorkflow,
+  ACCESS_TOKEN_ARGUMENT,
+  ACCESS_TOKEN_SECRET,
   LICENSE_KEY_INPUT,
-  LICENSE_KEY_VARIABLE,
   latestDownloadCommand,
   linuxInstallCommands,
 } from './download-snippets.ts';
@@ -108,10 +109,14 @@ export function GithubActionsPanel({
         <h3>Set up {siteConfig.productName} in a workflow</h3>
         <p>
           The <a href={siteConfig.links.ciMarketplaceAction}>setup action</a> installs the CLI on
-          the runner and takes your licence key through its <code>{LICENSE_KEY_INPUT}</code> input.
-          Store the key as a repository or organisation secret named{' '}
-          <code>{LICENSE_KEY_VARIABLE}</code>; never commit it. The environment variable accepts the
-          licence terms for unattended runs.
+          the runner. Pipelines authenticate with an access token, not your licence key: create one
+          as the licence e-mail shows, store it as a repository or organisation secret named{' '}
+          <code>{ACCESS_TOKEN_SECRET}</code> and pass it with the CLI&apos;s{' '}
+          <code>{ACCESS_TOKEN_ARGUMENT}</code> argument, which replaced the licence-key arguments in
+          3.2.1. A token can be revoked without changing the key; never commit either. The
+          action&apos;s <code>{LICENSE_KEY_INPUT}</code> input takes the key itself, so a pipeline
+          that passes a token leaves it out. The environment variable accepts the licence terms for
+          unattended runs.
         </p>
       </div>
       <CodeBlock

@@ -23,11 +23,16 @@ describe('download page snippets', () => {
     expect(dockerRunCommand(undefined)).toContain('orgsmith/cli:latest env:list');
   });
 
-  it('builds a workflow with the setup action, the licence key from a secret and the EULA variable', () => {
+  it('builds a workflow with the setup action, an access token from a secret and the EULA variable', () => {
     const workflow = githubActionsWorkflow('3.2.2', 'https://orgsmith.io/eula/cli');
     expect(workflow).toContain('      - uses: orgsmith/setup-orgsmith@v1\n');
     expect(workflow).toContain("          version: '3.2' # newest 3.2.x");
-    expect(workflow).toContain('          license-key: ${{ secrets.ORGSMITH_LICENSE_KEY }}');
+    // The argument the licence e-mail names; never the licence key in a pipeline (decision 217).
+    expect(workflow).toContain(
+      '      - run: orgsmith flow:out --environment uat --checkOnly --access-token ${{ secrets.ORGSMITH_ACCESS_TOKEN }}',
+    );
+    expect(workflow).not.toContain('ORGSMITH_LICENSE_KEY');
+    expect(workflow).not.toContain('license-key');
     expect(workflow).toContain("      ORGSMITH_ACCEPT_EULA: 'true'");
     expect(workflow).toContain('https://orgsmith.io/eula/cli');
     expect(githubActionsWorkflow(undefined, 'x')).not.toContain('version:');

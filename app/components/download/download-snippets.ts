@@ -5,6 +5,8 @@ export const {
   eulaAcceptanceVariable: EULA_ACCEPT_VARIABLE,
   licenseKeyVariable: LICENSE_KEY_VARIABLE,
   licenseKeyInput: LICENSE_KEY_INPUT,
+  accessTokenArgument: ACCESS_TOKEN_ARGUMENT,
+  accessTokenSecret: ACCESS_TOKEN_SECRET,
 } = siteConfig.ci;
 
 /** The image tag a pinned command uses: the latest version, or `latest` when none is known. */
@@ -60,12 +62,14 @@ export function githubActionsWorkflow(version: string | undefined, eulaUrl: stri
     `        with:`,
     `          fetch-depth: 0`,
     `      - uses: ${siteConfig.links.setupAction}`,
-    `        with:`,
     ...(minor
-      ? [`          version: '${minor}' # newest ${minor}.x; leave out for the latest release`]
+      ? [
+          `        with:`,
+          `          version: '${minor}' # newest ${minor}.x; leave out for the latest release`,
+        ]
       : []),
-    `          ${LICENSE_KEY_INPUT}: \${{ secrets.${LICENSE_KEY_VARIABLE} }}`,
-    `      - run: ${siteConfig.cliName} flow:out --environment uat --checkOnly`,
+    // An access token, not the licence key: revocable on its own (decision 217).
+    `      - run: ${siteConfig.cliName} flow:out --environment uat --checkOnly ${ACCESS_TOKEN_ARGUMENT} \${{ secrets.${ACCESS_TOKEN_SECRET} }}`,
   ].join('\n');
 }
 

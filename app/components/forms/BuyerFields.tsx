@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { buyerAddressLimits } from '#shared/contracts/buyer-address.ts';
 import { countriesByName } from '#shared/countries.ts';
+import { hasSubdivisions, subdivisionLabel, subdivisionOptions } from '#shared/subdivisions.ts';
 import { FormField } from './FormField.tsx';
 import styles from './Forms.module.css';
 import type { BoundField } from './use-form-values.ts';
@@ -8,22 +9,26 @@ import type { BoundField } from './use-form-values.ts';
 /** The fields of a company buyer, each bound to its form's value (`useFormValues().field`). */
 export interface BuyerFieldBindings {
   companyName: BoundField;
-  email: BoundField;
+  /** Absent where the e-mail is asked elsewhere (the card checkout's provider page). */
+  email?: BoundField | undefined;
   addressLine: BoundField;
   postalCode: BoundField;
   city: BoundField;
+  /** State or province: asked only where the country's addresses have one (decision 219). */
+  state: BoundField;
   country: BoundField;
   vatId: BoundField;
-  purchaseOrder: BoundField;
+  /** Absent where no purchase order is printed (the card checkout). */
+  purchaseOrder?: BoundField | undefined;
 }
 
 interface BuyerFieldsProps {
   fields: BuyerFieldBindings;
   /** Where the e-mail address is used, under its label. */
-  emailHint: ReactNode;
+  emailHint?: ReactNode;
   /** The VAT ID's problem with the chosen country, shown as soon as both are filled in. */
   vatProblem: string | null;
-  limits: { companyName: number; purchaseOrder: number };
+  limits: { companyName: number; purchaseOrder?: number };
 }
 
 /**
@@ -33,8 +38,10 @@ interface BuyerFieldsProps {
  */
 export function BuyerFields({ fields, emailHint, vatProblem, limits }: BuyerFieldsProps) {
   const countryId = `${useId()}-country`;
-  const country = fields.country;
+  const stateId = `${countryId}-state`;
+  const { country, state } = fields;
   const countryInvalid = country.showError && Boolean(country.error);
+  const stateInvalid = state.showError && Boolean(state.error);
   return (
     <>
       <FormField
@@ -43,14 +50,16 @@ export function BuyerFields({ fields, emailHint, vatProblem, limits }: BuyerFiel
         maxLength={limits.companyName}
         autoComplete="organization"
       />
-      <FormField
-        {...fields.email}
-        label="Billing email address"
-        type="email"
-        maxLength={254}
-        autoComplete="email"
-        hint={emailHint}
-      />
+      {fields.email ? (
+        <FormField
+          {...fields.email}
+          label="Billing email address"
+          type="email"
+          maxLength={254}
+          autoComplete="email"
+          hint={emailHint}
+        />
+      ) : null}
       <FormField
         {...fields.addressLine}
         label="Street and number"
@@ -84,7 +93,11 @@ export function BuyerFields({ fields, emailHint, vatProblem, limits }: BuyerFiel
           autoComplete="country"
           aria-invalid={countryInvalid || undefined}
           aria-describedby={countryInvalid ? `${countryId}-error` : undefined}
-          onChange={(event) => country.onChange(event.target.value)}
+          onChange={(event) => {
+            country.onChange(event.target.value);
+            // A state belongs to its country: another country starts without one.
+            if (state.value) state.onChange('');
+          }}
         >
           <option value="">Choose…</option>
           {countriesByName.map((entry) => (
@@ -99,6 +112,36 @@ export function BuyerFields({ fields, emailHint, vatProblem, limits }: BuyerFiel
           </p>
         ) : null}
       </div>
+      {hasSubdivisions(country.value) ? (
+        <div className={styles.field}>
+          <label htmlFor={stateId} className={styles.label}>
+            {subdivisionLabel(country.value)}
+          </label>
+          <select
+            id={stateId}
+            name={state.name}
+            className={`${styles.control} ${stateInvalid ? styles.invalid : ''}`}
+            value={state.value}
+            required
+            autoComplete="address-level1"
+            aria-invalid={stateInvalid || undefined}
+            aria-describedby={stateInvalid ? `${stateId}-error` : undefined}
+            onChange={(event) => state.onChange(event.target.value)}
+          >
+            <option value="">Choose…</option>
+            {subdivisionOptions(country.value).map((entry) => (
+              <option key={entry.code} value={entry.code}>
+                {entry.name}
+              </option>
+            ))}
+          </select>
+          {stateInvalid ? (
+            <p id={`${stateId}-error`} className={styles.error}>
+              {state.error}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       <div className={styles.pair}>
         <FormField
           {...fields.vatId}
@@ -109,13 +152,15 @@ export function BuyerFields({ fields, emailHint, vatProblem, limits }: BuyerFiel
           autoComplete="off"
           placeholder="e.g. FR40303265045"
         />
-        <FormField
-          {...fields.purchaseOrder}
-          label="Purchase order"
-          optional
-          maxLength={limits.purchaseOrder}
-          autoComplete="off"
-        />
+        {fields.purchaseOrder ? (
+          <FormField
+            {...fields.purchaseOrder}
+            label="Purchase order"
+            optional
+            maxLength={limits.purchaseOrder}
+            autoComplete="off"
+          />
+        ) : null}
       </div>
     </>
   );

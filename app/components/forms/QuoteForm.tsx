@@ -34,6 +34,7 @@ const empty = {
   addressLine: '',
   postalCode: '',
   city: '',
+  state: '',
   country: '',
   vatId: '',
   purchaseOrder: '',
@@ -66,7 +67,8 @@ function isQuoteResponse(value: unknown): value is QuoteResponse {
  * types. On success a view of its own replaces the form and names the next step.
  */
 export function QuoteForm() {
-  const accountApiUrl = useRouteLoaderData<RootData>('root')?.accountApiUrl ?? '';
+  const root = useRouteLoaderData<RootData>('root');
+  const accountApiUrl = root?.accountApiUrl ?? '';
   const { selection, calculation } = usePriceSelection();
   const ids = useId();
   const [choice, setChoice] = useState<Choice>('quote');
@@ -76,7 +78,10 @@ export function QuoteForm() {
   const form = useFormValues(quoteFormSchema, empty, resetResult);
   const { values, field } = form;
   const edition = calculation.info.edition;
-  const invoiceable = mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod });
+  const yearlyPlan = mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod });
+  // No bank account in the currency, no invoice in it (decision 218).
+  const currencyOffered = root?.invoiceCurrencies.includes(selection.currency) ?? false;
+  const invoiceable = yearlyPlan && currencyOffered;
   const chosen: Choice = invoiceable ? choice : 'quote';
   // zod runs the VAT ID's check against the country only once every field is valid: the form
   // asks the rule itself, so the message shows as soon as both are filled in.
@@ -183,6 +188,7 @@ export function QuoteForm() {
           addressLine: field('addressLine'),
           postalCode: field('postalCode'),
           city: field('city'),
+          state: field('state'),
           country: field('country'),
           vatId: field('vatId'),
           purchaseOrder: field('purchaseOrder'),
@@ -223,7 +229,9 @@ export function QuoteForm() {
         </label>
         {invoiceable ? null : (
           <p id={`${ids}-invoice-hint`} className={styles.note}>
-            Pay by invoice is offered for yearly billing: switch to yearly on the pricing page.
+            {yearlyPlan
+              ? `Pay by invoice is not offered in ${selection.currency}: pay by card, or get a quote.`
+              : 'Pay by invoice is offered for yearly billing: switch to yearly on the pricing page.'}
           </p>
         )}
       </fieldset>

@@ -28,7 +28,9 @@ export function SuccessView({ title, headingLevel = 3, message, next, actions }:
   const Heading = `h${headingLevel}` as const;
 
   useEffect(() => {
-    ref.current?.focus();
+    // In sight first: a form that collapsed may have left the view above the screen.
+    ref.current?.scrollIntoView({ block: 'nearest' });
+    ref.current?.focus({ preventScroll: true });
   }, []);
 
   return (

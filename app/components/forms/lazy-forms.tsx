@@ -14,6 +14,9 @@ const TrialForm = lazy(() =>
 const QuoteForm = lazy(() =>
   import('./QuoteForm.tsx').then((module) => ({ default: module.QuoteForm })),
 );
+const CheckoutForm = lazy(() =>
+  import('../checkout/CheckoutForm.tsx').then((module) => ({ default: module.CheckoutForm })),
+);
 const PortalAccessForm = lazy(() =>
   import('./PortalAccessForm.tsx').then((module) => ({ default: module.PortalAccessForm })),
 );
@@ -50,6 +53,14 @@ export function LazyQuoteForm() {
   return (
     <Loading>
       <QuoteForm />
+    </Loading>
+  );
+}
+
+export function LazyCheckoutForm() {
+  return (
+    <Loading>
+      <CheckoutForm />
     </Loading>
   );
 }

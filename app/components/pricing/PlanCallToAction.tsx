@@ -1,5 +1,7 @@
 import type { Edition, PriceSelection } from '#shared/pricing/index.ts';
-import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
+import styles from '../checkout/CheckoutButton.module.css';
+import { ModalLink } from '../dialogs/ModalLink.tsx';
+import { searchParamsWithSelection } from './price-selection.ts';
 
 export interface PlanCallToActionProps {
   edition: Edition;
@@ -11,21 +13,22 @@ export interface PlanCallToActionProps {
 
 /**
  * The one action at the foot of a plan card (decision 179): Starter is got free, Pro and
- * Enterprise are bought. The free trial sits in the page's hero, and a company's quote or order
- * by invoice in the dialog under the cards, so no card carries a second button or a form.
+ * Enterprise are bought. It opens the checkout dialog for this card's plan (decision 219), which
+ * asks for the company first; the free trial sits in the page's hero, and a company's quote or
+ * order by invoice in the dialog under the cards.
  */
-export function PlanCallToAction({
-  edition,
-  quantity,
-  selection,
-  isSelected,
-}: PlanCallToActionProps) {
+export function PlanCallToAction({ edition, quantity, selection }: PlanCallToActionProps) {
   return (
-    <CheckoutButton
-      edition={edition}
-      quantity={quantity}
-      selection={selection}
-      offerTrialConversion={isSelected && edition !== 'Starter'}
-    />
+    <div className={styles.checkout}>
+      <ModalLink
+        modal="checkout"
+        className={`button button-primary ${styles.submit}`}
+        withParams={(current) =>
+          searchParamsWithSelection(current, { ...selection, size: quantity })
+        }
+      >
+        {edition === 'Starter' ? 'Get Starter free' : `Buy ${edition}`}
+      </ModalLink>
+    </div>
   );
 }

@@ -1,4 +1,6 @@
-import { Link } from 'react-router';
+import { Link, useRouteLoaderData } from 'react-router';
+import type { RootData } from '#app/root-data.ts';
+import { siteConfig } from '#shared/site-config.ts';
 import type { QuoteSummary } from '#shared/contracts/quotes.ts';
 import { mayPayByInvoice } from '#shared/pricing/index.ts';
 import { CheckoutButton } from '../checkout/CheckoutButton.tsx';
@@ -98,6 +100,9 @@ function QuoteFacts({ quote }: { quote: OpenQuote }) {
  * order accepts this quote (once, decision 154) and its number is on the invoice.
  */
 function AcceptOptions({ quote, token }: { quote: OpenQuote; token: string }) {
+  // No bank account in the quote's currency, no invoice in it (decision 218).
+  const invoiceCurrencyOffered =
+    useRouteLoaderData<RootData>('root')?.invoiceCurrencies.includes(quote.currency) ?? false;
   const selection = {
     size: quote.quantity,
     billingPeriod: quote.billingPeriod,
@@ -122,7 +127,12 @@ function AcceptOptions({ quote, token }: { quote: OpenQuote; token: string }) {
         </li>
         <li className={styles.option}>
           <h3>Pay by invoice (net 30)</h3>
-          {mayPayByInvoice({ edition: quote.edition, billingPeriod: quote.billingPeriod }) ? (
+          {!invoiceCurrencyOffered ? (
+            <p>
+              Pay by invoice is not offered in {quote.currency}: pay by card, or write to{' '}
+              <a href={`mailto:${siteConfig.salesEmail}`}>{siteConfig.salesEmail}</a>.
+            </p>
+          ) : mayPayByInvoice({ edition: quote.edition, billingPeriod: quote.billingPeriod }) ? (
             <>
               <p>
                 We e-mail a link to confirm the order to the billing address; once it is confirmed
@@ -141,6 +151,7 @@ function AcceptOptions({ quote, token }: { quote: OpenQuote; token: string }) {
                   addressLine: quote.address?.addressLine ?? '',
                   postalCode: quote.address?.postalCode ?? '',
                   city: quote.address?.city ?? '',
+                  state: quote.address?.state ?? '',
                   country: quote.address?.country ?? '',
                   poReference: quote.purchaseOrder ?? '',
                 }}

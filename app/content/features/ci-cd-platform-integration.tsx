@@ -24,9 +24,11 @@ export const ciCdContent = (version: string): FeaturePageContent => ({
         <>
           <p>
             The <a href={links.ciMarketplaceAction}>setup action</a>{' '}
-            <code>{links.setupAction}</code> installs the CLI on the runner and registers your
-            licence key. Keep the key in an encrypted repository or organisation secret and pass it
-            through the <code>{ci.licenseKeyInput}</code> input; GitHub masks it in every log.
+            <code>{links.setupAction}</code> installs the CLI on the runner. Each command gets an
+            access token through the CLI&apos;s <code>{ci.accessTokenArgument}</code> argument, not
+            your licence key: keep the token in an encrypted repository or organisation secret, here{' '}
+            <code>{ci.accessTokenSecret}</code>; GitHub masks it in every log, and you can revoke it
+            without changing the key.
           </p>
           <p>
             Set <code>{ci.eulaAcceptanceVariable}</code> to <code>true</code> to accept the{' '}
@@ -61,7 +63,7 @@ export const ciCdContent = (version: string): FeaturePageContent => ({
           </p>
           <p>
             Pin a version tag in pipelines, mount the repository as the working directory and pass
-            the licence key in <code>{ci.licenseKeyVariable}</code> from your secret store.
+            an access token from your secret store with <code>{ci.accessTokenArgument}</code>.
           </p>
         </>
       ),
@@ -129,6 +131,6 @@ export const ciCdContent = (version: string): FeaturePageContent => ({
   ],
   tryNow: {
     heading: 'Wire it into your pipeline today',
-    text: 'Start a free two-month trial, put the licence key in a secret and let your next pull request validate itself.',
+    text: 'Start a free two-month trial, put an access token in a secret and let your next pull request validate itself.',
   },
 });

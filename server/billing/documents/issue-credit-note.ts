@@ -1,6 +1,7 @@
 import { calendarDateIn } from '#server/billing/calendar-date.ts';
 import type { Executor } from '#server/platform/db/database.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { euroAmountsAt } from '#server/billing/fx-rates/euro-amounts.ts';
 import type { IssuedDocument } from './issue-payment-documents.ts';
 import {
   formatDocumentNumber,
@@ -131,6 +132,19 @@ export async function issueCreditNote(
     vat: originalDocument.vat,
     vatMinor: amounts.vatMinor,
     grossMinor: amounts.grossMinor,
+    // A dollar original's VAT in euros is reversed at the rate it froze (decision 221).
+    ...(originalDocument.eur === undefined
+      ? {}
+      : {
+          eur: originalDocument.eur
+            ? euroAmountsAt(amounts, {
+                currency: originalDocument.currency,
+                rateOn: originalDocument.eur.rateOn,
+                perEur: originalDocument.eur.perEur,
+                source: originalDocument.eur.source,
+              })
+            : null,
+        }),
     payment:
       input.action === 'refund'
         ? { method: 'refund', refundedOn: day(input.now), to: paidBy }

@@ -1,14 +1,30 @@
-import { calendarDateIn } from '#server/billing/calendar-date.ts';
+import { createFxRateRepository } from '#server/billing/fx-rates/fx-rate-repository.ts';
 import type { Executor } from '#server/platform/db/database.ts';
-import { siteConfig } from '#shared/site-config.ts';
+import type { BankAccounts } from '#server/billing/bank-accounts.ts';
 import {
   buildPaymentDocument,
   formatDocumentNumber,
+  issueDayOf,
+  parseDocumentNumber,
   type DocumentablePayment,
   paymentDocumentSchema,
   type PaymentDocument,
 } from './payment-document.ts';
 import { createPaymentDocumentRepository } from './payment-document-repository.ts';
+
+/**
+ * The next number of the series (`INV-YYYY-NNNNN`, the year in the seller's calendar), taken in
+ * the caller's transaction: a rollback gives it back. The local provider takes its invoice's
+ * number here when it sends one (decision 218), the document keeps it.
+ */
+export async function takeDocumentNumber(
+  tx: Executor,
+  now: Date,
+): Promise<{ number: string; year: number; sequence: number }> {
+  const year = Number(issueDayOf(now).slice(0, 4));
+  const sequence = await createPaymentDocumentRepository(tx).nextSequence(year, 'INV');
+  return { number: formatDocumentNumber(year, sequence), year, sequence };
+}
 
 export interface IssuedDocument {
   number: string;
@@ -37,6 +53,7 @@ export async function issuePaymentDocuments(
     payments: readonly DocumentablePayment[];
     now: Date;
     publicBaseUrl: string;
+    bankAccounts: BankAccounts;
   },
 ): Promise<IssuedDocument[]> {
   const repository = createPaymentDocumentRepository(tx);
@@ -56,14 +73,28 @@ export async function issuePaymentDocuments(
       issued.push({ number: existing.number, document, created: false, paidNow });
       continue;
     }
-    const year = Number(calendarDateIn(input.now, siteConfig.company.timeZone).slice(0, 4));
-    const sequence = await repository.nextSequence(year, 'INV');
-    const number = formatDocumentNumber(year, sequence);
+    // The number the provider printed already (ours, taken when it was sent), else the next.
+    const printed = payment.number ? parseDocumentNumber(payment.number) : null;
+    const { number, year, sequence } =
+      printed && payment.number
+        ? { number: payment.number, ...printed }
+        : await takeDocumentNumber(tx, input.now);
+    // A document in dollars states its VAT in euros at the rate known when it is issued
+    // (decision 221): the latest recorded on or before its day, copied into it for good.
+    const eurRate =
+      payment.currency === 'EUR'
+        ? null
+        : ((await createFxRateRepository(tx).latestOnOrBefore(
+            payment.currency,
+            issueDayOf(input.now),
+          )) ?? null);
     const document = buildPaymentDocument({
       payment,
       number,
       now: input.now,
       publicBaseUrl: input.publicBaseUrl,
+      eurRate,
+      bankAccounts: input.bankAccounts,
     });
     await repository.insert({
       number,

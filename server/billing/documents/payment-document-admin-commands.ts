@@ -117,6 +117,13 @@ const show: AdminCommand<DocumentCommandSettings> = {
         `Gross:   ${money(document.grossMinor)}${document.kind === 'credit_note' ? ' credited' : ''}`,
         `Net:     ${money(document.netMinor)}`,
         `${document.vat.label}: ${money(document.vatMinor)}${document.kind === 'credit_note' ? ' reversed' : ''}`,
+        ...(document.eur !== undefined
+          ? [
+              document.eur
+                ? `In EUR:  net ${formatCents(document.eur.netMinor, 'EUR')}, VAT ${formatCents(document.eur.vatMinor, 'EUR')}, gross ${formatCents(document.eur.grossMinor, 'EUR')} at 1 EUR = ${document.eur.perEur} ${document.currency} (${document.eur.source}, ${document.eur.rateOn})`
+                : `In EUR:  no rate was recorded when it was issued`,
+            ]
+          : []),
         `Payment: ${paymentLine(document, standing)}`,
         ...(document.reason ? [`Reason:  ${document.reason}`] : []),
         `Link:    ${url}`,

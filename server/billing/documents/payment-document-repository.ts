@@ -1,6 +1,10 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, between, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
-import { paymentDocumentSeriesCounters, paymentDocuments } from '#server/platform/db/schema.ts';
+import {
+  localInvoices,
+  paymentDocumentSeriesCounters,
+  paymentDocuments,
+} from '#server/platform/db/schema.ts';
 import type { DocumentSeries } from './payment-document.ts';
 
 export type StoredPaymentDocument = typeof paymentDocuments.$inferSelect;
@@ -111,6 +115,30 @@ export function createPaymentDocumentRepository(db: Executor) {
         .from(paymentDocuments)
         .orderBy(desc(paymentDocuments.createdAt), desc(paymentDocuments.number))
         .limit(limit);
+    },
+
+    /**
+     * The documents issued from `from` to `to` (calendar days, both included), in number order,
+     * each with the time the local provider recorded its payment (an invoice paid after it was
+     * issued keeps its issued text; the books still say when it was paid).
+     */
+    async listIssuedBetween(
+      from: string,
+      to: string,
+    ): Promise<Array<{ row: StoredPaymentDocument; paidAt: Date | null }>> {
+      const rows = await db
+        .select({ row: paymentDocuments, paidAt: localInvoices.paidAt })
+        .from(paymentDocuments)
+        .leftJoin(
+          localInvoices,
+          and(
+            eq(paymentDocuments.provider, 'local'),
+            eq(localInvoices.id, paymentDocuments.providerInvoiceId),
+          ),
+        )
+        .where(between(paymentDocuments.issuedOn, from, to))
+        .orderBy(asc(paymentDocuments.year), asc(paymentDocuments.sequence));
+      return rows;
     },
 
     /** The documents of a subscription, oldest first. */

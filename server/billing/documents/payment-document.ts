@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import { calendarDateIn } from '#server/billing/calendar-date.ts';
+import {
+  euroAmountsAt,
+  euroAmountsSchema,
+  type RecordedRate,
+} from '#server/billing/fx-rates/euro-amounts.ts';
 import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
-import { currencies, type Currency } from '#shared/pricing/index.ts';
+import { bankAccountSchema, type BankAccounts } from '#server/billing/bank-accounts.ts';
+import { priceQuote } from '#server/billing/quotes/quote-lines.ts';
+import {
+  currencies,
+  type BillingPeriod,
+  type Currency,
+  type Edition,
+} from '#shared/pricing/index.ts';
 import {
   decideVat,
   vatAmounts,
@@ -65,6 +77,13 @@ export function parseDocumentNumber(
 export interface DocumentablePayment {
   /** The provider's id of the invoice or charge: one document per id. */
   invoiceId: string;
+  /**
+   * The number the provider already printed on it, taken from our series when it was sent (the
+   * local provider's invoices, decision 218); absent: the document takes the next one.
+   */
+  number?: string | null;
+  /** What was bought, so the document has the quote's lines (base and further orgs). */
+  order?: { edition: Edition; quantity: number; billingPeriod: BillingPeriod };
   kind: 'receipt' | 'invoice';
   issuedAt: Date;
   paidAt: Date | null;
@@ -143,8 +162,19 @@ export const paymentDocumentSchema = z.object({
   ]),
   purchaseOrder: z.string().nullable(),
   quoteReference: z.string().nullable(),
+  /**
+   * The seller's account an invoice is paid into, frozen when issued (decision 218); the
+   * payment reference is the document's number. Absent on receipts and older documents.
+   */
+  bankAccount: bankAccountSchema.nullable().optional(),
   /** The provider's id of what was paid (of a credit note: the provider's credit), for the operator. */
   providerInvoiceId: z.string(),
+  /**
+   * A document in another currency than the euro: its amounts in EUR at the rate recorded when
+   * it was issued (decision 221), or null when no rate was recorded by then. Absent on euro
+   * documents and on documents issued before rates were recorded.
+   */
+  eur: euroAmountsSchema.nullable().optional(),
   /** A credit note's original: the invoice or receipt it corrects (decision 220). */
   credits: z
     .object({
@@ -184,12 +214,33 @@ export function vatOfPayment(
   }
 }
 
-/** The document of a payment, numbered `number` and issued at `now`. */
+/**
+ * The lines of a stored address: one per line break (decision 219, so "San Francisco, CA 94105"
+ * stays one line), or, in addresses stored on one line before it, one per comma.
+ */
+function addressLinesOf(address: string | null): string[] {
+  if (!address) return [];
+  const lines = address.includes('\n') ? address.split('\n') : address.split(/\s*,\s*/);
+  return lines.map((line) => line.trim()).filter(Boolean);
+}
+
+/** The day a document issued at `now` is dated (the seller's calendar). */
+export function issueDayOf(now: Date): string {
+  return calendarDateIn(now, siteConfig.company.timeZone);
+}
+
+/**
+ * The document of a payment, numbered `number` and issued at `now`. `eurRate` is the latest rate
+ * of the payment's currency recorded on or before the issue day (decision 221); it is ignored
+ * for a euro payment.
+ */
 export function buildPaymentDocument(input: {
   payment: DocumentablePayment;
   number: string;
   now: Date;
   publicBaseUrl: string;
+  eurRate?: RecordedRate | null | undefined;
+  bankAccounts: BankAccounts;
 }): PaymentDocument {
   const { payment, number, now } = input;
   const timeZone = siteConfig.company.timeZone;
@@ -205,22 +256,15 @@ export function buildPaymentDocument(input: {
     buyer: {
       companyName: payment.buyer.companyName,
       email: payment.buyer.email,
-      addressLines: payment.buyer.address
-        ? payment.buyer.address.split(/\s*,\s*|\n/).filter(Boolean)
-        : [],
+      addressLines: addressLinesOf(payment.buyer.address),
       country: buyerCountry,
       vatId: decision.buyerVatId ?? null,
       vatIdConfirmation: decision.confirmation ?? null,
     },
-    lines: [
-      {
-        description: payment.description,
-        detail: `Service period ${day(payment.periodStart)} to ${day(payment.periodEnd)}`,
-        quantity: 1,
-        unitMinor: payment.netMinor,
-        amountMinor: payment.netMinor,
-      },
-    ],
+    lines: documentLines(
+      payment,
+      `Service period ${day(payment.periodStart)} to ${day(payment.periodEnd)}`,
+    ),
     currency: payment.currency,
     netMinor: amounts.netMinor,
     vat: {
@@ -241,8 +285,46 @@ export function buildPaymentDocument(input: {
           },
     purchaseOrder: payment.poReference,
     quoteReference: payment.quoteReference,
+    bankAccount: payment.kind === 'invoice' ? (input.bankAccounts[payment.currency] ?? null) : null,
     providerInvoiceId: payment.invoiceId,
+    ...(payment.currency === 'EUR'
+      ? {}
+      : { eur: input.eurRate ? euroAmountsAt(amounts, input.eurRate) : null }),
   };
+}
+
+/**
+ * The lines of a payment: the quote's lines of what was bought (Pro's base price and its further
+ * orgs as two lines, decision 218) when they add up to the amount charged, else one line of the
+ * amount (a prorated change, a free plan). Each line names the service period.
+ */
+function documentLines(payment: DocumentablePayment, period: string): PaymentDocument['lines'] {
+  const order = payment.order;
+  if (order && order.edition !== 'Starter') {
+    try {
+      const priced = priceQuote({ ...order, edition: order.edition, currency: payment.currency });
+      if (priced.totalCents === payment.netMinor) {
+        return priced.lines.map((line) => ({
+          description: line.description,
+          detail: `${line.detail}. ${period}`,
+          quantity: line.quantity,
+          unitMinor: line.unitCents,
+          amountMinor: line.amountCents,
+        }));
+      }
+    } catch {
+      // A size the engine no longer sells as this edition: one line of the amount charged.
+    }
+  }
+  return [
+    {
+      description: payment.description,
+      detail: period,
+      quantity: 1,
+      unitMinor: payment.netMinor,
+      amountMinor: payment.netMinor,
+    },
+  ];
 }
 
 /** A link to a payment's document for an e-mail: ours (numbered) or the provider's own. */

@@ -1,8 +1,29 @@
 import { startCommercialDocument } from '#server/platform/pdf/commercial-document.ts';
 import { countryNames, isCountryCode } from '#shared/countries.ts';
+import { formatIban } from '#server/billing/bank-accounts.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
+import { addDays } from '#server/billing/calendar-date.ts';
 import type { PaymentDocument } from './payment-document.ts';
+
+/**
+ * German VAT charged in another currency is also stated in euros (§ 14 (4) no. 8 with § 16 (6)
+ * UStG; decision 221), at the rate the document froze when it was issued, naming the rate, its
+ * source and its day. Null when the document charges no VAT or is in euros.
+ */
+export function euroVatStatement(document: PaymentDocument): string | null {
+  if (document.currency === 'EUR' || document.vatMinor === 0 || document.eur === undefined) {
+    return null;
+  }
+  const { eur } = document;
+  if (eur === null) {
+    return `VAT in EUR: not stated, as no ${document.currency} rate to the euro had been recorded when this document was issued.`;
+  }
+  const latest =
+    eur.rateOn < addDays(document.issuedOn, -1) ? ', the latest recorded on the issue date' : '';
+  const source = eur.source === 'ECB' ? 'ECB reference rate' : `rate (${eur.source})`;
+  return `VAT in EUR: ${formatCents(eur.vatMinor, 'EUR')} at 1 EUR = ${eur.perEur} ${document.currency}, ${source} of ${eur.rateOn}${latest}.`;
+}
 
 /**
  * An invoice, receipt or credit note as a one-page A4 PDF (decisions 180, 220) in the
@@ -94,19 +115,36 @@ export function renderPaymentDocumentPdf(document: PaymentDocument): Promise<Buf
     },
   ]);
 
+  const euroVat = euroVatStatement(document);
+  if (euroVat) y = pdf.totalsNote(y + 2, euroVat);
+
   if (credit) {
     pdf.heading(y + 8, 'What this credit note does');
     pdf.bullets(creditNoteBullets(document, money));
     return pdf.finish();
   }
 
+  // The account and the one payment reference, the invoice's number (decision 218).
+  const account = document.bankAccount;
+  const bankLines = account
+    ? [
+        `Payment reference: ${document.number}`,
+        `Account holder: ${account.holder}`,
+        `IBAN: ${formatIban(account.iban)}`,
+        `BIC: ${account.bic}`,
+        `Bank: ${account.bank}`,
+      ]
+    : [];
   pdf.heading(y + 8, receipt ? 'Payment' : 'How to pay');
   pdf.bullets([
     payment.method === 'card'
       ? `Paid in full by card on ${payment.paidOn}. Nothing is left to pay.`
       : payment.method === 'bank-transfer' && payment.paidOn
         ? `Paid in full by bank transfer on ${payment.paidOn}.`
-        : `Please pay ${money(document.grossMinor)} by bank transfer${payment.method === 'bank-transfer' ? ` by ${payment.dueOn}` : ''}, quoting ${document.number}${document.purchaseOrder ? ` and your purchase order ${document.purchaseOrder}` : ''}. Bank details and questions: ${document.seller.email}.`,
+        : account && payment.method === 'bank-transfer'
+          ? `Please pay ${money(document.grossMinor)} by bank transfer by ${payment.dueOn} to this account, quoting this payment reference:`
+          : `Please pay ${money(document.grossMinor)} by bank transfer${payment.method === 'bank-transfer' ? ` by ${payment.dueOn}` : ''}, quoting ${document.number}. Bank details: ${document.seller.email}.`,
+    ...bankLines,
     ...(document.vat.note ? [document.vat.note] : []),
     `The licence is granted under the ${siteConfig.productName} End User License Agreement.`,
   ]);

@@ -2,6 +2,7 @@ import {
   invoiceCheckoutRequestSchema,
   type InvoiceCheckoutResponse,
 } from '#shared/contracts/invoice-checkout.ts';
+import type { Currency } from '#shared/pricing/index.ts';
 import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 import type { ViesClient } from '../vat/vies-client.ts';
 import { createQuoteRepository } from '../quotes/quote-repository.ts';
@@ -12,6 +13,7 @@ import { hashInvoiceOrderToken, INVOICE_ORDER_TOKEN_PATTERN } from './invoice-or
 
 export type ConfirmInvoiceOrderResult =
   | { ok: true; orderId: string; order: InvoiceCheckoutResponse }
+  | { ok: false; code: 'NoBankAccount'; currency: Currency }
   | { ok: false; code: ConfirmInvoiceOrderRefusal };
 
 export type ConfirmInvoiceOrderRefusal =
@@ -32,7 +34,7 @@ type Claim = { ok: true; order: InvoiceOrder } | { ok: false; code: ConfirmInvoi
 
 /**
  * The landing page's "Confirm the order" (decision 153), in order: a pending, unexpired order
- * for the link (else LinkInvalid) → under its cap's lock, the caps again: no other confirmed
+ * for the link (else LinkInvalid) → a bank account in its currency (else NoBankAccount) → under its cap's lock, the caps again: no other confirmed
  * unpaid order for the address (else OrderOpen), at a company domain fewer than its cap of
  * confirmed unpaid orders (else DomainLimit; either way the order stays pending, decision 209) →
  * the order is claimed by
@@ -47,6 +49,11 @@ export async function confirmInvoiceOrder(
 ): Promise<ConfirmInvoiceOrderResult> {
   const found = await findInvoiceOrderByToken(deps, token);
   if (!found) return { ok: false, code: 'LinkInvalid' };
+  // The account may have been withdrawn since the order was placed (decision 218): the link stays.
+  const ordered = invoiceCheckoutRequestSchema.safeParse(found.details);
+  if (ordered.success && !deps.bankAccounts[ordered.data.billingCurrency]) {
+    return { ok: false, code: 'NoBankAccount', currency: ordered.data.billingCurrency };
+  }
   const now = deps.clock();
   const claim = await deps.db.transaction(async (tx): Promise<Claim> => {
     const orders = createInvoiceOrderRepository(tx);

@@ -6,6 +6,7 @@ import type {
 import { createLicenceRepository } from '#server/licensing/licences/licence-repository.ts';
 import { syncSubscription, type SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { INVOICE_NET_DAYS, mayPayByInvoice } from '../subscriptions/invoice-rules.ts';
+import { noBankAccountMessage } from '../bank-accounts.ts';
 import { confirmVatId } from '../vat/confirm-vat-id.ts';
 import type { ViesClient } from '../vat/vies-client.ts';
 
@@ -42,6 +43,14 @@ export async function createInvoiceCheckout(
       detail: 'Pay by invoice is offered for yearly Pro and Enterprise subscriptions only.',
     };
   }
+  const bankAccount = deps.bankAccounts[request.billingCurrency];
+  if (!bankAccount) {
+    return {
+      ok: false,
+      code: 'NotInvoiceable',
+      detail: noBankAccountMessage(request.billingCurrency),
+    };
+  }
   const vatIdConfirmation = await confirmVatId(deps, request);
   const created = await deps.payments.createInvoiceSubscription({
     requestId: options.requestId ?? `inv_${randomBytes(16).toString('base64url')}`,
@@ -56,6 +65,7 @@ export async function createInvoiceCheckout(
         line1: request.addressLine,
         postalCode: request.postalCode,
         city: request.city,
+        state: request.state ?? null,
         country: request.country,
       },
       vatId: request.vatId,
@@ -64,6 +74,7 @@ export async function createInvoiceCheckout(
     poReference: request.poReference,
     quoteReference: options.quoteReference ?? null,
     daysUntilDue: INVOICE_NET_DAYS,
+    bankAccount,
   });
   const synced = await syncSubscription(deps, created.subscriptionId);
   const licence = synced.licenceId
@@ -76,10 +87,16 @@ export async function createInvoiceCheckout(
       invoiceNumber: created.invoice.number,
       invoiceUrl: created.invoice.hostedUrl,
       amountDue: created.invoice.amountDue,
+      amountNet: created.invoice.netAmount,
+      amountVat: created.invoice.vatAmount,
       currency: request.billingCurrency,
       dueAt: created.invoice.dueAt.toISOString(),
       licenceEmail: licence?.email ?? request.billingEmail,
-      invoiceEmailedTo: created.emailedTo,
+      // The provider's e-mail, or ours: the licence e-mail links our invoice (decision 218).
+      invoiceEmailedTo:
+        created.emailedTo ??
+        synced.documentsSent?.find((sent) => sent.number === created.invoice.number)?.to ??
+        null,
     },
   };
 }

@@ -28,6 +28,8 @@ import {
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
 } from '#server/platform/api-doc/common-errors.ts';
+import type { Currency } from '#shared/pricing/index.ts';
+import { noBankAccountMessage } from '../bank-accounts.ts';
 import { isPaymentError } from '../subscriptions/payment-errors.ts';
 import { syncDepsOf } from '../subscriptions/sync-subscription.ts';
 import { viesClientOf } from '../vat/confirm-vat-id.ts';
@@ -49,12 +51,14 @@ import {
 } from '#server/platform/api-doc/define-route.ts';
 
 /** A refused order's answer: 400 with the field at fault, or 409 naming the way out. */
-function refuse(c: Context<AppEnv>, code: PlaceInvoiceOrderRefusal) {
+function refuse(c: Context<AppEnv>, code: PlaceInvoiceOrderRefusal, currency: Currency) {
   const field = (name: string, message: string) =>
     invalidRequest(c, message, [{ field: name, message }]);
   switch (code) {
     case 'NotInvoiceable':
       return field('billingPeriod', invoiceCheckoutMessages.notInvoiceable);
+    case 'NoBankAccount':
+      return field('billingCurrency', noBankAccountMessage(currency));
     case 'QuoteLinkInvalid':
       return field('quoteToken', invoiceCheckoutMessages.quoteLinkInvalid);
     case 'QuotePlanDiffers':
@@ -99,6 +103,10 @@ const invoiceOrderSchema = z
       .string()
       .describe('The provider’s page of the invoice: pay there, or get the PDF.'),
     amountDue: z.number().describe('With VAT, in minor units (cents).'),
+    amountNet: z.number().describe('Without VAT, in minor units.'),
+    amountVat: z
+      .number()
+      .describe('The VAT of `amountDue` (0 for a reverse charge or outside the EU).'),
     currency: z.enum(['USD', 'EUR']),
     dueAt: z.string().describe('ISO 8601: 30 days after the invoice was issued.'),
     licenceEmail: z.string().describe('Where the licence key was sent.'),
@@ -150,7 +158,7 @@ const createInvoiceSubscriptionRoute = defineRoute({
     },
     400: {
       description:
-        'InvalidRequest: a field is missing or invalid, the plan is not yearly Pro or Enterprise (field billingPeriod), or the quote link is not valid or names another plan (field quoteToken).',
+        'InvalidRequest: a field is missing or invalid, the plan is not yearly Pro or Enterprise (field billingPeriod), the seller has no bank account in the currency (field billingCurrency), or the quote link is not valid or names another plan (field quoteToken).',
       schema: errorBodySchema,
     },
     409: {
@@ -181,7 +189,7 @@ const confirmInvoiceOrderRoute = defineRoute({
     ...linkResponses,
     409: {
       description:
-        'InvoiceOrderOpen: another order for this address was confirmed and is unpaid; InvoiceOrderDomainLimit: the domain has its open orders (either way the link stays usable); QuoteAlreadyAccepted: another order accepted the quote first (this one is cancelled).',
+        'InvoiceOrderOpen: another order for this address was confirmed and is unpaid; InvoiceOrderDomainLimit: the domain has its open orders (either way the link stays usable); QuoteAlreadyAccepted: another order accepted the quote first (this one is cancelled); InvoiceCurrencyNotOffered: pay by invoice is no longer offered in the order’s currency (no bank account; the link stays usable).',
       schema: errorBodySchema,
     },
     503: {
@@ -232,7 +240,7 @@ export const invoiceCheckoutRoutes = defineRoutes(
       const result = await placeInvoiceOrder(syncDepsOf(deps), body.value);
       if (!result.ok) {
         c.get('log').info({ code: result.code }, 'invoice order refused');
-        return refuse(c, result.code);
+        return refuse(c, result.code, body.value.billingCurrency);
       }
       deps.wakeOutbox();
       c.get('log').info(
@@ -293,6 +301,15 @@ export const invoiceCheckoutRoutes = defineRoutes(
       if (result.code === 'DomainLimit') {
         return c.json(
           { Error: errorCodes.invoiceOrderDomainLimit, message: invoiceOrderMessages.domainLimit },
+          409,
+        );
+      }
+      if (result.code === 'NoBankAccount') {
+        return c.json(
+          {
+            Error: errorCodes.invoiceCurrencyNotOffered,
+            message: noBankAccountMessage(result.currency),
+          },
           409,
         );
       }

@@ -15,6 +15,7 @@ import { quoteStatusOf } from '../quotes/quote-status.ts';
 import type { InvoiceOrderDetails } from './create-invoice-checkout.ts';
 import { invoiceOrderConfirmationEmail } from './emails/invoice-order-confirmation-email.ts';
 import { mayPayByInvoice } from '../subscriptions/invoice-rules.ts';
+import { invoiceOrderAmounts } from './invoice-order-amounts.ts';
 import { invoiceOrderCapOf } from './invoice-order-cap.ts';
 import { createInvoiceOrderRepository } from './invoice-order-repository.ts';
 import {
@@ -25,6 +26,7 @@ import {
 
 export type PlaceInvoiceOrderRefusal =
   | 'NotInvoiceable'
+  | 'NoBankAccount'
   | 'QuoteLinkInvalid'
   | 'QuotePlanDiffers'
   | 'QuoteAccepted'
@@ -45,7 +47,8 @@ export function invoiceOrderLink(publicBaseUrl: string, token: string): string {
 }
 
 /**
- * An order paid by invoice (decision 153), in order: yearly Pro and Enterprise only → a quote it
+ * An order paid by invoice (decision 153), in order: yearly Pro and Enterprise only → a seller's
+ * bank account in its currency (decision 218) → a quote it
  * accepts must be its link's, for the same plan, neither accepted nor expired (decision 154) →
  * under the cap's lock (the domain's, or a free-mail address's own; decision 209): no confirmed
  * unpaid order for the normalized address (a pending one, maybe a stranger's, blocks nothing),
@@ -55,10 +58,12 @@ export function invoiceOrderLink(publicBaseUrl: string, token: string): string {
  * confirms it, and the confirmation checks both caps again.
  */
 export async function placeInvoiceOrder(
-  deps: Pick<SyncDeps, 'db' | 'clock' | 'secretKey' | 'publicBaseUrl'>,
+  deps: Pick<SyncDeps, 'db' | 'clock' | 'secretKey' | 'publicBaseUrl' | 'bankAccounts'>,
   request: InvoiceCheckoutRequest,
 ): Promise<PlaceInvoiceOrderResult> {
   if (!mayPayByInvoice(request)) return { ok: false, code: 'NotInvoiceable' };
+  // An invoice needs an account to be paid into (decision 218).
+  if (!deps.bankAccounts[request.billingCurrency]) return { ok: false, code: 'NoBankAccount' };
   const now = deps.clock();
   const { quoteToken, ...details } = request;
   let quoteNumber: string | null = null;
@@ -106,6 +111,7 @@ export async function placeInvoiceOrder(
         currency: details.billingCurrency,
       },
       quoteNumber,
+      amount: invoiceOrderAmounts(details),
       confirmUrl: invoiceOrderLink(deps.publicBaseUrl, token),
       publicBaseUrl: deps.publicBaseUrl,
     });

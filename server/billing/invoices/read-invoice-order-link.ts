@@ -7,6 +7,7 @@ import { planName } from '#shared/pricing/index.ts';
 import { formatEmailDate } from '#server/platform/email/render-email.ts';
 import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 import { findInvoiceOrderByToken } from './confirm-invoice-order.ts';
+import { invoiceOrderAmounts } from './invoice-order-amounts.ts';
 
 /**
  * What the invoice-order landing page shows for its link, read without using it (a GET may be
@@ -34,6 +35,7 @@ export async function readInvoiceOrderLink(
     billingEmail: request.billingEmail,
     poReference: request.poReference,
     quoteNumber: order.quoteNumber,
+    amount: invoiceOrderAmounts(request),
     validUntil: `${formatEmailDate(order.expiresAt)}, ${order.expiresAt.toISOString().slice(11, 16)} UTC`,
   };
 }

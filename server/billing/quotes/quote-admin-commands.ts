@@ -27,7 +27,7 @@ function publicFields(quote: StoredQuote, now: Date) {
   };
 }
 
-/** `accepted (LOCAL-1A2B3C4D)`, `accepted (card)`, `open`, `expired`. */
+/** `accepted (INV-2026-00002)`, `accepted (card)`, `open`, `expired`. */
 function statusText(quote: StoredQuote, now: Date): string {
   const status = quoteStatusOf(quote, now);
   if (status !== 'accepted') return status;

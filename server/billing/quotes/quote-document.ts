@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sellerDetails, sellerSchema } from '#server/billing/seller.ts';
 import type { QuoteRequest } from '#shared/contracts/quotes.ts';
 import { countryNames, isCountryCode } from '#shared/countries.ts';
+import { cityLine } from '#shared/subdivisions.ts';
 import { decideVat, vatAmounts, vatCases, vatLabel } from '#shared/pricing/vat.ts';
 import {
   vatIdConfirmationSchema,
@@ -49,6 +50,8 @@ export const quoteDocumentSchema = z.object({
         addressLine: z.string(),
         postalCode: z.string(),
         city: z.string(),
+        /** US, Canada, Australia (decision 219); absent elsewhere and on older quotes. */
+        state: z.string().optional(),
         country: z.string(),
       })
       .optional(),
@@ -117,11 +120,12 @@ export function buildQuoteDocument(input: {
     buyer: {
       companyName: request.companyName,
       email: request.emailAddress,
-      addressLines: [request.addressLine, `${request.postalCode} ${request.city}`, countryName],
+      addressLines: [request.addressLine, cityLine(request), countryName],
       address: {
         addressLine: request.addressLine,
         postalCode: request.postalCode,
         city: request.city,
+        ...(request.state ? { state: request.state } : {}),
         country: request.country,
       },
       ...(request.vatId ? { vatId: request.vatId } : {}),

@@ -1,5 +1,6 @@
 import type { BillingPeriod, Currency, Edition } from '#shared/pricing/index.ts';
 import type { VatIdConfirmation } from '#shared/pricing/vat-id-confirmation.ts';
+import type { BankAccount } from '#server/billing/bank-accounts.ts';
 import type { DocumentablePayment } from '#server/billing/documents/payment-document.ts';
 
 /**
@@ -127,6 +128,8 @@ export interface InvoiceBuyer {
     line1: string | null;
     postalCode: string | null;
     city: string | null;
+    /** State or province (US, Canada, Australia; decision 219). */
+    state?: string | null | undefined;
     country: string | null;
   };
   /** The buyer's VAT or tax ID as typed (normalized). */
@@ -138,6 +141,13 @@ export interface InvoiceBuyer {
   vatIdConfirmation: VatIdConfirmation | null;
 }
 
+/**
+ * The company a card checkout is for (decision 219): as an invoice buyer, without an e-mail
+ * address (the provider's page asks it). The provider charges the VAT `decideVat` gives for it;
+ * a free plan may name no address.
+ */
+export type CheckoutBuyer = Omit<InvoiceBuyer, 'email'>;
+
 export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
   /** Our id of the request: metadata and idempotency key. */
   requestId: string;
@@ -148,11 +158,14 @@ export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
   quoteReference: string | null;
   /** Days from issue to due date (net 30). */
   daysUntilDue: number;
+  /** The seller's account the invoice is paid into, printed on it (decision 218). */
+  bankAccount: BankAccount;
 }
 
 export interface InvoiceSubscriptionRef {
   subscriptionId: string;
-  invoice: OpenInvoice & { amountDue: number };
+  /** `amountDue` is gross; `netAmount` and `vatAmount` beside it (minor units). */
+  invoice: OpenInvoice & { amountDue: number; netAmount: number; vatAmount: number };
   /**
    * Where the provider e-mailed the invoice; null when it sent none (the local provider, Stripe
    * in test mode), so no page claims an e-mail that never left.
@@ -176,6 +189,8 @@ export interface CreateCheckoutSessionInput extends CheckoutOrder {
   licenceIdToConvert: string | null;
   /** The quote this checkout accepts once it is paid (decision 214); absent: none. */
   quoteNumber?: string | null;
+  /** Who buys, VIES's confirmation included; null: nobody named (older clients, taxed as German). */
+  buyer?: CheckoutBuyer | null;
   /** May contain `{CHECKOUT_SESSION_ID}`, replaced by the provider. */
   successUrl: string;
   cancelUrl: string;

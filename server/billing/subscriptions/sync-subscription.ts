@@ -29,6 +29,7 @@ import {
 } from '#server/billing/subscriptions/lifecycle-rules.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import type { Logger } from '#server/platform/logger.ts';
+import type { BankAccounts } from '#server/billing/bank-accounts.ts';
 import { issuePaymentDocuments } from '#server/billing/documents/issue-payment-documents.ts';
 import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
 import {
@@ -55,6 +56,8 @@ export interface SyncDeps {
   logger: Logger;
   /** Asks the outbox worker to deliver soon (after e-mails were queued). */
   wakeOutbox: () => void;
+  /** The seller's account per invoice currency, printed on invoices (decision 218). */
+  bankAccounts: BankAccounts;
 }
 
 export type SyncOutcome =
@@ -72,6 +75,8 @@ export type SyncOutcome =
 export interface SyncResult {
   outcome: SyncOutcome;
   licenceId: string | null;
+  /** Each of our documents this sync e-mailed a link to, and to whom (decision 218). */
+  documentsSent?: Array<{ number: string; to: string }>;
 }
 
 /** A new free licence its recipient has had enough of today: none is written (decision 158). */
@@ -272,6 +277,7 @@ export async function syncSubscription(
     snapshot = null;
   }
 
+  const documentsSent: Array<{ number: string; to: string }> = [];
   const result = await deps.db.transaction(async (tx) => {
     const repository = createSubscriptionRepository(tx);
     await repository.lock(provider, subscriptionId);
@@ -298,6 +304,7 @@ export async function syncSubscription(
       payments: snapshot.documentablePayments ?? [],
       now,
       publicBaseUrl: deps.publicBaseUrl,
+      bankAccounts: deps.bankAccounts,
     });
     const newest = documents.at(-1);
     const documentLink: DocumentLink | null = newest
@@ -323,15 +330,18 @@ export async function syncSubscription(
     const documentEmails = (): QueuedEmail[] =>
       documents
         .filter((issued) => issued.created)
-        .map((issued) => ({
-          kind: `payment-${issued.document.kind}`,
-          to: issued.document.buyer.email,
-          ...paymentDocumentEmail({
-            document: issued.document,
-            url: paymentDocumentUrl(deps.publicBaseUrl, deps.secretKey, issued.number),
-            publicBaseUrl: deps.publicBaseUrl,
-          }),
-        }));
+        .map((issued) => {
+          documentsSent.push({ number: issued.number, to: issued.document.buyer.email });
+          return {
+            kind: `payment-${issued.document.kind}`,
+            to: issued.document.buyer.email,
+            ...paymentDocumentEmail({
+              document: issued.document,
+              url: paymentDocumentUrl(deps.publicBaseUrl, deps.secretKey, issued.number),
+              publicBaseUrl: deps.publicBaseUrl,
+            }),
+          };
+        });
     /** Each invoice whose money this sync recorded: a confirmation to its buyer (decision 220). */
     const paymentConfirmations = (): QueuedEmail[] =>
       documents
@@ -369,6 +379,10 @@ export async function syncSubscription(
           licence = attached.licence;
           origin = attached.origin;
           emails.push(attached.email);
+          // The licence e-mail links the newest document: it is e-mailed with the key.
+          if (documentLink?.number) {
+            documentsSent.push({ number: documentLink.number, to: attached.email.to });
+          }
           previous = null;
         } else {
           deps.logger.error({ subscriptionId }, 'subscription without a buyer e-mail: no licence');
@@ -428,7 +442,7 @@ export async function syncSubscription(
     await deps.payments.cancelSubscription(subscriptionId);
     await syncSubscription(deps, subscriptionId);
   }
-  return { outcome: result.outcome, licenceId: result.licenceId };
+  return { outcome: result.outcome, licenceId: result.licenceId, documentsSent };
 }
 
 /** Handles one verified provider event: events about no subscription are only recorded. */
@@ -453,5 +467,6 @@ export function syncDepsOf(deps: BillingPorts): SyncDeps {
     accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
     logger: deps.logger,
     wakeOutbox: deps.wakeOutbox,
+    bankAccounts: deps.env.bankAccounts,
   };
 }

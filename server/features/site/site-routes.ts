@@ -10,6 +10,7 @@ import { checkoutStatusReaderOf } from '#server/billing/checkout/read-checkout-s
 import { quoteDepsOf } from '#server/billing/quotes/create-quote.ts';
 import { readQuoteSummary } from '#server/billing/quotes/read-quote.ts';
 import { readKeepTrialLink } from '#server/billing/subscriptions/keep-trial-key.ts';
+import { invoiceCurrencies } from '#server/billing/bank-accounts.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import type { FeaturePorts } from '#server/features/feature-ports.ts';
 import {
@@ -102,6 +103,7 @@ export function siteRoutes(
       accountApiUrl: env.ACCOUNT_API_URL ?? '',
       gaMeasurementId: env.GA_MEASUREMENT_ID,
       testPayments: env.payments.testModeNotice,
+      invoiceCurrencies: invoiceCurrencies(env.bankAccounts),
       now: deps.clock(),
       services: servicesFor(clients.get(request)),
       scriptMark,

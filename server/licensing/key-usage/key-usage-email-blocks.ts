@@ -8,7 +8,8 @@ const { cliName, ci, links } = siteConfig;
  * How a licence key is used, in every e-mail that carries one (decision 183): set once on a
  * computer in the variable the CLI reads, an access token for CI, the documentation. Only what the
  * spec and the site state: no CLI command stores a licence key (auth:key:save takes the
- * credentials' encryption key), and the access-token argument replaced the key arguments in 3.2.1.
+ * credentials' encryption key), and the access-token argument (`--access-token`, as on the
+ * download page's CI examples, decision 217) replaced the key arguments in 3.2.1.
  */
 export function keyUsageEmailBlocks(key: string, accountBaseUrl: string): EmailBlock[] {
   return [
@@ -23,7 +24,11 @@ export function keyUsageEmailBlocks(key: string, accountBaseUrl: string): EmailB
     ...accessTokenEmailBlocks(accountBaseUrl),
     {
       kind: 'paragraph',
-      text: "Pipelines pass the token to the CLI's access-token argument, which replaced the license-key arguments in version 3.2.1.",
+      text: `Pipelines give the token to the CLI with its ${ci.accessTokenArgument} argument, which replaced the licence-key arguments in version 3.2.1. Keep the token in your CI's secret store (here ${ci.accessTokenSecret}) and pass it on each command:`,
+    },
+    {
+      kind: 'code',
+      text: `${cliName} flow:out --environment uat --checkOnly ${ci.accessTokenArgument} "$${ci.accessTokenSecret}"`,
     },
     {
       kind: 'note',

@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { StartupRefusal } from '../startup/startup-refusal.ts';
 
 /** Directories under DATA_DIR: their owner alone lists, reads and enters them. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -8,8 +9,11 @@ export const PRIVATE_DIR_MODE = 0o700;
 const OPEN_BITS = 0o077;
 
 /** DATA_DIR stays open to other users after the attempt to close it; the message says how to fix it. */
-export class DataDirNotPrivate extends Error {
+export class DataDirNotPrivate extends StartupRefusal {
   override name = 'DataDirNotPrivate';
+  constructor(message: string) {
+    super('DATA_DIR', message);
+  }
 }
 
 function code(error: unknown): unknown {

@@ -77,7 +77,7 @@ describe('lockDataDir', () => {
     expect(await first.said).toBe('locked');
     const pid = first.child.pid ?? 0;
     await expect(lockDataDir(dir, { staleMs: STALE_MS })).rejects.toThrow(
-      `The embedded database in ${dir} is in use by process ${pid}. Stop that process first, or use DATABASE_URL to share a PostgreSQL server.`,
+      `The embedded database in DATA_DIR ${dir} is in use by process ${pid}. Stop that process first, or use DATABASE_URL to share a PostgreSQL server.`,
     );
     // The owner refreshes its lock: still held after twice the stale period.
     await new Promise((resolve) => setTimeout(resolve, 2 * STALE_MS));

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { mkdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { StartupRefusal } from '../startup/startup-refusal.ts';
 
 /**
  * A lock whose owner has not refreshed it for this long belongs to a dead process, unless the
@@ -99,8 +100,9 @@ export async function lockDataDir(
         hardDeadline,
       );
       if (ownerLives || Date.now() > waitUntil) {
-        throw new Error(
-          `The embedded database in ${dir} is in use by ${ownerLives || Number.isInteger(owner) ? `process ${owner}` : 'another process'}. Stop that process first, or use DATABASE_URL to share a PostgreSQL server.`,
+        throw new StartupRefusal(
+          'DATA_DIR',
+          `The embedded database in DATA_DIR ${dir} is in use by ${ownerLives || Number.isInteger(owner) ? `process ${owner}` : 'another process'}. Stop that process first, or use DATABASE_URL to share a PostgreSQL server.`,
           { cause: error },
         );
       }

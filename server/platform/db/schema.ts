@@ -18,3 +18,4 @@ export * from './schema/jobs.ts';
 export * from './schema/privacy.ts';
 export * from './schema/payment-documents.ts';
 export * from './schema/instances.ts';
+export * from './schema/fx-rates.ts';

@@ -51,16 +51,21 @@ function hangUpIfBodyUnread(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
   const socket = incoming.socket;
   socket.destroySoon = () => {
     socket.end();
-    let read = 0;
     const hangUp = () => {
       clearTimeout(timer);
       socket.destroy();
     };
     const timer = setTimeout(hangUp, LINGER_MS);
     timer.unref();
-    incoming.on('data', (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > LINGER_BYTES) hangUp();
+    // Counted on the socket, not the request: Node has already "dumped" the request of an
+    // unread declared body, and a dumped request emits no data while its socket reads on, so a
+    // count on the request let a declared body be read at wire speed for the whole linger time.
+    // Past the allowance the socket stops reading instead of hanging up: the client's sending
+    // then stalls on TCP's flow control (nothing for us to read or keep), while it can still
+    // read our answer; a hang-up now would reset the connection and lose the answer with it.
+    const readBefore = socket.bytesRead;
+    socket.on('data', () => {
+      if (socket.bytesRead - readBefore > LINGER_BYTES) socket.pause();
     });
     incoming.once('end', hangUp);
     incoming.resume();

@@ -32,6 +32,8 @@ export async function startInstance(options: {
   timeoutMs?: number;
   /** The app's directory (default: this checkout); the deploy test runs a pruned copy. */
   cwd?: string;
+  /** The working directory it is started in (default: the app's); the entry is found either way. */
+  workingDir?: string;
   /**
    * On the embedded database, an existing DATA_DIR without one gets a copy of the migrated
    * template (`template`, the default, decision 201); `initdb` lets the server make it, as a
@@ -45,22 +47,29 @@ export async function startInstance(options: {
   const dataDir = options.env.DATA_DIR ?? process.env.DATA_DIR;
   const databaseUrl = options.env.DATABASE_URL ?? process.env.DATABASE_URL;
   if (dataDir && !databaseUrl && (options.embeddedDatabase ?? 'template') === 'template') {
-    await seedEmbeddedDatabase(path.resolve(options.cwd ?? process.cwd(), dataDir));
+    await seedEmbeddedDatabase(
+      path.resolve(options.workingDir ?? options.cwd ?? process.cwd(), dataDir),
+    );
   }
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
-    cwd: options.cwd ?? process.cwd(),
-    env: {
-      ...process.env,
-      ...SERVER_ENVIRONMENT,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://localhost:${port}`,
-      SECRET_KEY: 'fault-test-secret-key-0123456789abcdef',
-      ...options.env,
+  const appDir = options.cwd ?? process.cwd();
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, path.resolve(appDir, SERVER_ENTRY)],
+    {
+      cwd: options.workingDir ?? appDir,
+      env: {
+        ...process.env,
+        ...SERVER_ENVIRONMENT,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        PORT: String(port),
+        PUBLIC_BASE_URL: `http://localhost:${port}`,
+        SECRET_KEY: 'fault-test-secret-key-0123456789abcdef',
+        ...options.env,
+      },
+      stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
     },
-    stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
-  });
+  );
   const log: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => log.push(chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString('utf8')));

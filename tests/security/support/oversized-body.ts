@@ -7,6 +7,13 @@ export interface OversizedBodyResult {
   bytesWritten: number;
   /** The response's headers and the start of its body. */
   response: string;
+  /**
+   * Bytes the server process read meanwhile (`rchar` of /proc/<pid>/io, sockets and files alike),
+   * when `serverPid` was given: what the server took in, whatever the kernel's socket buffers
+   * held. Loopback buffers grow to tens of MB under load (`tcp_rmem` max 32 MB here), so the
+   * client's count alone says more about the machine's load than about the server.
+   */
+  serverBytesRead?: number;
 }
 
 /**
@@ -22,7 +29,21 @@ export function sendOversizedBody(options: {
   chunked: boolean;
   contentType: string;
   headers?: Record<string, string>;
+  /** The server's process, to count what it read (`serverBytesRead`). */
+  serverPid?: number;
 }): Promise<OversizedBodyResult> {
+  const { serverPid } = options;
+  if (serverPid === undefined) return sendBody(options);
+  return (async () => {
+    const before = await bytesReadBy(serverPid);
+    const result = await sendBody(options);
+    // A server that went on reading after it answered would show it here.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return { ...result, serverBytesRead: (await bytesReadBy(serverPid)) - before };
+  })();
+}
+
+function sendBody(options: Parameters<typeof sendOversizedBody>[0]): Promise<OversizedBodyResult> {
   const chunk = Buffer.alloc(64 * 1024, 'a');
   return new Promise((resolve) => {
     const socket = connect(options.port, '127.0.0.1');
@@ -76,6 +97,15 @@ export function sendOversizedBody(options: {
     };
     socket.on('connect', pump);
   });
+}
+
+/** Bytes a process has read with read(2) and its kin so far (`rchar`), from /proc. */
+async function bytesReadBy(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const io = await readFile(`/proc/${pid}/io`, 'utf8');
+  const rchar = /^rchar:\s+(\d+)$/m.exec(io)?.[1];
+  if (!rchar) throw new Error(`no rchar for process ${pid}`);
+  return Number(rchar);
 }
 
 /** Resident memory of a process in bytes, from /proc. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import path from 'node:path';
 import {
   SERVER_ENTRY,
   SERVER_ENVIRONMENT,
@@ -13,16 +14,25 @@ import { freePort } from '#tests/support/free-port.ts';
  * suite builds first unless build/ is current), with no Stripe keys, no PAYMENT_PROVIDER and no
  * PUBLIC_BASE_URL unless `env` sets them, and waits for it to exit: for settings it must refuse.
  * One that starts instead is killed after `timeoutMs` (its code is then null). As another user
- * (`uid`) it runs a copy of the app that user can reach (`forAnotherUser`).
+ * (`uid`) it runs a copy of the app that user can reach (`forAnotherUser`). `output` is both
+ * streams as they came, `stderr` the standard error alone.
  */
 export async function startAndExit(
   env: Record<string, string>,
-  options: { uid?: number; gid?: number; timeoutMs?: number } = {},
-): Promise<{ code: number | null; output: string }> {
+  options: {
+    uid?: number;
+    gid?: number;
+    timeoutMs?: number;
+    /** The working directory it starts in (default: the app's); the entry is found either way. */
+    workingDir?: string;
+  } = {},
+): Promise<{ code: number | null; output: string; stderr: string }> {
   const asAnother =
     options.uid === undefined ? undefined : await forAnotherUser({ app: true, uid: options.uid });
-  const child = spawn(asAnother?.node ?? process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
-    ...(asAnother ? { cwd: asAnother.dir } : {}),
+  const appDir = asAnother?.dir ?? process.cwd();
+  const entry = path.resolve(appDir, SERVER_ENTRY);
+  const child = spawn(asAnother?.node ?? process.execPath, [...SERVER_NODE_FLAGS, entry], {
+    cwd: options.workingDir ?? appDir,
     env: {
       ...process.env,
       ...SERVER_ENVIRONMENT,
@@ -39,11 +49,15 @@ export async function startAndExit(
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
   });
   let output = '';
+  let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   await asAnother?.remove();
-  return { code, output };
+  return { code, output, stderr };
 }

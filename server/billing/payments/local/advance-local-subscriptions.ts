@@ -46,6 +46,8 @@ async function advanceOne(
     const periodEnd = periodEndAfter(periodStart, subscription.billingPeriod);
     const amount = periodAmount(subscription);
     const paid = cardPays(customer, amount);
+    // A renewal is billed to the company the subscription was bought for (decision 219).
+    const [previous] = await repository.invoicesOf(subscription.id);
     await repository.insertInvoice({
       subscriptionId: subscription.id,
       status: paid ? 'paid' : 'open',
@@ -56,6 +58,11 @@ async function advanceOne(
       periodEnd,
       createdAt: now,
       paidAt: paid ? now : null,
+      companyName: previous?.companyName ?? null,
+      billingAddress: previous?.billingAddress ?? null,
+      country: previous?.country ?? null,
+      vatId: previous?.vatId ?? null,
+      vatIdConfirmation: previous?.vatIdConfirmation ?? null,
     });
     await repository.updateSubscription(
       subscription.id,

@@ -8,6 +8,7 @@ import {
   createLocalPaymentRepository,
   localId,
   type LocalCheckoutSession,
+  type LocalInvoice,
 } from './local-payment-repository.ts';
 
 export type CompleteLocalCheckoutResult =
@@ -26,6 +27,22 @@ export function orderDescription(order: {
 }): string {
   const size = order.edition === 'Pro' ? `, ${order.quantity} orgs` : '';
   return `Orgsmith ${order.edition}${size}, billed ${order.billingPeriod}`;
+}
+
+/** The buyer a checkout session names (decision 219), as its invoices carry it. */
+export function checkoutBuyerOf(
+  session: LocalCheckoutSession,
+): Pick<
+  LocalInvoice,
+  'companyName' | 'billingAddress' | 'country' | 'vatId' | 'vatIdConfirmation'
+> {
+  return {
+    companyName: session.companyName,
+    billingAddress: session.billingAddress,
+    country: session.country,
+    vatId: session.vatId,
+    vatIdConfirmation: session.vatIdConfirmation,
+  };
 }
 
 /**
@@ -90,6 +107,8 @@ export async function completeLocalCheckout(
       periodEnd,
       createdAt: now,
       paidAt: now,
+      ...checkoutBuyerOf(session),
+      quoteReference: session.quoteNumber,
     });
     await repository.updateCheckoutSession(session.id, {
       status: 'complete',

@@ -26,12 +26,7 @@ const markPaid: AdminCommand<AdminSyncSettings> = {
     'invoice.paid, and the sync restores a licence suspended for it (decision 144).',
     'Only with the local provider (no STRIPE_SECRET_KEY).',
   ].join('\n'),
-  arguments: [
-    {
-      name: 'invoice',
-      description: 'Our invoice number (INV-…), the provider’s (LOCAL-…) or its id (lin_…)',
-    },
-  ],
+  arguments: [{ name: 'invoice', description: 'The invoice number (INV-…) or id (lin_…)' }],
   async run(context, { args }) {
     requireLocalProvider(context.env);
     const [given] = args;

@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Database, Executor } from '#server/platform/db/database.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
+import { takeDocumentNumber } from '#server/billing/documents/issue-payment-documents.ts';
 import { countryNames, isCountryCode } from '#shared/countries.ts';
+import { cityLine } from '#shared/subdivisions.ts';
 import { vatAmounts } from '#shared/pricing/vat.ts';
 import type {
   CreateInvoiceSubscriptionInput,
@@ -32,21 +33,28 @@ export function localInvoiceUrl(publicBaseUrl: string, invoiceId: string): strin
   return `${publicBaseUrl}/billing/local/invoice/${invoiceId}`;
 }
 
-/** `LOCAL-3F9A2C1B`: unique like Stripe's invoice numbers, and plainly not a real one. */
-function invoiceNumber(): string {
-  return `LOCAL-${randomBytes(4).toString('hex').toUpperCase()}`;
-}
-
-/** The buyer's address as one line, its country by name (`Hauptstraße 1, 10115 Berlin, Germany`). */
-function addressText(buyer: InvoiceBuyer): string | null {
-  const { line1, postalCode, city, country } = buyer.address;
-  const place = [postalCode, city].filter(Boolean).join(' ');
+/**
+ * The buyer's address as printed, one line each (`Hauptstraße 1` / `10115 Berlin` / `Germany`;
+ * a US city line `San Francisco, CA 94105`, decision 219), joined by line breaks.
+ */
+export function addressText(address: InvoiceBuyer['address']): string | null {
+  const { line1, postalCode, city, state, country } = address;
+  const place = cityLine({
+    postalCode: postalCode ?? '',
+    city: city ?? '',
+    country: country ?? '',
+    state,
+  });
   const countryName = country && isCountryCode(country) ? countryNames[country] : country;
-  const text = [line1, place, countryName].filter(Boolean).join(', ');
+  const text = [line1, place, countryName].filter(Boolean).join('\n');
   return text || null;
 }
 
-/** Sends the invoice of one billing period; the billing details come from `from`. */
+/**
+ * Sends the invoice of one billing period; the billing details come from `from`. It carries our
+ * number (`INV-YYYY-NNNNN`), taken in this transaction, which its document keeps: one number on
+ * the page, the PDF, the e-mails and the commands (decision 218).
+ */
 async function sendInvoice(
   tx: Executor,
   subscription: LocalSubscription,
@@ -75,7 +83,7 @@ async function sendInvoice(
     periodEnd: period.end,
     createdAt: now,
     paidAt: null,
-    number: invoiceNumber(),
+    number: (await takeDocumentNumber(tx, now)).number,
     dueAt: new Date(now.getTime() + daysUntilDue * DAY_MS),
     ...from,
   });
@@ -116,7 +124,7 @@ export async function createLocalInvoiceSubscription(
       {
         companyName: input.buyer.companyName,
         billingEmail: email,
-        billingAddress: addressText(input.buyer),
+        billingAddress: addressText(input.buyer.address),
         country: input.buyer.address.country,
         vatId: input.buyer.vatId,
         vatIdConfirmation: input.buyer.vatIdConfirmation,
@@ -127,6 +135,7 @@ export async function createLocalInvoiceSubscription(
       input.daysUntilDue,
       now,
     );
+    const taxed = vatAmounts(invoice.amount, vatOfPayment(invoice));
     return {
       ref: {
         subscriptionId: subscription.id,
@@ -136,7 +145,9 @@ export async function createLocalInvoiceSubscription(
           dueAt: invoice.dueAt ?? now,
           hostedUrl: localInvoiceUrl(deps.publicBaseUrl, invoice.id),
           // With VAT, as Stripe's `amount_due` and the invoice to file (decision 180).
-          amountDue: vatAmounts(invoice.amount, vatOfPayment(invoice)).grossMinor,
+          amountDue: taxed.grossMinor,
+          netAmount: taxed.netMinor,
+          vatAmount: taxed.vatMinor,
         },
         // Test mode: the invoice is a page of this server, e-mailed to no one.
         emailedTo: null,

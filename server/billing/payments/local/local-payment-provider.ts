@@ -8,7 +8,7 @@ import {
   createLocalPaymentRepository,
   type LocalInvoice,
 } from './local-payment-repository.ts';
-import { createLocalInvoiceSubscription, localInvoiceUrl } from './local-invoices.ts';
+import { addressText, createLocalInvoiceSubscription, localInvoiceUrl } from './local-invoices.ts';
 import {
   creditLocalInvoice,
   listOpenLocalInvoices,
@@ -30,6 +30,7 @@ const RECENT_INVOICES = 5;
 export function documentablePaymentsOf(
   invoices: readonly LocalInvoice[],
   customerEmail: string | null,
+  order?: DocumentablePayment['order'],
 ): DocumentablePayment[] {
   return invoices.flatMap((invoice): DocumentablePayment[] => {
     const sent = invoice.dueAt !== null;
@@ -39,6 +40,9 @@ export function documentablePaymentsOf(
     return [
       {
         invoiceId: invoice.id,
+        // An invoice sent for payment carries our number already (decision 218).
+        number: sent ? invoice.number : null,
+        ...(order ? { order } : {}),
         kind: sent ? 'invoice' : 'receipt',
         issuedAt: invoice.createdAt,
         paidAt: invoice.paidAt,
@@ -94,6 +98,11 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         customerEmail: input.customerEmail,
         licenceIdToConvert: input.licenceIdToConvert,
         quoteNumber: input.quoteNumber ?? null,
+        companyName: input.buyer?.companyName ?? null,
+        billingAddress: input.buyer ? addressText(input.buyer.address) : null,
+        country: input.buyer?.address.country ?? null,
+        vatId: input.buyer?.vatId ?? null,
+        vatIdConfirmation: input.buyer?.vatIdConfirmation ?? null,
         successUrl: input.successUrl,
         cancelUrl: input.cancelUrl,
         expiresAt: new Date(now.getTime() + LOCAL_CHECKOUT_SESSION_TTL_MS),
@@ -170,6 +179,11 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         documentablePayments: documentablePaymentsOf(
           (await repository.invoicesOf(subscription.id)).slice(0, RECENT_INVOICES),
           customer?.email ?? null,
+          {
+            edition: subscription.edition,
+            quantity: subscription.quantity,
+            billingPeriod: subscription.billingPeriod,
+          },
         ),
       };
     },

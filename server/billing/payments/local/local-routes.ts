@@ -4,7 +4,7 @@ import { EMAIL_ADDRESS_PATTERN } from '#shared/contracts/fields.ts';
 import { freeLicenceLimitMessage, validationMessages } from '#shared/contracts/messages.ts';
 import { priceConfig } from '#shared/pricing/index.ts';
 import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
-import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
+import { paymentDocumentSchema, vatOfPayment } from '#server/billing/documents/payment-document.ts';
 import { createPaymentDocumentRepository } from '#server/billing/documents/payment-document-repository.ts';
 import { documentStanding } from '#server/billing/documents/document-standing.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
@@ -400,7 +400,13 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
           link(note.number),
         )
       : [];
-    return c.html(invoicePage({ invoice, now: deps.clock(), document, creditNotes }));
+    // The account the invoice names: its document's, frozen when issued, else today's.
+    const frozen = issued ? paymentDocumentSchema.safeParse(issued.document) : undefined;
+    const bankAccount =
+      (frozen?.success ? frozen.data.bankAccount : undefined) ??
+      deps.env.bankAccounts[invoice.currency] ??
+      null;
+    return c.html(invoicePage({ invoice, now: deps.clock(), document, bankAccount, creditNotes }));
   });
 
   app.get('/billing/local/portal/:id', async (c) => {

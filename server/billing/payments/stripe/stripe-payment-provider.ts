@@ -1,3 +1,4 @@
+import { formatIban, type BankAccount } from '#server/billing/bank-accounts.ts';
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { z } from 'zod';
@@ -9,7 +10,9 @@ import {
   type Currency,
 } from '#shared/pricing/index.ts';
 import { isSubscriptionStatus } from '#server/billing/subscriptions/payment-types.ts';
+import { decideVat, type VatCase, type VatDecision } from '#shared/pricing/vat.ts';
 import type {
+  CheckoutBuyer,
   CheckoutSessionRef,
   CheckoutSessionStatus,
   CheckoutSessionView,
@@ -50,6 +53,32 @@ export const PO_FIELD_NAME = 'PO number';
 
 /** The label of VIES's consultation number on an invoice with the reverse charge (decision 210). */
 export const VIES_FIELD_NAME = 'VAT ID confirmed by VIES';
+
+/** The label of the quote a card payment accepts, on its invoices (decision 219). */
+export const QUOTE_FIELD_NAME = 'Quote';
+
+/** Metadata key of the tax rates this product attaches to card checkouts (decision 219). */
+export const VAT_CASE_METADATA_KEY = 'orgsmith_vat_case';
+
+/** How each case of the VAT rule is named on a Stripe invoice's tax line. */
+const taxRateNames: Record<VatCase, string> = {
+  domestic: 'VAT',
+  'eu-without-vat-id': 'VAT',
+  'eu-vat-id-unconfirmed': 'VAT',
+  'reverse-charge': 'VAT (reverse charge)',
+  'outside-eu': 'No German VAT',
+};
+/**
+ * The footer of an invoice order's Stripe invoices (decision 218): the seller's account and the
+ * invoice's own number as the payment reference — Stripe numbers the invoice when it is
+ * finalized, after the customer is made, so the footer names it rather than repeating it.
+ */
+export function bankTransferFooter(account: BankAccount): string {
+  return [
+    `Pay by bank transfer to ${account.holder}, IBAN ${formatIban(account.iban)}, BIC ${account.bic}, ${account.bank}.`,
+    'Payment reference: the invoice number above.',
+  ].join(' ');
+}
 
 /** An open invoice as the boundary names it; null unless it is finalized with a due date. */
 function openInvoiceOf(invoice: Stripe.Invoice): OpenInvoice | null {
@@ -191,6 +220,81 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
     return created.id;
   }
 
+  /**
+   * The tax rate of one case of the VAT rule (decision 219): exclusive, German, found by its
+   * metadata among the account's active rates, else created once (idempotency key per case and
+   * rate). Stripe prints its name and percentage on the invoice.
+   */
+  async function taxRateOf(vat: VatDecision): Promise<string> {
+    const wanted = `${vat.case}:${vat.ratePercent}`;
+    for await (const rate of stripe.taxRates.list({ active: true, limit: 100 })) {
+      if (rate.metadata?.[VAT_CASE_METADATA_KEY] === wanted && !rate.inclusive) return rate.id;
+    }
+    const created = await stripe.taxRates.create(
+      {
+        display_name: taxRateNames[vat.case],
+        percentage: vat.ratePercent,
+        inclusive: false,
+        country: 'DE',
+        description: `Orgsmith: ${vat.case}`,
+        metadata: { [VAT_CASE_METADATA_KEY]: wanted },
+      },
+      { idempotencyKey: `tax-rate-${wanted}` },
+    );
+    return created.id;
+  }
+
+  /**
+   * A customer of its own for a card checkout of a named company (decision 219): its name,
+   * address and, only when VIES confirmed it, the `eu_vat` ID (decision 210); another VAT or tax
+   * ID, VIES's consultation number and the quote as invoice custom fields; the VAT rule's note
+   * as the invoice footer. Checkout keeps it as it is (no `customer_update`): the address typed
+   * there is the card's, and the VAT stays what our rule decided for this one.
+   */
+  async function createCheckoutCustomer(
+    input: CreateCheckoutSessionInput,
+    buyer: CheckoutBuyer,
+    vat: VatDecision,
+  ): Promise<string> {
+    const { address } = buyer;
+    const params: Stripe.CustomerCreateParams = {
+      name: buyer.companyName,
+      preferred_locales: ['en'],
+      metadata: { [metadataKeys.checkoutRequestId]: input.checkoutRequestId },
+      address: {
+        line1: address.line1 ?? '',
+        city: address.city ?? '',
+        postal_code: address.postalCode ?? '',
+        country: address.country ?? '',
+        ...(address.state ? { state: address.state } : {}),
+      },
+    };
+    if (input.customerEmail) {
+      const email = input.customerEmail.trim().toLowerCase();
+      params.email = email;
+      params.metadata = { ...params.metadata, email_normalized: email };
+    }
+    const customFields: { name: string; value: string }[] = [];
+    if (vat.case === 'reverse-charge' && vat.confirmation && buyer.vatId) {
+      params.tax_id_data = [{ type: 'eu_vat', value: buyer.vatId }];
+      customFields.push({ name: VIES_FIELD_NAME, value: vat.confirmation.consultationNumber });
+    } else if (buyer.vatId) {
+      customFields.push({
+        name: address.country && isEuCountry(address.country) ? 'VAT ID' : 'Tax ID',
+        value: buyer.vatId,
+      });
+    }
+    if (input.quoteNumber) customFields.push({ name: QUOTE_FIELD_NAME, value: input.quoteNumber });
+    params.invoice_settings = {
+      ...(customFields.length > 0 ? { custom_fields: customFields } : {}),
+      ...(vat.note ? { footer: vat.note } : {}),
+    };
+    const customer = await stripe.customers.create(params, {
+      idempotencyKey: `checkout-customer-${input.checkoutRequestId}`,
+    });
+    return customer.id;
+  }
+
   return {
     name: 'stripe' as const,
 
@@ -202,9 +306,20 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         const priceId = await findPriceId(
           priceLookupKey(input.edition, input.billingPeriod, input.currency),
         );
-        const customer = input.customerEmail
-          ? await findOrCreateCustomer(input.customerEmail, input.currency)
-          : undefined;
+        const buyer = input.buyer?.address.country ? input.buyer : null;
+        // Our rule, not Stripe Tax's, decides the VAT of a named company (decision 219).
+        const vat = buyer?.address.country
+          ? decideVat({
+              country: buyer.address.country,
+              vatId: buyer.vatId ?? undefined,
+              confirmation: buyer.vatIdConfirmation,
+            })
+          : null;
+        let customer: string | undefined;
+        if (buyer && vat) customer = await createCheckoutCustomer(input, buyer, vat);
+        else if (input.customerEmail) {
+          customer = await findOrCreateCustomer(input.customerEmail, input.currency);
+        }
         const metadata: Record<string, string> = {
           [metadataKeys.checkoutRequestId]: input.checkoutRequestId,
           [metadataKeys.edition]: input.edition,
@@ -216,11 +331,18 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           metadata[metadataKeys.licenceIdToConvert] = input.licenceIdToConvert;
         }
         if (input.quoteNumber) metadata[metadataKeys.quoteReference] = input.quoteNumber;
+        if (vat?.confirmation) {
+          metadata[metadataKeys.viesConsultation] = vat.confirmation.consultationNumber;
+        }
+        const lineItem: Stripe.Checkout.SessionCreateParams.LineItem = {
+          price: priceId,
+          quantity: checkoutQuantity(input.edition, input.quantity),
+        };
+        // The rate stays on the subscription item, so renewals are taxed the same way.
+        if (vat) lineItem.tax_rates = [await taxRateOf(vat)];
         const params: Stripe.Checkout.SessionCreateParams = {
           mode: 'subscription',
-          line_items: [
-            { price: priceId, quantity: checkoutQuantity(input.edition, input.quantity) },
-          ],
+          line_items: [lineItem],
           client_reference_id: input.checkoutRequestId,
           metadata,
           subscription_data: { metadata },
@@ -228,16 +350,15 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           cancel_url: input.cancelUrl,
           // Starter costs nothing: ask for a card only if Stripe needs one.
           payment_method_collection: input.edition === 'Starter' ? 'if_required' : 'always',
-          // Stripe Tax computes and prints the VAT from the address asked for here (decision
-          // 178). No tax ID is asked for: Stripe Tax would reverse-charge any well-formed one
-          // before it is verified, so card payments are taxed as without one (decision 210).
+          // The card's billing address; the invoice's is the customer's, taken before Checkout.
           billing_address_collection: 'required',
-          automatic_tax: { enabled: true },
         };
-        if (customer) {
-          params.customer = customer;
-          // An existing customer's address and name are taken from Checkout (tax ID collection needs it).
-          params.customer_update = { address: 'auto', name: 'auto' };
+        if (customer) params.customer = customer;
+        if (!vat) {
+          // Nobody named (a free Starter without an address, an older client): Stripe Tax from
+          // the address typed in Checkout, as before (decision 178).
+          params.automatic_tax = { enabled: true };
+          if (customer) params.customer_update = { address: 'auto', name: 'auto' };
         }
         const session = await stripe.checkout.sessions.create(params, {
           idempotencyKey: `checkout-${input.checkoutRequestId}`,
@@ -298,9 +419,12 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           customFields.push({ name: euVatId ? 'VAT ID' : 'Tax ID', value: buyer.vatId });
         }
         if (input.poReference) customFields.push({ name: PO_FIELD_NAME, value: input.poReference });
-        if (customFields.length > 0) {
-          customerParams.invoice_settings = { custom_fields: customFields };
-        }
+        // Stripe's invoice is the document and its number the one payment reference (decision
+        // 218): the footer names the account to pay into and says so.
+        customerParams.invoice_settings = {
+          footer: bankTransferFooter(input.bankAccount),
+          ...(customFields.length > 0 ? { custom_fields: customFields } : {}),
+        };
         const customer = await stripe.customers.create(customerParams, {
           idempotencyKey: `invoice-customer-${input.requestId}`,
         });
@@ -339,7 +463,13 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         if (!open) throw new PaymentError('Unavailable', `Invoice ${invoiceId} is not open`);
         return {
           subscriptionId: subscription.id,
-          invoice: { ...open, amountDue: invoice.amount_due },
+          invoice: {
+            ...open,
+            amountDue: invoice.amount_due,
+            // Net as Stripe Tax left it; the VAT is the rest of what is due.
+            netAmount: invoice.total_excluding_tax ?? invoice.amount_due,
+            vatAmount: invoice.amount_due - (invoice.total_excluding_tax ?? invoice.amount_due),
+          },
           // Stripe e-mails invoices to customers in live mode only.
           emailedTo: invoice.livemode ? (invoice.customer_email ?? customer.email ?? null) : null,
         };

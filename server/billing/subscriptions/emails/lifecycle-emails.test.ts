@@ -47,7 +47,11 @@ describe('lifecycle e-mails', () => {
     });
     expect(mail.text).toContain(`export ORGSMITH_LICENSE_KEY=${key}`);
     expect(mail.text).toContain(`setx ORGSMITH_LICENSE_KEY ${key}`);
-    expect(mail.text).toContain("the CLI's access-token argument");
+    // The argument by name, as the download page's CI examples pass it (decision 217).
+    expect(mail.text).toContain('with its --access-token argument');
+    expect(mail.text).toContain(
+      'orgsmith flow:out --environment uat --checkOnly --access-token "$ORGSMITH_ACCESS_TOKEN"',
+    );
     expect(mail.text).toContain('/account/v1/access-tokens');
     expect(mail.text).toContain('https://docs.orgsmith.io');
     // No invented command: auth:key:save takes the credentials' encryption key, not a licence.
@@ -61,10 +65,10 @@ describe('lifecycle e-mails', () => {
       renewsAt: new Date('2027-11-27T10:00:00Z'),
       publicBaseUrl,
       accountBaseUrl: publicBaseUrl,
-      openInvoice: { number: 'LOCAL-3F9A2C1B', dueAt: new Date('2026-12-27T10:00:00Z') },
+      openInvoice: { number: 'INV-2026-00002', dueAt: new Date('2026-12-27T10:00:00Z') },
     });
     expect(mail.text).not.toMatch(/paid until/i);
-    expect(mail.text).toContain('Invoice: LOCAL-3F9A2C1B, unpaid, due 27 December 2026');
+    expect(mail.text).toContain('Invoice: INV-2026-00002, unpaid, due 27 December 2026');
     expect(mail.text).toContain('Valid until: 27 November 2027 once the invoice is paid');
     expect(mail.text).toContain('still unpaid on 10 January 2027, 14 days after its due date');
     const free = licenceKeyEmail({

@@ -70,6 +70,7 @@ export const paymentDocuments = pgTable(
     unique().on(table.provider, table.providerInvoiceId),
     index('payment_documents_subscription_idx').on(table.subscriptionId, table.createdAt),
     index('payment_documents_created_idx').on(table.createdAt),
+    index('payment_documents_issued_on_idx').on(table.issuedOn),
     index('payment_documents_buyer_email_normalized_idx').on(table.buyerEmailNormalized),
     index('payment_documents_credits_idx').on(table.creditsNumber),
     uniqueIndex('payment_documents_idempotency_idx').on(table.idempotencyKey),

@@ -124,6 +124,13 @@ export const localCheckoutSessions = pgTable(
     licenceIdToConvert: uuid('licence_id_to_convert'),
     /** The quote this checkout accepts once paid (decision 214). */
     quoteNumber: text('quote_number'),
+    /** The buyer named before paying (decision 219): copied onto every invoice of the subscription. */
+    companyName: text('company_name'),
+    /** The address as printed, one line each (`\n`). */
+    billingAddress: text('billing_address'),
+    country: text('country'),
+    vatId: text('vat_id'),
+    vatIdConfirmation: jsonb('vat_id_confirmation').$type<VatIdConfirmation>(),
     successUrl: text('success_url').notNull(),
     cancelUrl: text('cancel_url').notNull(),
     customerId: text('customer_id').references(() => localCustomers.id),

@@ -19,18 +19,42 @@ export interface CheckoutPageView {
 }
 
 /**
- * What a card charge of the test provider costs with VAT: its checkout asks for no address, so
- * the buyer is taxed as a domestic one, as the receipt it gets is (decision 180).
+ * What a card charge of the test provider costs with VAT, by the one rule (decision 219) for the
+ * company named before the checkout: the figures its receipt will show. A session that names no
+ * company (an older client) is taxed as a German buyer, as its receipt is (decision 180).
  */
-function grossOf(session: LocalCheckoutSession, netTotal: number) {
-  const decision = vatOfPayment({ country: null, vatId: null, vatIdConfirmation: null });
+function taxOf(session: LocalCheckoutSession, netTotal: number) {
+  const decision = vatOfPayment(session);
   const amounts = vatAmounts(Math.round(netTotal * 100), decision);
   const money = (minor: number) => formatMinorAmount(minor, session.currency);
   return {
     label: vatLabel(decision),
+    note: decision.note,
     vat: money(amounts.vatMinor),
     gross: money(amounts.grossMinor),
   };
+}
+
+/** Who the receipt is made out to: the company, its address and VAT ID, and the quote. */
+function BilledTo({ session }: { session: LocalCheckoutSession }) {
+  if (!session.companyName) return null;
+  const lines = session.billingAddress ? session.billingAddress.split('\n') : [];
+  return (
+    <div class="billed-to">
+      <h3>Billed to</h3>
+      <p>
+        <strong>{session.companyName}</strong>
+        {lines.map((line) => (
+          <>
+            <br />
+            {line}
+          </>
+        ))}
+      </p>
+      {session.vatId ? <p>{`VAT ID ${session.vatId}`}</p> : null}
+      {session.quoteNumber ? <p>{`Quote ${session.quoteNumber}`}</p> : null}
+    </div>
+  );
 }
 
 function SummaryLine(props: { label: string; value: string }) {
@@ -55,7 +79,7 @@ function OrderSummary({ session }: { session: LocalCheckoutSession }) {
   const orgs = price.info.orgs;
   const extraOrgs =
     typeof orgs === 'number' ? orgs - priceConfig.proStartSize * priceConfig.proOrgsPerSizeUnit : 0;
-  const taxed = grossOf(session, price.selected.total);
+  const taxed = taxOf(session, price.selected.total);
   const total = price.isFree ? 'Free' : `${taxed.gross} per ${per}`;
   return (
     <section class="card summary" aria-labelledby="order-heading">
@@ -103,11 +127,21 @@ function OrderSummary({ session }: { session: LocalCheckoutSession }) {
           You save {amount(price.savedYearly)} a year compared with monthly billing.
         </p>
       ) : null}
-      <p class="note">
-        Prices are net; without a billing address German VAT is added, as on your receipt. Renews
-        automatically every {per} in advance until cancelled; no refunds (see the{' '}
-        <a href="/eula/cli">licence terms</a>).
-      </p>
+      {price.isFree ? (
+        <p class="note">
+          {product} Starter is free: nothing is charged, now or later, and no card is needed. Cancel
+          at any time in the billing portal.
+        </p>
+      ) : (
+        <>
+          {taxed.note ? <p class="note">{taxed.note}</p> : null}
+          <p class="note">
+            Prices are net, with VAT as above. Renews automatically every {per} in advance until
+            cancelled; fees paid are not refunded (see the <a href="/eula/cli">licence terms</a>).
+          </p>
+        </>
+      )}
+      <BilledTo session={session} />
     </section>
   );
 }
@@ -120,7 +154,7 @@ function CheckoutPage({ session, values, errors, failure, csrfToken }: CheckoutP
   });
   const submitLabel = price.isFree
     ? 'Get my free licence'
-    : `Pay ${grossOf(session, price.selected.total).gross}`;
+    : `Pay ${taxOf(session, price.selected.total).gross}`;
   return (
     <PageLayout title="Checkout" subtitle="Checkout">
       <a class="back" href={session.cancelUrl}>

@@ -3,6 +3,7 @@ import { formatEmailDate } from '#server/platform/email/render-email.ts';
 import { INVOICE_SUSPEND_AFTER_DAYS } from '#server/billing/subscriptions/invoice-rules.ts';
 import { vatOfPayment } from '#server/billing/documents/payment-document.ts';
 import { vatAmounts, vatLabel } from '#shared/pricing/vat.ts';
+import { formatIban, type BankAccount } from '#server/billing/bank-accounts.ts';
 import { formatMinorAmount } from '../local-billing.ts';
 import type { LocalInvoice } from '../local-payment-repository.ts';
 import { PageLayout } from './page-layout.tsx';
@@ -12,11 +13,13 @@ export interface InvoicePageView {
   now: Date;
   /** The numbered invoice to file (decision 180), once issued. */
   document?: { number: string; url: string } | undefined;
+  /** The seller's account it is paid into (decision 218); null: none in its currency. */
+  bankAccount: BankAccount | null;
   /** Its credit notes (decision 220), oldest first. */
   creditNotes?: Array<{ number: string; url: string }> | undefined;
 }
 
-function InvoiceBadge({ invoice, now }: InvoicePageView) {
+function InvoiceBadge({ invoice, now }: Pick<InvoicePageView, 'invoice' | 'now'>) {
   if (invoice.status === 'paid') return <span class="badge">Paid</span>;
   if (invoice.status === 'void') return <span class="badge muted">Cancelled</span>;
   if (invoice.dueAt && invoice.dueAt <= now) return <span class="badge danger">Overdue</span>;
@@ -39,7 +42,7 @@ function DetailLine(props: { label: string; value: string | null }) {
  * page: who it is made out to, the PO number and VAT ID, the amount, due date and status. It is
  * paid by bank transfer; here an operator records that with `invoices mark-paid`.
  */
-function InvoicePage({ invoice, now, document, creditNotes = [] }: InvoicePageView) {
+function InvoicePage({ invoice, now, document, bankAccount, creditNotes = [] }: InvoicePageView) {
   const number = invoice.number ?? invoice.id;
   // The amounts of the invoice the buyer files (decision 180): the provider keeps the net amount.
   const decision = vatOfPayment(invoice);
@@ -54,7 +57,10 @@ function InvoicePage({ invoice, now, document, creditNotes = [] }: InvoicePageVi
         <h2 id="invoice-details">Details</h2>
         <dl>
           <DetailLine label="Billed to" value={invoice.companyName} />
-          <DetailLine label="Address" value={invoice.billingAddress} />
+          <DetailLine
+            label="Address"
+            value={invoice.billingAddress?.replaceAll('\n', ', ') ?? null}
+          />
           <DetailLine label="E-mail" value={invoice.billingEmail} />
           <DetailLine label="VAT ID" value={invoice.vatId} />
           <DetailLine label="Purchase order" value={invoice.poReference} />
@@ -117,9 +123,19 @@ function InvoicePage({ invoice, now, document, creditNotes = [] }: InvoicePageVi
           </p>
         ) : (
           <>
+            <p>Pay by bank transfer with the invoice number {number} as the payment reference.</p>
+            {bankAccount ? (
+              <dl>
+                <DetailLine label="Payment reference" value={number} />
+                <DetailLine label="Account holder" value={bankAccount.holder} />
+                <DetailLine label="IBAN" value={formatIban(bankAccount.iban)} />
+                <DetailLine label="BIC" value={bankAccount.bic} />
+                <DetailLine label="Bank" value={bankAccount.bank} />
+              </dl>
+            ) : null}
             <p>
-              Pay by bank transfer with the invoice number {number} as the reference. In test mode,
-              record the payment with <code>npm run admin -- invoices mark-paid {number}</code>.
+              In test mode, record the payment with{' '}
+              <code>npm run admin -- invoices mark-paid {number}</code>.
             </p>
             <p>
               An invoice still open {INVOICE_SUSPEND_AFTER_DAYS} days after its due date suspends
