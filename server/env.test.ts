@@ -43,6 +43,38 @@ describe('parseEnv', () => {
     ).toBe('https://orgsmith.io');
   });
 
+  it('offers no pay by invoice into a published example IBAN on a public origin', () => {
+    const publicSite = {
+      PUBLIC_BASE_URL: 'https://orgsmith.io',
+      PAYMENT_PROVIDER: 'local',
+      MAIL_TRANSPORT: 'file',
+    } as const;
+    // The site config's accounts are the banks' examples: kept on loopback, dropped in public.
+    expect(Object.keys(parseEnv({}).bankAccounts).sort()).toEqual(['EUR', 'USD']);
+    expect(parseEnv(publicSite).bankAccounts).toEqual({});
+    // Set again by hand, an example is still not an account to pay into.
+    expect(
+      parseEnv({
+        ...publicSite,
+        BANK_ACCOUNT_EUR: 'Orgsmith GmbH; DE89 3704 0044 0532 0130 00; COBADEFFXXX; Commerzbank',
+      }).bankAccounts,
+    ).toEqual({});
+    // A real-looking account of the deployment's own is offered.
+    expect(
+      parseEnv({
+        ...publicSite,
+        BANK_ACCOUNT_EUR: 'Orgsmith GmbH; DE02 1203 0000 0000 2020 51; BYLADEM1001; DKB',
+      }).bankAccounts,
+    ).toEqual({
+      EUR: {
+        holder: 'Orgsmith GmbH',
+        iban: 'DE02120300000000202051',
+        bic: 'BYLADEM1001',
+        bank: 'DKB',
+      },
+    });
+  });
+
   it('treats empty strings as unset', () => {
     expect(parseEnv({ DATABASE_URL: '', PORT: '' }).PORT).toBe(3000);
   });

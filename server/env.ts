@@ -32,6 +32,7 @@ import { StartupRefusal } from './platform/startup/startup-refusal.ts';
 import { DEFAULT_VIES_URL } from './billing/vat/vies-client.ts';
 import {
   bankAccountVariable,
+  isExampleIban,
   readBankAccountSetting,
   type BankAccounts,
 } from './billing/bank-accounts.ts';
@@ -312,7 +313,14 @@ const envSchema = envShape.transform((env, ctx) => {
       currency === 'EUR' ? env.BANK_ACCOUNT_EUR : env.BANK_ACCOUNT_USD,
     );
     if (!setting.ok) ctx.addIssue({ code: 'custom', path: [variable], message: setting.message });
-    else if (setting.account) bankAccounts[currency] = setting.account;
+    // A published example IBAN is never offered to buyers on a public origin: their transfers
+    // would go to a stranger's account (decision 218). Loopback (development, tests) keeps it.
+    else if (
+      setting.account &&
+      !(isExampleIban(setting.account.iban) && !isLoopbackOrigin(publicBaseUrl))
+    ) {
+      bankAccounts[currency] = setting.account;
+    }
   }
   if (ctx.issues.length > 0 || 'refused' in mail) return z.NEVER;
   return {

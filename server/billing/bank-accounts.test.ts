@@ -78,7 +78,7 @@ describe('the seller’s bank accounts (decision 218)', () => {
     expect(Object.keys(env.bankAccounts)).toEqual(['EUR']);
     expect(invoiceCurrencies(env.bankAccounts)).toEqual(['EUR']);
     expect(missingBankAccountsNotice(env.bankAccounts)).toBe(
-      'pay by invoice is not offered in USD: no bank account to pay into (set BANK_ACCOUNT_USD)',
+      'pay by invoice is not offered in USD: no bank account to pay into (set BANK_ACCOUNT_USD; the published example IBANs are refused on a public origin)',
     );
     const both = parseEnv({});
     expect(invoiceCurrencies(both.bankAccounts)).toEqual(['USD', 'EUR']);

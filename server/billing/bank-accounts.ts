@@ -119,6 +119,25 @@ export function readBankAccountSetting(
   return { ok: true, account: parsed.data };
 }
 
+/**
+ * IBANs banks and the IBAN registry publish as examples (the site config ships two of them):
+ * printed on a real invoice they would send a buyer's money to an account that is not ours.
+ */
+const EXAMPLE_IBANS = new Set([
+  'DE89370400440532013000',
+  'GB33BUKB20201555555555',
+  'GB29NWBK60161331926819',
+  'GB82WEST12345698765432',
+  'FR1420041010050500013M02606',
+  'AT611904300234573201',
+  'NL91ABNA0417164300',
+]);
+
+/** Whether an IBAN is one of the published examples, never a real account to pay into. */
+export function isExampleIban(iban: string): boolean {
+  return EXAMPLE_IBANS.has(compactIban(iban));
+}
+
 /** The currencies pay by invoice is offered in: those with an account to pay into. */
 export function invoiceCurrencies(accounts: BankAccounts): Currency[] {
   return currencies.filter((currency) => accounts[currency] !== undefined);
@@ -128,7 +147,7 @@ export function invoiceCurrencies(accounts: BankAccounts): Currency[] {
 export function missingBankAccountsNotice(accounts: BankAccounts): string | null {
   const missing = currencies.filter((currency) => accounts[currency] === undefined);
   if (missing.length === 0) return null;
-  return `pay by invoice is not offered in ${missing.join(' or ')}: no bank account to pay into (set ${missing.map(bankAccountVariable).join(', ')})`;
+  return `pay by invoice is not offered in ${missing.join(' or ')}: no bank account to pay into (set ${missing.map(bankAccountVariable).join(', ')}; the published example IBANs are refused on a public origin)`;
 }
 
 /** The refusal of an invoice order in a currency without an account. */

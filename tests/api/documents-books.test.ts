@@ -252,6 +252,7 @@ describe.each(databaseTargets)('the accountant’s month on $name', (target) => 
         addressLine: '500 Howard Street',
         postalCode: '94105',
         city: 'San Francisco',
+        state: 'CA',
         country: 'US',
       }),
     );
@@ -295,7 +296,7 @@ describe.each(databaseTargets)('the accountant’s month on $name', (target) => 
     }
     expect(listed.out).not.toContain(december.row.number);
     expect(lines.find((line) => line.startsWith(numbers.usdCard ?? '-'))).toMatch(
-      /receipt\s+2026-11-27\s+card-usd@books\.test\s+DE\s+–\s+\$14,094\.00\s+\$2,677\.86\s+\$16,771\.86\s+€2,547\.43\s+2026-11-27$/,
+      /receipt\s+2026-11-27\s+Muster Software GmbH\s+DE\s+–\s+\$14,094\.00\s+\$2,677\.86\s+\$16,771\.86\s+€2,547\.43\s+2026-11-27$/,
     );
     expect(lines.find((line) => line.startsWith(numbers.german ?? '-'))).toMatch(
       /€2,478\.74\s+2026-11-28$/,

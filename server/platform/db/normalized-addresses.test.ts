@@ -8,7 +8,11 @@ import type { Executor } from './database.ts';
 import { migrate } from './migrate.ts';
 
 /** Columns named like an address that hold a postal address, not an e-mail address. */
-const POSTAL_ADDRESSES = new Set(['local_invoices.billing_address', 'quotes.billing_address']);
+const POSTAL_ADDRESSES = new Set([
+  'local_checkout_sessions.billing_address',
+  'local_invoices.billing_address',
+  'quotes.billing_address',
+]);
 /** What an address column's normalized sibling is called when it is not `<column>_normalized`. */
 const SIBLING_NAMED_OTHERWISE: Record<string, string> = {
   'invoice_orders.billing_email': 'email_normalized',
