@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { issuePaymentDocuments } from '#server/billing/documents/issue-payment-documents.ts';
@@ -18,7 +18,7 @@ import {
 import {
   licences,
   localInvoices,
-  paymentDocumentCounters,
+  paymentDocumentSeriesCounters,
   paymentDocuments,
   paymentEvents,
 } from '#server/platform/db/schema.ts';
@@ -69,8 +69,13 @@ function documentsOfSubscription(t: TestApp, subscriptionId: string) {
 async function counterOf(t: TestApp, year: number): Promise<number | undefined> {
   const [row] = await t.deps.database.db
     .select()
-    .from(paymentDocumentCounters)
-    .where(eq(paymentDocumentCounters.year, year));
+    .from(paymentDocumentSeriesCounters)
+    .where(
+      and(
+        eq(paymentDocumentSeriesCounters.series, 'INV'),
+        eq(paymentDocumentSeriesCounters.year, year),
+      ),
+    );
   return row?.lastNumber;
 }
 

@@ -189,11 +189,17 @@ test('orders Enterprise yearly by invoice; the key arrives; the operator marks t
   expect(keyMail.text).toMatch(keyPattern);
 
   const number = /INV-\d{4}-\d{5}/.exec((await heading.textContent()) ?? '')?.[0] ?? '';
-  expect(await admin('invoices', 'list')).toContain(number);
+  // The list shows the invoice open, with what is owed.
+  expect(await admin('invoices', 'list')).toMatch(
+    new RegExp(`^${number}\\s+invoice\\s+\\S+\\s+open\\s`, 'm'),
+  );
   expect(await admin('invoices', 'mark-paid', number)).toContain(`Invoice ${number} is paid.`);
+  expect(await admin('invoices', 'show', number)).toMatch(/Status: {2}paid on \d{4}-\d{2}-\d{2}/);
   await page.reload();
   await expect(heading).toContainText('Paid');
   await expect(page.getByText('This invoice is paid. Thank you.')).toBeVisible();
+  const confirmation = await sink.waitForMail({ to: email, subject: /Payment received/ });
+  expect(confirmation.text).toContain(`for invoice ${number} on`);
   await expectNoAxeViolations(page, page.url());
 });
 

@@ -61,8 +61,17 @@ export function orgId(n: number): string {
 }
 
 /** An operator command run against the test app's database, with the app's secret and clock. */
-export async function runAdminOn(
+export function runAdminOn(
   t: TestApp,
+  ...argv: string[]
+): Promise<{ code: number; out: string; err: string }> {
+  return runAdminWith(t, {}, ...argv);
+}
+
+/** `runAdminOn` with more of the environment (e.g. the Stripe keys of a Stripe test app). */
+export async function runAdminWith(
+  t: TestApp,
+  env: Record<string, string>,
   ...argv: string[]
 ): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -75,6 +84,7 @@ export async function runAdminOn(
       SECRET_KEY: t.deps.secretKey,
       PUBLIC_BASE_URL: t.deps.env.PUBLIC_BASE_URL,
       LICENSE_VALIDATION_CACHE_SECONDS: String(t.deps.env.LICENSE_VALIDATION_CACHE_SECONDS),
+      ...env,
     },
     openDatabase: async () => handle,
     now: () => t.deps.clock(),

@@ -56,6 +56,12 @@ interface FakeInvoice extends JsonObject {
   amount_due: number;
   /** What the buyer paid: 0 until the invoice is paid, then its amount due (as Stripe's). */
   amount_paid: number;
+  /** Still owed: the amount due less payments and credit notes before payment. */
+  amount_remaining: number;
+  total: number;
+  /** Credit notes issued while it was open (they lower what is owed) and after it was paid. */
+  pre_payment_credit_notes_amount: number;
+  post_payment_credit_notes_amount: number;
   /** Net, and the tax of the tax rates on its line (Checkout's `line_items[].tax_rates`). */
   subtotal?: number;
   tax?: number;
@@ -151,6 +157,8 @@ export interface StripeFake {
   sessions: Map<string, FakeSession>;
   subscriptions: Map<string, FakeSubscription>;
   invoices: Map<string, FakeInvoice>;
+  creditNotes: Map<string, JsonObject>;
+  refunds: Map<string, JsonObject>;
   taxRates: Map<string, JsonObject>;
   /** The buyer's bank transfer arrives: the invoice is paid. */
   payInvoice(id: string): FakeInvoice;
@@ -171,6 +179,8 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
   const sessions = new Map<string, FakeSession>();
   const subscriptions = new Map<string, FakeSubscription>();
   const invoices = new Map<string, FakeInvoice>();
+  const creditNotes = new Map<string, JsonObject>();
+  const refunds = new Map<string, JsonObject>();
   const taxRates = new Map<string, JsonObject>();
   let invoiceCounter = 0;
   /** A customer's `invoice_settings.custom_fields`, copied onto each of its invoices. */
@@ -255,6 +265,10 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       tax,
       amount_due: subtotal + tax,
       amount_paid: subtotal + tax,
+      amount_remaining: 0,
+      total: subtotal + tax,
+      pre_payment_credit_notes_amount: 0,
+      post_payment_credit_notes_amount: 0,
       currency: String(first?.price.currency ?? 'usd'),
       due_date: null,
       hosted_invoice_url: null,
@@ -321,6 +335,10 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       // The fake does not price tiers: a stand-in amount per unit.
       amount_due: (first?.quantity ?? 1) * 100_00,
       amount_paid: 0,
+      amount_remaining: (first?.quantity ?? 1) * 100_00,
+      total: (first?.quantity ?? 1) * 100_00,
+      pre_payment_credit_notes_amount: 0,
+      post_payment_credit_notes_amount: 0,
       currency: String(first?.price.currency ?? 'usd'),
       due_date: null,
       hosted_invoice_url: null,
@@ -333,6 +351,107 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
     subscription.latest_invoice = invoice.id;
     subscriptions.set(subscription.id, subscription);
     return subscription;
+  }
+
+  /**
+   * Stripe's credit note (decision 220): of an open invoice it lowers what is owed (the invoice is
+   * paid once nothing is); of a paid one its refund, credit and out-of-band amounts must add up to
+   * it, and never more than was paid and not credited yet. Only `amount` is taken, not lines.
+   */
+  function createCreditNote(body: FormObject): JsonObject {
+    const invoiceId = str(body.invoice) ?? '';
+    const invoice = invoices.get(invoiceId);
+    if (!invoice) throw missing('invoice', invoiceId);
+    const amount = Number(str(body.amount) ?? 'NaN');
+    if (!Number.isInteger(amount) || amount <= 0) {
+      throw new StripeFakeError(400, 'parameter_invalid_integer', 'amount must be positive');
+    }
+    const refundAmount = Number(str(body.refund_amount) ?? '0');
+    const creditAmount = Number(str(body.credit_amount) ?? '0');
+    const outOfBand = Number(str(body.out_of_band_amount) ?? '0');
+    let pre = 0;
+    let post = 0;
+    if (invoice.status === 'open') {
+      if (amount > invoice.amount_remaining) {
+        throw new StripeFakeError(
+          400,
+          'credit_note_amount_too_large',
+          `The credit note amount (${amount}) exceeds the invoice's remaining amount (${invoice.amount_remaining})`,
+        );
+      }
+      pre = amount;
+    } else if (invoice.status === 'paid') {
+      const creditable =
+        invoice.total -
+        invoice.pre_payment_credit_notes_amount -
+        invoice.post_payment_credit_notes_amount;
+      if (amount > creditable) {
+        throw new StripeFakeError(
+          400,
+          'credit_note_amount_too_large',
+          `The credit note amount (${amount}) exceeds the amount that may be credited (${creditable})`,
+        );
+      }
+      if (refundAmount + creditAmount + outOfBand !== amount) {
+        throw new StripeFakeError(
+          400,
+          'parameter_invalid_integer',
+          'The sum of refund_amount, credit_amount and out_of_band_amount must equal the credit note amount',
+        );
+      }
+      post = amount;
+    } else {
+      throw new StripeFakeError(
+        400,
+        'invoice_not_creditable',
+        `Only open or paid invoices can be credited; this one is ${invoice.status}`,
+      );
+    }
+    const noteRefunds: JsonObject[] = [];
+    if (refundAmount > 0) {
+      const refund = {
+        object: 'refund',
+        id: newId('re'),
+        amount: refundAmount,
+        currency: invoice.currency,
+        status: 'succeeded',
+        created: now,
+      };
+      refunds.set(refund.id, refund);
+      noteRefunds.push({ refund: refund.id, amount_refunded: refundAmount });
+    }
+    invoice.pre_payment_credit_notes_amount += pre;
+    invoice.post_payment_credit_notes_amount += post;
+    if (pre > 0) {
+      invoice.amount_remaining -= pre;
+      // Nothing left to pay: Stripe marks the invoice paid (with nothing paid).
+      if (invoice.amount_remaining === 0) invoice.status = 'paid';
+    }
+    const count = [...creditNotes.values()].filter((note) => note.invoice === invoiceId).length;
+    const note = {
+      object: 'credit_note',
+      id: newId('cn'),
+      number: `${invoice.number ?? 'DRAFT'}-CN-${String(count + 1).padStart(2, '0')}`,
+      invoice: invoiceId,
+      customer: invoice.customer,
+      amount,
+      total: amount,
+      currency: invoice.currency,
+      type: pre > 0 ? 'pre_payment' : 'post_payment',
+      pre_payment_amount: pre,
+      post_payment_amount: post,
+      refunds: noteRefunds,
+      credit_amount: creditAmount,
+      out_of_band_amount: outOfBand || null,
+      memo: str(body.memo) ?? null,
+      reason: str(body.reason) ?? null,
+      metadata: metadataOf(body.metadata),
+      status: 'issued',
+      pdf: `https://pay.stripe.test/credit_notes/${invoiceId}/${count + 1}/pdf`,
+      created: now,
+    };
+    creditNotes.set(note.id, note);
+    return note;
   }
 
   function route(method: string, path: string, query: FormObject, body: FormObject): JsonObject {
@@ -589,6 +708,32 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
       return createInvoiceSubscription(body);
     }
 
+    if (resource === 'invoices' && id === 'search' && method === 'GET') {
+      // Only what we search by: `number:"…"`.
+      const wanted = /^number:"([^"]*)"$/.exec(str(query.query) ?? '')?.[1];
+      if (wanted === undefined) {
+        throw new StripeFakeError(400, 'parameter_invalid', 'Unsupported search query');
+      }
+      const data = [...invoices.values()].filter((invoice) => invoice.number === wanted);
+      return { object: 'search_result', data, has_more: false, next_page: null, url: path };
+    }
+
+    if (resource === 'credit_notes') {
+      if (method === 'GET' && !id) {
+        const invoice = str(query.invoice);
+        const data = [...creditNotes.values()].filter(
+          (note) => !invoice || note.invoice === invoice,
+        );
+        return { object: 'list', data, has_more: false, url: '/v1/credit_notes' };
+      }
+      if (method === 'POST' && !id) return createCreditNote(body);
+      if (method === 'GET' && id) {
+        const note = creditNotes.get(id);
+        if (!note) throw missing('credit_note', id);
+        return note;
+      }
+    }
+
     if (resource === 'invoices') {
       if (method === 'GET' && !id) {
         const subscription = str(query.subscription);
@@ -762,12 +907,15 @@ export async function startStripeFake(port = 0): Promise<StripeFake> {
     sessions,
     subscriptions,
     invoices,
+    creditNotes,
+    refunds,
     taxRates,
     payInvoice(id) {
       const invoice = invoices.get(id);
       if (!invoice) throw missing('invoice', id);
       invoice.status = 'paid';
-      invoice.amount_paid = invoice.amount_due;
+      invoice.amount_paid = invoice.amount_remaining;
+      invoice.amount_remaining = 0;
       return invoice;
     },
     completeCheckoutSession(sessionId, buyer) {

@@ -78,6 +78,9 @@ function entry(paid: DocumentablePayment, paidOn: string | null = null) {
     grossMinor: document.grossMinor,
     document,
     createdAt: now,
+    creditsNumber: null,
+    paidAt: null,
+    idempotencyKey: null,
   };
   return { row, document, paidOn };
 }
@@ -187,7 +190,7 @@ describe('the books of a period', () => {
   });
 
   it('counts a kind by its sign: a credit note (sign −1) takes its amounts away', () => {
-    expect(Object.values(bookKinds).map((kind) => kind.sign)).toEqual([1, 1]);
+    expect(Object.values(bookKinds).map((kind) => kind.sign)).toEqual([1, 1, -1]);
     const credit = { ...bookKinds.invoice, sign: -1 as const };
     const original = bookKinds.invoice;
     Object.assign(bookKinds, { invoice: credit });

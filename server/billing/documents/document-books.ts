@@ -20,6 +20,12 @@ interface BookKind {
 export const bookKinds = {
   invoice: { sign: 1, label: 'invoice', reference: (row) => row.number },
   receipt: { sign: 1, label: 'receipt', reference: (row) => row.providerInvoiceId },
+  // Stored positive, counted negative; its reference is the document it corrects (decision 220).
+  credit_note: {
+    sign: -1,
+    label: 'credit note',
+    reference: (row) => row.creditsNumber ?? row.number,
+  },
 } as const satisfies Record<StoredPaymentDocument['kind'], BookKind>;
 
 /** One document as a row of the books, amounts signed by its kind, in minor units. */

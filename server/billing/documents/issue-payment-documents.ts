@@ -22,7 +22,7 @@ export async function takeDocumentNumber(
   now: Date,
 ): Promise<{ number: string; year: number; sequence: number }> {
   const year = Number(issueDayOf(now).slice(0, 4));
-  const sequence = await createPaymentDocumentRepository(tx).nextSequence(year);
+  const sequence = await createPaymentDocumentRepository(tx).nextSequence(year, 'INV');
   return { number: formatDocumentNumber(year, sequence), year, sequence };
 }
 
@@ -31,6 +31,11 @@ export interface IssuedDocument {
   document: PaymentDocument;
   /** Made by this call (false: it existed already, e.g. a replayed event). */
   created: boolean;
+  /**
+   * An invoice whose payment this call recorded (it was issued unpaid before): the buyer gets a
+   * payment confirmation (decision 220).
+   */
+  paidNow: boolean;
 }
 
 /**
@@ -61,7 +66,11 @@ export async function issuePaymentDocuments(
     const existing = await repository.findByProviderInvoice(input.provider, payment.invoiceId);
     if (existing) {
       const document = paymentDocumentSchema.parse(existing.document);
-      issued.push({ number: existing.number, document, created: false });
+      const paidNow =
+        payment.paidAt !== null &&
+        existing.paidAt === null &&
+        (await repository.markPaid(existing.number, payment.paidAt));
+      issued.push({ number: existing.number, document, created: false, paidNow });
       continue;
     }
     // The number the provider printed already (ours, taken when it was sent), else the next.
@@ -104,8 +113,9 @@ export async function issuePaymentDocuments(
       grossMinor: document.grossMinor,
       document,
       createdAt: input.now,
+      paidAt: payment.kind === 'receipt' ? (payment.paidAt ?? payment.issuedAt) : payment.paidAt,
     });
-    issued.push({ number, document, created: true });
+    issued.push({ number, document, created: true, paidNow: false });
   }
   return issued;
 }

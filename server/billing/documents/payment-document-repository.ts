@@ -1,10 +1,11 @@
-import { and, asc, between, eq, sql } from 'drizzle-orm';
+import { and, asc, between, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import {
   localInvoices,
-  paymentDocumentCounters,
+  paymentDocumentSeriesCounters,
   paymentDocuments,
 } from '#server/platform/db/schema.ts';
+import type { DocumentSeries } from './payment-document.ts';
 
 export type StoredPaymentDocument = typeof paymentDocuments.$inferSelect;
 export type NewPaymentDocument = typeof paymentDocuments.$inferInsert;
@@ -12,19 +13,26 @@ export type NewPaymentDocument = typeof paymentDocuments.$inferInsert;
 export function createPaymentDocumentRepository(db: Executor) {
   return {
     /**
-     * The next number of `year`: the counter row is updated in the caller's transaction and
-     * stays locked until it ends, so numbers are handed out in order and a rollback gives the
-     * number back (decision 180).
+     * The next number of `series` in `year`: the counter row is updated in the caller's
+     * transaction and stays locked until it ends, so numbers are handed out in order and a
+     * rollback gives the number back (decisions 180, 220). It never falls below the highest
+     * number issued, which an instance of the release before counted elsewhere.
      */
-    async nextSequence(year: number): Promise<number> {
+    async nextSequence(year: number, series: DocumentSeries = 'INV'): Promise<number> {
+      const highest = sql`(select coalesce(max(${paymentDocuments.sequence}), 0)
+        from ${paymentDocuments}
+        where split_part(${paymentDocuments.number}, '-', 1) = ${series}
+          and ${paymentDocuments.year} = ${year})`;
       const [row] = await db
-        .insert(paymentDocumentCounters)
-        .values({ year, lastNumber: 1 })
+        .insert(paymentDocumentSeriesCounters)
+        .values({ series, year, lastNumber: sql`${highest} + 1` })
         .onConflictDoUpdate({
-          target: paymentDocumentCounters.year,
-          set: { lastNumber: sql`${paymentDocumentCounters.lastNumber} + 1` },
+          target: [paymentDocumentSeriesCounters.series, paymentDocumentSeriesCounters.year],
+          set: {
+            lastNumber: sql`greatest(${paymentDocumentSeriesCounters.lastNumber}, ${highest}) + 1`,
+          },
         })
-        .returning({ lastNumber: paymentDocumentCounters.lastNumber });
+        .returning({ lastNumber: paymentDocumentSeriesCounters.lastNumber });
       if (!row) throw new Error('document number counter returned no row');
       return row.lastNumber;
     },
@@ -59,6 +67,54 @@ export function createPaymentDocumentRepository(db: Executor) {
         )
         .limit(1);
       return row;
+    },
+
+    /** The row of `number`, locked until the caller's transaction ends (credits are counted under it). */
+    async lockByNumber(number: string): Promise<StoredPaymentDocument | undefined> {
+      const [row] = await db
+        .select()
+        .from(paymentDocuments)
+        .where(eq(paymentDocuments.number, number))
+        .for('update')
+        .limit(1);
+      return row;
+    },
+
+    async findByIdempotencyKey(key: string): Promise<StoredPaymentDocument | undefined> {
+      const [row] = await db
+        .select()
+        .from(paymentDocuments)
+        .where(eq(paymentDocuments.idempotencyKey, key))
+        .limit(1);
+      return row;
+    },
+
+    /** The credit notes of an invoice or receipt, oldest first. */
+    creditNotesOf(number: string): Promise<StoredPaymentDocument[]> {
+      return db
+        .select()
+        .from(paymentDocuments)
+        .where(eq(paymentDocuments.creditsNumber, number))
+        .orderBy(asc(paymentDocuments.createdAt), asc(paymentDocuments.number));
+    },
+
+    /** Records the arrival of an invoice's money once; false when it was recorded before. */
+    async markPaid(number: string, paidAt: Date): Promise<boolean> {
+      const rows = await db
+        .update(paymentDocuments)
+        .set({ paidAt })
+        .where(and(eq(paymentDocuments.number, number), isNull(paymentDocuments.paidAt)))
+        .returning({ number: paymentDocuments.number });
+      return rows.length > 0;
+    },
+
+    /** The newest documents, newest first (the operator's list). */
+    listNewest(limit: number): Promise<StoredPaymentDocument[]> {
+      return db
+        .select()
+        .from(paymentDocuments)
+        .orderBy(desc(paymentDocuments.createdAt), desc(paymentDocuments.number))
+        .limit(limit);
     },
 
     /**

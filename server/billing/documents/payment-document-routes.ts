@@ -5,13 +5,13 @@ import type { AppEnv } from '#server/platform/http/types.ts';
 import { readPaymentDocument } from './read-payment-document.ts';
 
 /**
- * `GET /documents/<number>.pdf?token=…`: an invoice or receipt for whoever holds its signed link
+ * `GET /documents/<number>.pdf?token=…`: an invoice, receipt or credit note for whoever holds its signed link
  * (decision 180). Drawn from the stored document on each fetch; 404 alike for an unknown number
  * and a wrong token.
  */
 export const paymentDocumentRoutes = defineRoutes([], (deps: ServicePorts) => {
   const app = new Hono<AppEnv>();
-  app.get('/documents/:file{INV-[0-9]{4}-[0-9]{5,9}\\.pdf}', async (c) => {
+  app.get('/documents/:file{[A-Z]{2,3}-[0-9]{4}-[0-9]{5,9}\\.pdf}', async (c) => {
     const number = c.req.param('file').slice(0, -'.pdf'.length);
     c.header('Cache-Control', 'no-store');
     c.header('X-Robots-Tag', 'noindex');

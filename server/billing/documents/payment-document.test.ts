@@ -43,7 +43,13 @@ describe('payment documents', () => {
   it('numbers INV-YYYY-NNNNN and reads only that back', () => {
     expect(formatDocumentNumber(2026, 7)).toBe('INV-2026-00007');
     expect(formatDocumentNumber(2026, 123_456)).toBe('INV-2026-123456');
-    expect(parseDocumentNumber('INV-2026-00007')).toEqual({ year: 2026, sequence: 7 });
+    expect(parseDocumentNumber('INV-2026-00007')).toEqual({
+      series: 'INV',
+      year: 2026,
+      sequence: 7,
+    });
+    expect(parseDocumentNumber('CN-2026-00003')).toEqual({ series: 'CN', year: 2026, sequence: 3 });
+    expect(formatDocumentNumber(2026, 3, 'CN')).toBe('CN-2026-00003');
     for (const bad of [
       'INV-2026-0007',
       'inv-2026-00007',

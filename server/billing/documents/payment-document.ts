@@ -28,22 +28,45 @@ import {
 import { siteConfig } from '#shared/site-config.ts';
 
 /**
- * The invoice or receipt of one payment (decision 180): what its PDF shows, frozen when it is
- * issued. Its figures are never recomputed: a later change of prices or of the VAT rule leaves an
- * issued document as it was.
+ * The invoice or receipt of one payment (decision 180), or the credit note that corrects one
+ * (decision 220): what its PDF shows, frozen when it is issued. Its figures are never recomputed:
+ * a later change of prices or of the VAT rule leaves an issued document as it was.
  */
 
-/** `INV-2026-00001`: one series for invoices and receipts, gap-free per calendar year. */
-export const DOCUMENT_NUMBER_PATTERN = /^INV-(\d{4})-(\d{5,9})$/;
+/**
+ * The number series, each gap-free per calendar year: `INV-2026-00001` for invoices and receipts,
+ * `CN-2026-00001` for credit notes.
+ */
+export const documentSeries = ['INV', 'CN'] as const;
+export type DocumentSeries = (typeof documentSeries)[number];
 
-export function formatDocumentNumber(year: number, sequence: number): string {
-  return `INV-${year}-${String(sequence).padStart(5, '0')}`;
+/** Any document's number: `INV-2026-00001` or `CN-2026-00001`. */
+export const DOCUMENT_NUMBER_PATTERN = /^(INV|CN)-(\d{4})-(\d{5,9})$/;
+
+export type DocumentKind = 'receipt' | 'invoice' | 'credit_note';
+
+export function seriesOfKind(kind: DocumentKind): DocumentSeries {
+  return kind === 'credit_note' ? 'CN' : 'INV';
 }
 
-export function parseDocumentNumber(number: string): { year: number; sequence: number } | null {
+export function formatDocumentNumber(
+  year: number,
+  sequence: number,
+  series: DocumentSeries = 'INV',
+): string {
+  return `${series}-${year}-${String(sequence).padStart(5, '0')}`;
+}
+
+export function parseDocumentNumber(
+  number: string,
+): { series: DocumentSeries; year: number; sequence: number } | null {
   const match = DOCUMENT_NUMBER_PATTERN.exec(number);
   if (!match) return null;
-  return { year: Number(match[1]), sequence: Number(match[2]) };
+  return {
+    series: match[1] === 'CN' ? 'CN' : 'INV',
+    year: Number(match[2]),
+    sequence: Number(match[3]),
+  };
 }
 
 /**
@@ -90,7 +113,7 @@ const minor = z.number().int().safe();
 
 export const paymentDocumentSchema = z.object({
   number: z.string().regex(DOCUMENT_NUMBER_PATTERN),
-  kind: z.enum(['receipt', 'invoice']),
+  kind: z.enum(['receipt', 'invoice', 'credit_note']),
   issuedOn: dateSchema,
   seller: sellerSchema,
   buyer: z.object({
@@ -128,6 +151,14 @@ export const paymentDocumentSchema = z.object({
       dueOn: dateSchema,
       paidOn: dateSchema.nullable(),
     }),
+    /** A credit note's money paid back (decision 220), the way it was paid. */
+    z.object({
+      method: z.literal('refund'),
+      refundedOn: dateSchema,
+      to: z.enum(['card', 'bank-transfer']),
+    }),
+    /** A credit note of an amount never paid: it is no longer owed (decision 220). */
+    z.object({ method: z.literal('cancellation'), cancelledOn: dateSchema }),
   ]),
   purchaseOrder: z.string().nullable(),
   quoteReference: z.string().nullable(),
@@ -136,7 +167,7 @@ export const paymentDocumentSchema = z.object({
    * payment reference is the document's number. Absent on receipts and older documents.
    */
   bankAccount: bankAccountSchema.nullable().optional(),
-  /** The provider's id of what was paid, for the operator. */
+  /** The provider's id of what was paid (of a credit note: the provider's credit), for the operator. */
   providerInvoiceId: z.string(),
   /**
    * A document in another currency than the euro: its amounts in EUR at the rate recorded when
@@ -144,6 +175,17 @@ export const paymentDocumentSchema = z.object({
    * documents and on documents issued before rates were recorded.
    */
   eur: euroAmountsSchema.nullable().optional(),
+  /** A credit note's original: the invoice or receipt it corrects (decision 220). */
+  credits: z
+    .object({
+      number: z.string().regex(DOCUMENT_NUMBER_PATTERN),
+      kind: z.enum(['receipt', 'invoice']),
+      issuedOn: dateSchema,
+      grossMinor: minor,
+    })
+    .optional(),
+  /** Why a credit note was issued, as the operator gave it. */
+  reason: z.string().optional(),
 });
 
 export type PaymentDocument = z.infer<typeof paymentDocumentSchema>;
@@ -289,12 +331,17 @@ function documentLines(payment: DocumentablePayment, period: string): PaymentDoc
 export interface DocumentLink {
   /** Our number; null for the provider's own document (Stripe's). */
   number: string | null;
-  kind: 'receipt' | 'invoice';
+  kind: DocumentKind;
   url: string;
+}
+
+/** The document's kind in words: `invoice`, `receipt`, `credit note`. */
+export function documentNoun(kind: DocumentKind): string {
+  return kind === 'credit_note' ? 'credit note' : kind;
 }
 
 /** How an e-mail names the link. */
 export function documentLinkLabel(link: DocumentLink): string {
-  const noun = link.kind === 'receipt' ? 'receipt' : 'invoice';
+  const noun = documentNoun(link.kind);
   return link.number ? `Download ${noun} ${link.number} (PDF)` : `View your ${noun}`;
 }

@@ -26,15 +26,19 @@ export function euroVatStatement(document: PaymentDocument): string | null {
 }
 
 /**
- * An invoice or receipt as a one-page A4 PDF (decision 180) in the commercial-document layout the
- * quote uses: letterhead, number and dates, the buyer, the lines, net, VAT and gross from the
- * stored document (never recomputed), how it was or is to be paid, the tax note and the seller's
- * legal line.
+ * An invoice, receipt or credit note as a one-page A4 PDF (decisions 180, 220) in the
+ * commercial-document layout the quote uses: letterhead, number and dates, the buyer, the lines,
+ * net, VAT and gross from the stored document (never recomputed), how it was or is to be paid (a
+ * credit note: what it takes back of which invoice, and the VAT it reverses), the tax note and the
+ * seller's legal line.
  */
 export function renderPaymentDocumentPdf(document: PaymentDocument): Promise<Buffer> {
   const receipt = document.kind === 'receipt';
-  const title = receipt ? 'Receipt' : 'Invoice';
+  const credit = document.kind === 'credit_note';
+  const title = credit ? 'Credit note' : receipt ? 'Receipt' : 'Invoice';
   const money = (minor: number) => formatCents(minor, document.currency);
+  const original = document.credits;
+  const originalTitle = original?.kind === 'receipt' ? 'Receipt' : 'Invoice';
   const pdf = startCommercialDocument({
     title: `${title} ${document.number}`,
     subject: document.lines.map((line) => line.description).join('; '),
@@ -47,7 +51,16 @@ export function renderPaymentDocumentPdf(document: PaymentDocument): Promise<Buf
   pdf.titleAndFacts(title, [
     [`${title} number`, document.number],
     ['Date', document.issuedOn],
-    payment.method === 'bank-transfer' ? ['Due date', payment.dueOn] : ['Paid on', payment.paidOn],
+    ...(original
+      ? ([
+          [`Corrects ${originalTitle.toLowerCase()}`, original.number],
+          [`${originalTitle} date`, original.issuedOn],
+        ] as Array<[string, string]>)
+      : payment.method === 'bank-transfer'
+        ? ([['Due date', payment.dueOn]] as Array<[string, string]>)
+        : payment.method === 'card'
+          ? ([['Paid on', payment.paidOn]] as Array<[string, string]>)
+          : []),
     ...(document.purchaseOrder
       ? ([['Purchase order', document.purchaseOrder]] as Array<[string, string]>)
       : []),
@@ -96,7 +109,7 @@ export function renderPaymentDocumentPdf(document: PaymentDocument): Promise<Buf
     { label: 'Net', amount: money(document.netMinor) },
     { label: document.vat.label, amount: money(document.vatMinor) },
     {
-      label: receipt ? 'Total paid' : 'Total due',
+      label: credit ? 'Total credited' : receipt ? 'Total paid' : 'Total due',
       amount: money(document.grossMinor),
       emphasis: true,
     },
@@ -104,6 +117,12 @@ export function renderPaymentDocumentPdf(document: PaymentDocument): Promise<Buf
 
   const euroVat = euroVatStatement(document);
   if (euroVat) y = pdf.totalsNote(y + 2, euroVat);
+
+  if (credit) {
+    pdf.heading(y + 8, 'What this credit note does');
+    pdf.bullets(creditNoteBullets(document, money));
+    return pdf.finish();
+  }
 
   // The account and the one payment reference, the invoice's number (decision 218).
   const account = document.bankAccount;
@@ -120,15 +139,41 @@ export function renderPaymentDocumentPdf(document: PaymentDocument): Promise<Buf
   pdf.bullets([
     payment.method === 'card'
       ? `Paid in full by card on ${payment.paidOn}. Nothing is left to pay.`
-      : payment.paidOn
+      : payment.method === 'bank-transfer' && payment.paidOn
         ? `Paid in full by bank transfer on ${payment.paidOn}.`
-        : account
+        : account && payment.method === 'bank-transfer'
           ? `Please pay ${money(document.grossMinor)} by bank transfer by ${payment.dueOn} to this account, quoting this payment reference:`
-          : `Please pay ${money(document.grossMinor)} by bank transfer by ${payment.dueOn}, quoting ${document.number}. Bank details: ${document.seller.email}.`,
+          : `Please pay ${money(document.grossMinor)} by bank transfer${payment.method === 'bank-transfer' ? ` by ${payment.dueOn}` : ''}, quoting ${document.number}. Bank details: ${document.seller.email}.`,
     ...bankLines,
     ...(document.vat.note ? [document.vat.note] : []),
     `The licence is granted under the ${siteConfig.productName} End User License Agreement.`,
   ]);
 
   return pdf.finish();
+}
+
+/**
+ * A credit note's explanation: the document it corrects, the VAT it reverses at that document's
+ * rate, and what happens to the money (decision 220).
+ */
+function creditNoteBullets(document: PaymentDocument, money: (minor: number) => string): string[] {
+  const original = document.credits;
+  const noun = original?.kind === 'receipt' ? 'receipt' : 'invoice';
+  const payment = document.payment;
+  return [
+    original
+      ? `This credit note corrects ${noun} ${original.number} of ${original.issuedOn} (total ${money(original.grossMinor)}) by ${money(document.grossMinor)}.`
+      : `This credit note credits ${money(document.grossMinor)}.`,
+    document.vatMinor > 0
+      ? `It reverses ${money(document.vatMinor)} of the ${document.vat.label} charged on ${original?.number ?? 'the original'} (net ${money(document.netMinor)}).`
+      : `No VAT is reversed: ${original?.number ?? 'the original'} charged none (${document.vat.label}).`,
+    payment.method === 'refund'
+      ? `${money(document.grossMinor)} is refunded to the ${payment.to === 'card' ? 'card it was paid with' : 'account it was paid from'} on ${payment.refundedOn}.`
+      : payment.method === 'cancellation'
+        ? `${money(document.grossMinor)} of ${original?.number ?? 'the invoice'} is cancelled on ${payment.cancelledOn}: it is no longer owed, and nothing is to be paid for it.`
+        : `${money(document.grossMinor)} is credited.`,
+    ...(document.reason ? [`Reason: ${document.reason}`] : []),
+    ...(document.vat.note ? [document.vat.note] : []),
+    `Questions: ${document.seller.email}, quoting ${document.number}.`,
+  ];
 }

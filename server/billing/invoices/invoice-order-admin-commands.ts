@@ -5,10 +5,23 @@ import {
   printTable,
   secretKeyOf,
 } from '#server/platform/commands/command-io.ts';
-import { planName } from '#shared/pricing/index.ts';
+import { formatCents, planName } from '#shared/pricing/index.ts';
+import { singleLineCheck } from '#shared/contracts/fields.ts';
+import { z } from 'zod';
 import { adminSyncDeps, type AdminSyncSettings } from '../payments/admin-sync-deps.ts';
 import { invoiceCheckoutRequestSchema } from '#shared/contracts/invoice-checkout.ts';
-import { cancelInvoiceOrderAsOperator } from './cancel-invoice-order.ts';
+import {
+  cancelInvoiceOrderAsOperator,
+  DEFAULT_CANCELLATION_REASON,
+} from './cancel-invoice-order.ts';
+
+/** The words a cancellation's credit note carries. */
+const cancellationReasonSchema = z
+  .string('--reason "…" is text')
+  .trim()
+  .min(3, '--reason is at least 3 characters')
+  .max(200, '--reason is at most 200 characters')
+  .check(singleLineCheck());
 import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
 
 /** The order's state as an operator reads it: pending orders past their link are `expired`. */
@@ -89,21 +102,34 @@ const list: AdminCommand<AdminSyncSettings> = {
 
 const cancel: AdminCommand<AdminSyncSettings> = {
   name: 'invoice-orders cancel',
-  summary: 'Cancel a suspicious invoice order; a confirmed one ends its subscription and licence',
+  summary:
+    'Cancel an invoice order; a confirmed one ends its licence and credits what is still owed',
   details: [
     'Not yet confirmed: the link stops working and the address may order again.',
-    'Confirmed: the subscription is ended at the payment provider (its invoice is no longer',
-    'owed there) and re-read, which ends the licence (decision 153).',
+    'Confirmed: the subscription is ended at the payment provider and re-read, which ends the',
+    'licence (decision 153); each invoice still open gets a credit note for what it still asks',
+    'for and is closed (decision 220): ours (CN-YYYY-NNNNN, e-mailed to the buyer) with the local',
+    'provider, Stripe’s with Stripe. Money already paid is not paid back: payments refund does',
+    'that. --reason "…" is printed on the credit note (default: "Order cancelled").',
   ].join('\n'),
   arguments: [{ name: 'order', description: 'The order id (io_…), from invoice-orders list' }],
-  async run(context, { args }) {
+  options: {
+    reason: { type: 'string', description: 'Why (printed on the credit note)' },
+  },
+  async run(context, { args, options }) {
     const [orderId] = args;
     if (!orderId || !/^io_[A-Za-z0-9_-]{16}$/.test(orderId)) {
       throw new AdminError('Name the order: invoice-orders cancel io_…', 2);
     }
+    const reason = cancellationReasonSchema.safeParse(
+      options.reason ?? DEFAULT_CANCELLATION_REASON,
+    );
+    if (!reason.success) {
+      throw new AdminError(reason.error.issues.map((issue) => issue.message).join('\n'), 2);
+    }
     const db = await context.database();
     const deps = await adminSyncDeps(db, context.env, context.now, await secretKeyOf(context, db));
-    const result = await cancelInvoiceOrderAsOperator(deps, orderId);
+    const result = await cancelInvoiceOrderAsOperator(deps, orderId, reason.data);
     if (!result.ok) {
       throw new AdminError(
         result.reason === 'NotFound'
@@ -112,9 +138,15 @@ const cancel: AdminCommand<AdminSyncSettings> = {
       );
     }
     context.io.out(
-      result.endedSubscription
-        ? `Invoice order ${orderId} is cancelled; subscription ${result.endedSubscription} has ended.`
-        : `Invoice order ${orderId} is cancelled; its link no longer works.`,
+      [
+        result.endedSubscription
+          ? `Invoice order ${orderId} is cancelled; subscription ${result.endedSubscription} has ended.`
+          : `Invoice order ${orderId} is cancelled; its link no longer works.`,
+        ...result.credits.map(
+          (credit) =>
+            `Invoice ${credit.invoice} is credited (${formatCents(credit.amountMinor, credit.currency)} no longer owed): credit note ${credit.creditNote ?? 'by the provider'}${credit.url ? `, ${credit.url}` : ''}.`,
+        ),
+      ].join('\n'),
     );
     return EXIT_OK;
   },

@@ -1,4 +1,7 @@
 import type {
+  CreditInvoiceInput,
+  ProviderCredit,
+  ProviderInvoice,
   CheckoutSessionRef,
   CheckoutSessionView,
   CreateCheckoutSessionInput,
@@ -34,6 +37,18 @@ export interface PaymentProvider {
 
   /** Ends a subscription at once (a Free licence's cancellation, a licence past reactivation). */
   cancelSubscription(subscriptionId: string): Promise<void>;
+
+  /** An invoice or charge by the provider's id or number (decision 220); PaymentError NotFound. */
+  retrieveInvoice(idOrNumber: string): Promise<ProviderInvoice>;
+
+  /** A subscription's invoices still owed (sent for payment, not paid, not credited). */
+  listOpenInvoices(subscriptionId: string): Promise<ProviderInvoice[]>;
+
+  /**
+   * Credits an invoice (decision 220): off an open invoice's amount owed, or refunded of a paid
+   * one; more than is left is refused (PaymentError CreditRefused). Once per idempotency key.
+   */
+  creditInvoice(input: CreditInvoiceInput): Promise<ProviderCredit>;
 
   /** A short-lived session of the provider's billing portal for one customer. */
   createBillingPortalSession(input: {

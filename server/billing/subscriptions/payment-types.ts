@@ -75,6 +75,51 @@ export interface OpenInvoice {
   hostedUrl: string;
 }
 
+/**
+ * An invoice or card charge as the provider holds it, for credits and refunds (decision 220).
+ * Amounts are gross, in minor units of `currency`.
+ */
+export interface ProviderInvoice {
+  invoiceId: string;
+  /** The provider's number (Stripe's, the local `LOCAL-…`); the id where it has none. */
+  number: string;
+  subscriptionId: string | null;
+  /** `open`: owed; `paid`; `closed`: void, uncollectible or a draft: neither owed nor paid. */
+  status: 'open' | 'paid' | 'closed';
+  currency: Currency;
+  /** What the invoice asks for, with VAT. */
+  totalMinor: number;
+  /** Still owed of an open invoice (its total less payments and credits). */
+  remainingMinor: number;
+  /** Paid and not refunded yet: what a refund may still pay back. */
+  refundableMinor: number;
+  /** The subscription's latest invoice: a full refund of it ends the subscription. */
+  latest: boolean;
+}
+
+/** A credit of an invoice: off what is owed (`refund: false`), or paid back (`refund: true`). */
+export interface CreditInvoiceInput {
+  invoiceId: string;
+  /** Gross, positive, at most what is owed (open) or refundable (paid). */
+  amountMinor: number;
+  refund: boolean;
+  /** The operator's words, kept with the credit. */
+  reason: string;
+  /** One credit per key, however often it is asked for. */
+  idempotencyKey: string;
+}
+
+/** The provider's record of a credit: Stripe's credit note (its own document), or the local one. */
+export interface ProviderCredit {
+  creditId: string;
+  /** The provider's number of its credit note; null where the product numbers it (local). */
+  number: string | null;
+  /** The provider's PDF of its credit note; null where the product draws it (local). */
+  pdfUrl: string | null;
+  /** Asked before under the same key: nothing new was made. */
+  replayed: boolean;
+}
+
 /** The buyer of a subscription paid by invoice: who the invoice is made out and sent to. */
 export interface InvoiceBuyer {
   companyName: string;

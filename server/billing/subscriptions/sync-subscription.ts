@@ -32,7 +32,11 @@ import type { Logger } from '#server/platform/logger.ts';
 import type { BankAccounts } from '#server/billing/bank-accounts.ts';
 import { issuePaymentDocuments } from '#server/billing/documents/issue-payment-documents.ts';
 import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
-import { paymentDocumentEmail } from '#server/billing/documents/emails/payment-document-email.ts';
+import {
+  paymentDocumentEmail,
+  paymentReceivedEmail,
+} from '#server/billing/documents/emails/payment-document-email.ts';
+import { calendarDateIn } from '#server/billing/calendar-date.ts';
 import type { DocumentLink } from '#server/billing/documents/payment-document.ts';
 import { createQuoteRepository } from '#server/billing/quotes/quote-repository.ts';
 import { createKeepTrialToken, keepTrialUrl } from './keep-trial-link.ts';
@@ -338,6 +342,20 @@ export async function syncSubscription(
             }),
           };
         });
+    /** Each invoice whose money this sync recorded: a confirmation to its buyer (decision 220). */
+    const paymentConfirmations = (): QueuedEmail[] =>
+      documents
+        .filter((issued) => issued.paidNow)
+        .map((issued) => ({
+          kind: 'payment-received',
+          to: issued.document.buyer.email,
+          ...paymentReceivedEmail({
+            document: issued.document,
+            paidOn: calendarDateIn(now, siteConfig.company.timeZone),
+            url: paymentDocumentUrl(deps.publicBaseUrl, deps.secretKey, issued.number),
+            publicBaseUrl: deps.publicBaseUrl,
+          }),
+        }));
     let licence: Licence | undefined;
     let origin: 'issued' | 'converted' | undefined;
     let previous: SubscriptionTerms | null = mirror ? termsOfRow(mirror) : null;
@@ -374,7 +392,7 @@ export async function syncSubscription(
     if (!licence) {
       // Ended before it was ever paid for, or its licence was deleted: keep only the mirror.
       // A payment it still records gets its document all the same (decision 180).
-      const orphans = documentEmails();
+      const orphans = [...documentEmails(), ...paymentConfirmations()];
       const outbox = createOutboxRepository(tx);
       for (const email of orphans) await outbox.enqueue(email, now);
       await repository.save(snapshot, null, readAt);
@@ -407,6 +425,7 @@ export async function syncSubscription(
     }
     // No licence e-mail carries them: each new document goes out on its own (a renewal).
     if (!origin) emails.push(...documentEmails());
+    emails.push(...paymentConfirmations());
     const outbox = createOutboxRepository(tx);
     for (const email of emails) await outbox.enqueue(email, now);
     await repository.save(snapshot, { id: licence.id, origin }, readAt);

@@ -178,7 +178,7 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   {
     table: 'payment_documents',
     columns: ['buyer_email', 'buyer_email_normalized', 'document'],
-    why: 'the invoice or receipt of every payment the product documents itself (decision 180)',
+    why: 'the invoice or receipt of every payment the product documents itself, and the credit notes that correct them (decisions 180, 220)',
     period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it was issued' },
     deletedBy: retentionJob,
     onErasure: { kept: invoiceLaw },

@@ -8,6 +8,7 @@ import {
   invoiceReminders,
   licenceOrgs,
   localCheckoutSessions,
+  localCredits,
   localInvoices,
   localPortalSessions,
   localSubscriptions,
@@ -94,6 +95,12 @@ export function retentionRules(now: Date): RetentionRule[] {
       table: sql`${subscriptions}`,
       key: sql.raw('provider, subscription_id'),
       where: sql`licence_id is null and ended_at < ${invoices}`,
+    },
+    {
+      name: 'local_credits',
+      table: sql`${localCredits}`,
+      key: sql.raw('id'),
+      where: sql`created_at < ${invoices}`,
     },
     {
       name: 'local_invoices',

@@ -1,11 +1,11 @@
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
-import { formatTime, printTable, secretKeyOf } from '#server/platform/commands/command-io.ts';
+import { secretKeyOf } from '#server/platform/commands/command-io.ts';
+import { parseDocumentNumber } from '#server/billing/documents/payment-document.ts';
+import { createPaymentDocumentRepository } from '#server/billing/documents/payment-document-repository.ts';
 import { sweepInvoiceReminders } from '#server/billing/subscriptions/sweep-invoice-reminders.ts';
 import { adminSyncDeps, type AdminSyncSettings } from '../admin-sync-deps.ts';
 import { handlePaymentEvent } from '#server/billing/subscriptions/sync-subscription.ts';
-import { formatMinorAmount } from './local-billing.ts';
 import { markLocalInvoicePaid } from './local-invoices.ts';
-import { createLocalPaymentRepository } from './local-payment-repository.ts';
 
 function requireLocalProvider(env: { STRIPE_SECRET_KEY?: string }): void {
   if (env.STRIPE_SECRET_KEY) {
@@ -18,32 +18,6 @@ function requireLocalProvider(env: { STRIPE_SECRET_KEY?: string }): void {
 /** The sync as the server runs it, for the events a command raises (decision 145). */
 const syncDeps = adminSyncDeps;
 
-const list: AdminCommand<AdminSyncSettings> = {
-  name: 'invoices list',
-  summary: "List the local payment provider's invoices sent for payment (pay by invoice)",
-  details:
-    'Newest first: number, status, amount, due date, company, PO number and subscription. Only with the local provider (no STRIPE_SECRET_KEY).',
-  async run(context) {
-    requireLocalProvider(context.env);
-    const db = await context.database();
-    const invoices = await createLocalPaymentRepository(db).sentInvoices(100);
-    printTable(
-      context,
-      ['NUMBER', 'STATUS', 'AMOUNT', 'DUE', 'COMPANY', 'PO', 'SUBSCRIPTION'],
-      invoices.map((invoice) => [
-        invoice.number ?? invoice.id,
-        invoice.status,
-        formatMinorAmount(invoice.amount, invoice.currency),
-        formatTime(invoice.dueAt),
-        invoice.companyName ?? '–',
-        invoice.poReference ?? '–',
-        invoice.subscriptionId,
-      ]),
-    );
-    return EXIT_OK;
-  },
-};
-
 const markPaid: AdminCommand<AdminSyncSettings> = {
   name: 'invoices mark-paid',
   summary: 'Record the payment of an open local invoice; a suspended licence works again',
@@ -55,14 +29,20 @@ const markPaid: AdminCommand<AdminSyncSettings> = {
   arguments: [{ name: 'invoice', description: 'The invoice number (INV-…) or id (lin_…)' }],
   async run(context, { args }) {
     requireLocalProvider(context.env);
-    const [idOrNumber] = args;
-    if (!idOrNumber) throw new AdminError('Name the invoice: invoices mark-paid <invoice>', 2);
+    const [given] = args;
+    if (!given) throw new AdminError('Name the invoice: invoices mark-paid <invoice>', 2);
     const db = await context.database();
+    // Our number names the provider's invoice it documents (decision 220).
+    const document = parseDocumentNumber(given)
+      ? await createPaymentDocumentRepository(db).findByNumber(given)
+      : undefined;
+    const idOrNumber = document?.kind === 'invoice' ? document.providerInvoiceId : given;
     const marked = await markLocalInvoicePaid({ db, clock: context.now }, idOrNumber);
     if (!marked.ok) throw new AdminError(marked.detail);
     const deps = await syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
     for (const event of marked.events) await handlePaymentEvent(deps, event);
-    context.io.out(`Invoice ${marked.invoice.number ?? marked.invoice.id} is paid.`);
+    const shown = document?.number ?? marked.invoice.number ?? marked.invoice.id;
+    context.io.out(`Invoice ${shown} is paid.`);
     return EXIT_OK;
   },
 };
@@ -86,9 +66,8 @@ const remind: AdminCommand<AdminSyncSettings> = {
   },
 };
 
-/** Invoices sent for payment (decisions 144, 145): list, mark paid (local), remind now. */
+/** Invoices sent for payment (decisions 144, 145): mark paid (local), remind now; `invoices list` lists the documents. */
 export const localInvoiceAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [
-  list,
   markPaid,
   remind,
 ];

@@ -9,6 +9,11 @@ import {
   type LocalInvoice,
 } from './local-payment-repository.ts';
 import { addressText, createLocalInvoiceSubscription, localInvoiceUrl } from './local-invoices.ts';
+import {
+  creditLocalInvoice,
+  listOpenLocalInvoices,
+  retrieveLocalInvoice,
+} from './local-credits.ts';
 
 /** How long a hosted-checkout page stays payable (Stripe's default is 24 hours). */
 export const LOCAL_CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -199,6 +204,12 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         );
       });
     },
+
+    retrieveInvoice: (idOrNumber) => retrieveLocalInvoice(db, idOrNumber),
+
+    listOpenInvoices: (subscriptionId) => listOpenLocalInvoices(db, subscriptionId),
+
+    creditInvoice: (input) => creditLocalInvoice({ db, clock }, input),
 
     async createBillingPortalSession({ customerId, returnUrl }) {
       const now = clock();

@@ -4,6 +4,7 @@ import type { Currency } from '#shared/pricing/index.ts';
 import type { Executor } from '#server/platform/db/database.ts';
 import {
   localCheckoutSessions,
+  localCredits,
   localCustomers,
   localInvoices,
   localPortalSessions,
@@ -15,9 +16,12 @@ export type LocalCheckoutSession = typeof localCheckoutSessions.$inferSelect;
 export type LocalSubscription = typeof localSubscriptions.$inferSelect;
 export type LocalInvoice = typeof localInvoices.$inferSelect;
 export type LocalPortalSession = typeof localPortalSessions.$inferSelect;
+export type LocalCredit = typeof localCredits.$inferSelect;
 
 /** Ids shaped like Stripe's; portal, checkout and invoice ids are long: they sit in URLs as bearers. */
-export function localId(prefix: 'lcus' | 'lcs' | 'lsub' | 'lin' | 'lps' | 'evt_local'): string {
+export function localId(
+  prefix: 'lcus' | 'lcs' | 'lsub' | 'lin' | 'lps' | 'lcn' | 'evt_local',
+): string {
   const bytes = prefix === 'lcs' || prefix === 'lps' || prefix === 'lin' ? 24 : 12;
   return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
 }
@@ -254,22 +258,47 @@ export function createLocalPaymentRepository(db: Executor) {
       return row;
     },
 
-    /** Invoices sent for payment, newest first (the admin CLI's list). */
-    sentInvoices(limit: number): Promise<LocalInvoice[]> {
-      return db
-        .select()
-        .from(localInvoices)
-        .where(isNotNull(localInvoices.dueAt))
-        .orderBy(desc(localInvoices.createdAt))
-        .limit(limit);
-    },
-
     invoicesOf(subscriptionId: string): Promise<LocalInvoice[]> {
       return db
         .select()
         .from(localInvoices)
         .where(eq(localInvoices.subscriptionId, subscriptionId))
         .orderBy(desc(localInvoices.createdAt), desc(localInvoices.id));
+    },
+
+    /** The invoice of `id`, locked until the caller's transaction ends (credits count under it). */
+    async lockInvoice(id: string): Promise<LocalInvoice | undefined> {
+      const [row] = await db
+        .select()
+        .from(localInvoices)
+        .where(eq(localInvoices.id, id))
+        .for('update');
+      return row;
+    },
+
+    creditsOf(invoiceId: string): Promise<LocalCredit[]> {
+      return db
+        .select()
+        .from(localCredits)
+        .where(eq(localCredits.invoiceId, invoiceId))
+        .orderBy(asc(localCredits.createdAt));
+    },
+
+    async findCreditByKey(idempotencyKey: string): Promise<LocalCredit | undefined> {
+      const [row] = await db
+        .select()
+        .from(localCredits)
+        .where(eq(localCredits.idempotencyKey, idempotencyKey));
+      return row;
+    },
+
+    async insertCredit(values: Omit<typeof localCredits.$inferInsert, 'id'>): Promise<LocalCredit> {
+      const [row] = await db
+        .insert(localCredits)
+        .values({ id: localId('lcn'), ...values })
+        .returning();
+      if (!row) throw new Error('local credit insert returned no row');
+      return row;
     },
 
     async insertPortalSession(values: typeof localPortalSessions.$inferInsert): Promise<void> {

@@ -6,6 +6,7 @@ import { priceConfig } from '#shared/pricing/index.ts';
 import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
 import { paymentDocumentSchema, vatOfPayment } from '#server/billing/documents/payment-document.ts';
 import { createPaymentDocumentRepository } from '#server/billing/documents/payment-document-repository.ts';
+import { documentStanding } from '#server/billing/documents/document-standing.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { issueCsrfToken, readCsrfCookie } from '#server/platform/csrf/csrf.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
@@ -302,10 +303,30 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
     }
     const query = c.req.query();
     const subscriptions: PortalSubscriptionView[] = [];
+    const documentsRepository = createPaymentDocumentRepository(db);
+    const link = (number: string) => ({
+      number,
+      url: paymentDocumentUrl(deps.env.PUBLIC_BASE_URL, deps.secretKey, number),
+    });
     for (const subscription of await repository.subscriptionsOfCustomer(customer.id)) {
+      const invoices = await repository.invoicesOf(subscription.id);
+      // Each invoice's document to download, with its gross and where it stands (decision 220).
+      const documents: PortalSubscriptionView['documents'] = new Map();
+      for (const row of await documentsRepository.listForSubscription(subscription.id)) {
+        if (row.kind === 'credit_note') continue;
+        const creditNotes = await documentsRepository.creditNotesOf(row.number);
+        documents.set(row.providerInvoiceId, {
+          ...link(row.number),
+          grossMinor: row.grossMinor,
+          standing: documentStanding(row, creditNotes),
+          creditNotes: creditNotes.map((note) => link(note.number)),
+        });
+      }
       const item: PortalSubscriptionView = {
         subscription,
-        invoices: await repository.invoicesOf(subscription.id),
+        invoices,
+        documents,
+        vat: vatOfPayment(buyerOfChange(invoices)),
       };
       if (query.change === subscription.id) {
         const parsed = parsePlanChange(query);
@@ -314,7 +335,7 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
           item.preview = {
             change: read.change,
             proration: prorationFor(subscription, read.change, now),
-            vat: vatOfPayment(buyerOfChange(item.invoices)),
+            vat: item.vat,
           };
         } else {
           item.planError = portalErrors[read.code];
@@ -369,17 +390,23 @@ export function localPaymentRoutes(deps: BillingPorts): Hono<AppEnv> {
       'local',
       invoice.id,
     );
-    const document = issued && {
-      number: issued.number,
-      url: paymentDocumentUrl(deps.env.PUBLIC_BASE_URL, deps.secretKey, issued.number),
-    };
+    const link = (number: string) => ({
+      number,
+      url: paymentDocumentUrl(deps.env.PUBLIC_BASE_URL, deps.secretKey, number),
+    });
+    const document = issued && link(issued.number);
+    const creditNotes = issued
+      ? (await createPaymentDocumentRepository(db).creditNotesOf(issued.number)).map((note) =>
+          link(note.number),
+        )
+      : [];
     // The account the invoice names: its document's, frozen when issued, else today's.
     const frozen = issued ? paymentDocumentSchema.safeParse(issued.document) : undefined;
     const bankAccount =
       (frozen?.success ? frozen.data.bankAccount : undefined) ??
       deps.env.bankAccounts[invoice.currency] ??
       null;
-    return c.html(invoicePage({ invoice, now: deps.clock(), document, bankAccount }));
+    return c.html(invoicePage({ invoice, now: deps.clock(), document, bankAccount, creditNotes }));
   });
 
   app.get('/billing/local/portal/:id', async (c) => {

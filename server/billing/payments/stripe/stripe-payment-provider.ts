@@ -19,8 +19,11 @@ import type {
   CreateCheckoutSessionInput,
   CreateInvoiceSubscriptionInput,
   InvoiceSubscriptionRef,
+  CreditInvoiceInput,
   OpenInvoice,
   PaymentEvent,
+  ProviderCredit,
+  ProviderInvoice,
   SubscriptionSnapshot,
 } from '#server/billing/subscriptions/payment-types.ts';
 import { PaymentError } from '#server/billing/subscriptions/payment-errors.ts';
@@ -135,8 +138,51 @@ function hostedDocumentOf(invoice: string | Stripe.Invoice | null): string | nul
   return invoice.hosted_invoice_url ?? null;
 }
 
+/** The subscription an invoice belongs to, in either shape (decision 206). */
+function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
+  const parsed = invoiceSchema.safeParse(invoice);
+  if (!parsed.success) return null;
+  return (
+    idOf(parsed.data.parent?.subscription_details?.subscription) ?? idOf(parsed.data.subscription)
+  );
+}
+
+/** Invoice ids and numbers as Stripe writes them: nothing that could bend a search query. */
+const INVOICE_REFERENCE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The metadata key of the action a credit note answers (decision 220). */
+const CREDIT_KEY = 'orgsmith_credit_key';
+
 export function createStripePaymentProvider(options: StripePaymentProviderOptions) {
   const { stripe, webhookSecret } = options;
+
+  /** An invoice as the boundary names it: what is owed, what may be refunded (decision 220). */
+  async function providerInvoiceOf(invoice: Stripe.Invoice): Promise<ProviderInvoice> {
+    const subscriptionId = subscriptionOfInvoice(invoice);
+    const currency = invoice.currency.toUpperCase();
+    if (!isCurrency(currency)) {
+      throw new PaymentError('Unavailable', `Invoice ${invoice.id} is in ${invoice.currency}`);
+    }
+    let latest = false;
+    if (subscriptionId) {
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+      latest = idOf(subscription.latest_invoice) === invoice.id;
+    }
+    const paid = invoice.status === 'paid' && invoice.amount_paid > 0;
+    return {
+      invoiceId: invoice.id ?? '',
+      number: invoice.number ?? invoice.id ?? '',
+      subscriptionId,
+      status: paid ? 'paid' : invoice.status === 'open' ? 'open' : 'closed',
+      currency,
+      totalMinor: invoice.total,
+      remainingMinor: invoice.status === 'open' ? invoice.amount_remaining : 0,
+      refundableMinor: paid
+        ? Math.max(0, invoice.amount_paid - invoice.post_payment_credit_notes_amount)
+        : 0,
+      latest,
+    };
+  }
 
   async function findPriceId(key: string): Promise<string> {
     const prices = await stripe.prices.list({ lookup_keys: [key], active: true, limit: 1 });
@@ -532,6 +578,67 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         await stripe.subscriptions.cancel(subscriptionId, undefined, {
           idempotencyKey: `cancel-${subscriptionId}`,
         });
+      });
+    },
+
+    async retrieveInvoice(idOrNumber: string): Promise<ProviderInvoice> {
+      if (!INVOICE_REFERENCE.test(idOrNumber)) {
+        throw new PaymentError('NotFound', `No Stripe invoice ${idOrNumber}`);
+      }
+      return call('retrieve invoice', async () => {
+        const invoice = idOrNumber.startsWith('in_')
+          ? await stripe.invoices.retrieve(idOrNumber)
+          : (await stripe.invoices.search({ query: `number:"${idOrNumber}"`, limit: 1 })).data[0];
+        if (!invoice) throw new PaymentError('NotFound', `No Stripe invoice ${idOrNumber}`);
+        return providerInvoiceOf(invoice);
+      });
+    },
+
+    async listOpenInvoices(subscriptionId: string): Promise<ProviderInvoice[]> {
+      return call('list open invoices', async () => {
+        const invoices = await stripe.invoices.list({
+          subscription: subscriptionId,
+          status: 'open',
+          limit: 100,
+        });
+        return Promise.all(invoices.data.map(providerInvoiceOf));
+      });
+    },
+
+    /**
+     * A Stripe credit note (decision 220): Stripe numbers, draws and e-mails it, and splits the
+     * amount over the invoice's lines and tax as the invoice charged them. Off an open invoice it
+     * lowers what is owed; of a paid one it is refunded to the payment (`refund_amount`).
+     */
+    async creditInvoice(input: CreditInvoiceInput): Promise<ProviderCredit> {
+      return call('credit invoice', async () => {
+        const earlier = await stripe.creditNotes.list({ invoice: input.invoiceId, limit: 100 });
+        const replay = earlier.data.find(
+          (note) => note.metadata?.[CREDIT_KEY] === input.idempotencyKey,
+        );
+        if (replay) {
+          return { creditId: replay.id, number: replay.number, pdfUrl: replay.pdf, replayed: true };
+        }
+        try {
+          const note = await stripe.creditNotes.create(
+            {
+              invoice: input.invoiceId,
+              amount: input.amountMinor,
+              ...(input.refund ? { refund_amount: input.amountMinor } : {}),
+              reason: input.refund ? 'product_unsatisfactory' : 'order_change',
+              memo: input.reason,
+              metadata: { [CREDIT_KEY]: input.idempotencyKey },
+            },
+            { idempotencyKey: `credit-${hashed(input.idempotencyKey)}` },
+          );
+          return { creditId: note.id, number: note.number, pdfUrl: note.pdf, replayed: false };
+        } catch (error) {
+          // Stripe's own refusal (more than is left, an invoice it cannot credit): said as such.
+          if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+            throw new PaymentError('CreditRefused', error.message, { cause: error });
+          }
+          throw error;
+        }
       });
     },
 

@@ -219,6 +219,27 @@ export const localInvoices = pgTable(
   ],
 );
 
+/**
+ * The local test provider's credits of an invoice or charge (decision 220), as Stripe's credit
+ * notes: `amount` taken off an open invoice or, of a paid one, `refunded`; one per idempotency key.
+ */
+export const localCredits = pgTable(
+  'local_credits',
+  {
+    id: text('id').primaryKey(),
+    invoiceId: text('invoice_id').notNull(),
+    amount: integer('amount').notNull(),
+    refunded: integer('refunded').notNull(),
+    reason: text('reason').notNull(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (table) => [
+    index('local_credits_invoice_idx').on(table.invoiceId),
+    index('local_credits_created_idx').on(table.createdAt),
+  ],
+);
+
 export const localPortalSessions = pgTable('local_portal_sessions', {
   id: text('id').primaryKey(),
   customerId: text('customer_id')

@@ -15,11 +15,13 @@ export interface InvoicePageView {
   document?: { number: string; url: string } | undefined;
   /** The seller's account it is paid into (decision 218); null: none in its currency. */
   bankAccount: BankAccount | null;
+  /** Its credit notes (decision 220), oldest first. */
+  creditNotes?: Array<{ number: string; url: string }> | undefined;
 }
 
 function InvoiceBadge({ invoice, now }: Pick<InvoicePageView, 'invoice' | 'now'>) {
   if (invoice.status === 'paid') return <span class="badge">Paid</span>;
-  if (invoice.status === 'void') return <span class="badge muted">Void</span>;
+  if (invoice.status === 'void') return <span class="badge muted">Cancelled</span>;
   if (invoice.dueAt && invoice.dueAt <= now) return <span class="badge danger">Overdue</span>;
   return <span class="badge warn">Open</span>;
 }
@@ -40,7 +42,7 @@ function DetailLine(props: { label: string; value: string | null }) {
  * page: who it is made out to, the PO number and VAT ID, the amount, due date and status. It is
  * paid by bank transfer; here an operator records that with `invoices mark-paid`.
  */
-function InvoicePage({ invoice, now, document, bankAccount }: InvoicePageView) {
+function InvoicePage({ invoice, now, document, bankAccount, creditNotes = [] }: InvoicePageView) {
   const number = invoice.number ?? invoice.id;
   // The amounts of the invoice the buyer files (decision 180): the provider keeps the net amount.
   const decision = vatOfPayment(invoice);
@@ -80,7 +82,13 @@ function InvoicePage({ invoice, now, document, bankAccount }: InvoicePageView) {
           <DetailLine label="Net" value={money(taxed.netMinor)} />
           <DetailLine label={vatLabel(decision)} value={money(taxed.vatMinor)} />
           <div class="line total">
-            <dt>{invoice.status === 'paid' ? 'Amount paid' : 'Amount due'}</dt>
+            <dt>
+              {invoice.status === 'paid'
+                ? 'Amount paid'
+                : invoice.status === 'void'
+                  ? 'Amount (cancelled)'
+                  : 'Amount due'}
+            </dt>
             <dd>{money(taxed.grossMinor)}</dd>
           </div>
         </dl>
@@ -94,12 +102,25 @@ function InvoicePage({ invoice, now, document, bankAccount }: InvoicePageView) {
               Download invoice {document.number} (PDF)
             </a>
           </p>
+          {creditNotes.map((note) => (
+            <p>
+              Its credit note:{' '}
+              <a href={note.url} rel="noreferrer">
+                Download credit note {note.number} (PDF)
+              </a>
+            </p>
+          ))}
         </section>
       ) : null}
       <section class="card" aria-labelledby="invoice-payment">
         <h2 id="invoice-payment">Payment</h2>
         {invoice.status === 'paid' ? (
           <p>This invoice is paid. Thank you.</p>
+        ) : invoice.status === 'void' ? (
+          <p>
+            This invoice is cancelled: its credit note takes back what it asked for. Nothing is to
+            be paid.
+          </p>
         ) : (
           <>
             <p>Pay by bank transfer with the invoice number {number} as the payment reference.</p>

@@ -1,15 +1,10 @@
 /** @jsxImportSource hono/jsx */
-import {
-  billingPeriods,
-  calculatePrice,
-  editions,
-  formatPrice,
-  planName,
-  priceConfig,
-} from '#shared/pricing/index.ts';
+import { billingPeriods, editions, planName, priceConfig } from '#shared/pricing/index.ts';
 import { vatAmounts, vatLabel, type VatDecision } from '#shared/pricing/vat.ts';
 import { formatEmailDate } from '#server/platform/email/render-email.ts';
-import { formatMinorAmount, type ProrationPreview } from '../local-billing.ts';
+import type { DocumentStanding } from '#server/billing/documents/document-standing.ts';
+import { siteConfig } from '#shared/site-config.ts';
+import { formatMinorAmount, periodAmount, type ProrationPreview } from '../local-billing.ts';
 import type { CardField } from '../local-cards.ts';
 import type {
   LocalCustomer,
@@ -21,9 +16,23 @@ import { CardFields, CsrfField, Field, SelectField } from './form-fields.tsx';
 import { PageLayout, periodWord, product } from './page-layout.tsx';
 import { currencyUnchangeableMessage } from './portal-messages.ts';
 
+/** An invoice's document as the portal links it (decisions 180, 220). */
+export interface PortalDocument {
+  number: string;
+  url: string;
+  /** What it asks for or was paid, with VAT. */
+  grossMinor: number;
+  standing: DocumentStanding;
+  creditNotes: Array<{ number: string; url: string }>;
+}
+
 export interface PortalSubscriptionView {
   subscription: LocalSubscription;
   invoices: LocalInvoice[];
+  /** The documents of its invoices, by the provider's invoice id. */
+  documents: Map<string, PortalDocument>;
+  /** The VAT its payments are charged (the buyer of its latest invoice): amounts are gross. */
+  vat: VatDecision;
   /** A plan change being previewed for this subscription. */
   /** The VAT of the change's invoice: the preview shows what the card is charged (decision 180). */
   preview?: { change: PlanChange; proration: ProrationPreview; vat: VatDecision } | undefined;
@@ -234,9 +243,28 @@ function Cancellation(props: {
   );
 }
 
-function InvoiceTable(props: { subscription: LocalSubscription; invoices: LocalInvoice[] }) {
-  const { subscription } = props;
-  if (props.invoices.length === 0) return <p>No invoices yet.</p>;
+/** An invoice's state in words: its document's standing when it has one. */
+function invoiceStatus(invoice: LocalInvoice, document: PortalDocument | undefined): string {
+  switch (document?.standing.status) {
+    case 'paid':
+      return 'Paid';
+    case 'partly refunded':
+      return 'Paid, partly refunded';
+    case 'refunded':
+      return 'Refunded';
+    case 'credited':
+      return 'Cancelled';
+    case 'open':
+      return 'Open';
+    default:
+      return invoice.status === 'paid' ? 'Paid' : invoice.status === 'open' ? 'Open' : 'Cancelled';
+  }
+}
+
+function InvoiceTable(props: { item: PortalSubscriptionView }) {
+  const { subscription, invoices, documents, vat } = props.item;
+  if (invoices.length === 0) return <p>No invoices yet.</p>;
+  const money = (minor: number) => formatMinorAmount(minor, subscription.currency);
   return (
     <table>
       <caption class="visually-hidden">
@@ -247,22 +275,45 @@ function InvoiceTable(props: { subscription: LocalSubscription; invoices: LocalI
           <th scope="col">Date</th>
           <th scope="col">Description</th>
           <th scope="col" class="amount">
-            Amount
+            Amount (with VAT)
           </th>
           <th scope="col">Status</th>
+          <th scope="col">Document</th>
         </tr>
       </thead>
       <tbody>
-        {props.invoices.map((invoice) => (
-          <tr>
-            <td>{formatEmailDate(invoice.createdAt)}</td>
-            <td>{invoice.description}</td>
-            <td class="amount">{formatMinorAmount(invoice.amount, subscription.currency)}</td>
-            <td>
-              {invoice.status === 'paid' ? 'Paid' : invoice.status === 'open' ? 'Open' : 'Void'}
-            </td>
-          </tr>
-        ))}
+        {invoices.map((invoice) => {
+          const document = documents.get(invoice.id);
+          // What was charged or asked for, with VAT: the document's, else the same rule's.
+          const gross = document?.grossMinor ?? vatAmounts(invoice.amount, vat).grossMinor;
+          return (
+            <tr>
+              <td>{formatEmailDate(invoice.createdAt)}</td>
+              <td>{invoice.description}</td>
+              <td class="amount">{money(gross)}</td>
+              <td>{invoiceStatus(invoice, document)}</td>
+              <td>
+                {document ? (
+                  <>
+                    <a href={document.url} rel="noreferrer">
+                      {document.number} (PDF)
+                    </a>
+                    {document.creditNotes.map((note) => (
+                      <>
+                        {' · '}
+                        <a href={note.url} rel="noreferrer">
+                          {note.number} (PDF)
+                        </a>
+                      </>
+                    ))}
+                  </>
+                ) : (
+                  '–'
+                )}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
@@ -278,11 +329,9 @@ function SubscriptionSection(props: {
   const base = `/billing/local/portal/${props.portalSessionId}/subscriptions/${subscription.id}`;
   const live = subscription.endedAt === null;
   const changeable = live && ['active', 'trialing'].includes(subscription.status);
-  const nextAmount = calculatePrice({
-    size: subscription.quantity,
-    billingPeriod: subscription.billingPeriod,
-    currency: subscription.currency,
-  }).selected.total;
+  // What the next payment charges: the period's price with the VAT of its buyer.
+  const next = vatAmounts(periodAmount(subscription), props.item.vat);
+  const money = (minor: number) => formatMinorAmount(minor, subscription.currency);
   const headingId = `sub-${subscription.id}`;
   return (
     <section class="card" aria-labelledby={headingId}>
@@ -305,7 +354,7 @@ function SubscriptionSection(props: {
               {formatEmailDate(subscription.currentPeriodEnd)}
               {subscription.cancelAtPeriodEnd
                 ? ''
-                : ` · ${formatPrice(nextAmount, subscription.currency)}`}
+                : ` · ${money(next.grossMinor)}${next.vatMinor !== 0 ? ` (${money(next.netMinor)} plus ${vatLabel(props.item.vat)})` : ''}`}
             </dd>
           </div>
         ) : (
@@ -334,7 +383,53 @@ function SubscriptionSection(props: {
         <Cancellation action={base} csrfToken={props.csrfToken} subscription={subscription} />
       ) : null}
       <h3>Invoices</h3>
-      <InvoiceTable subscription={subscription} invoices={props.item.invoices} />
+      <InvoiceTable item={props.item} />
+    </section>
+  );
+}
+
+/**
+ * The billing details future invoices carry, and how to change them: this test portal changes
+ * the card only, and says so (decision 220).
+ */
+function BillingDetails(props: { subscriptions: PortalSubscriptionView[] }) {
+  const latest = props.subscriptions
+    .flatMap((item) => item.invoices)
+    .filter((invoice) => invoice.companyName || invoice.billingAddress || invoice.vatId)
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+  return (
+    <section class="card" aria-labelledby="billing-heading">
+      <h2 id="billing-heading">Billing details</h2>
+      {latest ? (
+        <dl>
+          {latest.companyName ? (
+            <div class="line">
+              <dt>Company</dt>
+              <dd>{latest.companyName}</dd>
+            </div>
+          ) : null}
+          {latest.billingAddress ? (
+            <div class="line">
+              <dt>Address</dt>
+              <dd>{latest.billingAddress}</dd>
+            </div>
+          ) : null}
+          {latest.vatId ? (
+            <div class="line">
+              <dt>VAT ID</dt>
+              <dd>{latest.vatId}</dd>
+            </div>
+          ) : null}
+        </dl>
+      ) : (
+        <p>Your receipts name your e-mail address; no company, address or VAT ID is on file.</p>
+      )}
+      <p>
+        This test-mode portal changes only your card. To change the company, address or VAT ID on
+        future invoices, write to{' '}
+        <a href={`mailto:${siteConfig.salesEmail}`}>{siteConfig.salesEmail}</a> quoting your latest
+        invoice number. Invoices already issued stay as they are.
+      </p>
     </section>
   );
 }
@@ -370,6 +465,7 @@ function PortalPage(view: PortalPageView) {
           item={item}
         />
       ))}
+      <BillingDetails subscriptions={view.subscriptions} />
       <section class="card" aria-labelledby="card-heading">
         <h2 id="card-heading">Payment method</h2>
         <p>{card}</p>
