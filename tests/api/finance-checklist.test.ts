@@ -15,12 +15,13 @@ import {
   type DocumentFacts,
 } from '../support/finance-checklist.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createCheckout, payLocally, pro10YearlyEur, successCard } from './checkout-support.ts';
 
 /**
  * Issue 39's "Done when": invoices of a German, a French (reverse charge) and a US buyer who
  * order by invoice pass the finance reviewer's checklist (tests/support/finance-checklist.ts),
- * read from the PDF the buyer's link serves. Card receipts join once the card checkout asks for
- * the buyer's company and address; the bank-details check once invoices print the account.
+ * read from the PDF the buyer's link serves; so do their card receipts (decision 219) and the
+ * credit note of a refund (decision 220), which the month's books subtract (decision 221).
  */
 
 const { company } = siteConfig;
@@ -66,6 +67,39 @@ async function invoiceOf(t: TestApp, body: InvoiceCheckoutRequestInput) {
     document: paymentDocumentSchema.parse(row.document),
     text: await pdfText(new Uint8Array(await res.arrayBuffer())),
   };
+}
+
+/** A document's PDF as the buyer's link serves it, read back. */
+async function pdfOf(t: TestApp, number: string): Promise<string> {
+  const url = new URL(paymentDocumentUrl(t.deps.env.PUBLIC_BASE_URL, t.deps.secretKey, number));
+  const res = await t.app.request(url.pathname + url.search);
+  expect(res.status).toBe(200);
+  return pdfText(new Uint8Array(await res.arrayBuffer()));
+}
+
+/** Buys Pro 10 yearly by card as `buyer`, and returns the receipt's stored document and text. */
+async function receiptOf(
+  t: TestApp,
+  email: string,
+  buyer: {
+    companyName: string;
+    addressLine: string;
+    postalCode: string;
+    city: string;
+    state?: string;
+    country: string;
+    vatId?: string;
+  },
+  billingCurrency: 'EUR' | 'USD' = 'EUR',
+) {
+  const { sessionId } = await createCheckout(t, { ...pro10YearlyEur, billingCurrency, ...buyer });
+  expect((await payLocally(t, sessionId, { email, card: successCard })).status).toBe(303);
+  const [row] = await t.deps.database.db
+    .select()
+    .from(paymentDocuments)
+    .where(eq(paymentDocuments.buyerEmail, email));
+  if (!row) throw new Error(`no receipt for ${email}`);
+  return { document: paymentDocumentSchema.parse(row.document), text: await pdfOf(t, row.number) };
 }
 
 describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (target) => {
@@ -253,6 +287,152 @@ describe.each(databaseTargets)('the finance reviewer’s checklist on $name', (t
     expect(
       financeChecklist(text, { ...facts, vatInEur: undefined }).map((failure) => failure.check),
     ).toEqual(['VAT in EUR']);
+  });
+
+  it('passes the card receipts of a German, a French (reverse charge) and a US company', async () => {
+    const german = await receiptOf(t, 'card@beispiel-handel.test', {
+      companyName: 'Beispiel Handels GmbH',
+      addressLine: 'Hauptstraße 1',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+    });
+    expect(german.document.kind).toBe('receipt');
+    expectFinanceChecklist(german.text, {
+      kind: 'receipt',
+      number: german.document.number,
+      issuedOn: '2026-11-27',
+      servicePeriod: period,
+      seller,
+      buyer: {
+        name: 'Beispiel Handels GmbH',
+        addressLines: ['Hauptstraße 1', '10115 Berlin', 'Germany'],
+      },
+      net: '€13,046.00',
+      vat: '€2,478.74',
+      gross: '€15,524.74',
+      vatRatePercent: 19,
+      taxNote: 'german-vat',
+    });
+
+    const french = await receiptOf(t, 'card@exemple-sa.test', {
+      companyName: 'Exemple SA',
+      addressLine: '1 rue de Rivoli',
+      postalCode: '75001',
+      city: 'Paris',
+      country: 'FR',
+      vatId: 'FR40303265045',
+    });
+    expectFinanceChecklist(french.text, {
+      kind: 'receipt',
+      number: french.document.number,
+      issuedOn: '2026-11-27',
+      servicePeriod: period,
+      seller,
+      buyer: {
+        name: 'Exemple SA',
+        addressLines: ['1 rue de Rivoli', '75001 Paris', 'France'],
+        vatId: 'FR40303265045',
+      },
+      net: '€13,046.00',
+      vat: '€0.00',
+      gross: '€13,046.00',
+      vatRatePercent: 0,
+      taxNote: 'reverse-charge',
+      viesConsultationNumber: t.vies?.consultations.get('FR40303265045'),
+    });
+
+    const american = await receiptOf(
+      t,
+      'card@example-inc.test',
+      {
+        companyName: 'Example Inc.',
+        addressLine: '500 Howard Street',
+        postalCode: '94105',
+        city: 'San Francisco',
+        state: 'CA',
+        country: 'US',
+      },
+      'USD',
+    );
+    expectFinanceChecklist(american.text, {
+      kind: 'receipt',
+      number: american.document.number,
+      issuedOn: '2026-11-27',
+      servicePeriod: period,
+      seller,
+      buyer: {
+        name: 'Example Inc.',
+        addressLines: ['500 Howard Street', 'San Francisco, CA 94105', 'United States'],
+      },
+      net: '$14,094.00',
+      vat: '$0.00',
+      gross: '$14,094.00',
+      vatRatePercent: 0,
+      taxNote: 'not-taxable',
+    });
+  });
+
+  it('passes the credit note of a refund, naming the receipt it corrects and the VAT it reverses', async () => {
+    const { document } = await receiptOf(t, 'refund@beispiel-handel.test', {
+      companyName: 'Beispiel Handels GmbH',
+      addressLine: 'Hauptstraße 1',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+    });
+    const refunded = await runAdminOn(
+      t,
+      'payments',
+      'refund',
+      document.number,
+      '--amount',
+      '119.00',
+      '--reason',
+      'Goodwill for an outage',
+    );
+    expect(refunded.code, refunded.err).toBe(0);
+    const [note] = await t.deps.database.db
+      .select()
+      .from(paymentDocuments)
+      .where(eq(paymentDocuments.creditsNumber, document.number));
+    if (!note) throw new Error('the refund made no credit note');
+    expect(note.number).toMatch(/^CN-2026-\d{5}$/);
+    expectFinanceChecklist(await pdfOf(t, note.number), {
+      kind: 'credit-note',
+      number: note.number,
+      issuedOn: '2026-11-27',
+      servicePeriod: period,
+      seller,
+      buyer: {
+        name: 'Beispiel Handels GmbH',
+        addressLines: ['Hauptstraße 1', '10115 Berlin', 'Germany'],
+      },
+      net: '€100.00',
+      vat: '€19.00',
+      gross: '€119.00',
+      vatRatePercent: 19,
+      taxNote: 'german-vat',
+      credits: document.number,
+    });
+
+    // The month's books list the receipt and its credit note, which subtracts.
+    const books = await runAdminOn(
+      t,
+      'documents',
+      'export',
+      '--from',
+      '2026-11-01',
+      '--to',
+      '2026-11-30',
+      '--csv',
+    );
+    expect(books.code, books.err).toBe(0);
+    const rows = books.out.split('\n');
+    const creditRow = rows.find((row) => row.startsWith(note.number)) ?? '';
+    expect(creditRow).toContain('credit note');
+    expect(creditRow).toContain('-119.00');
+    expect(rows.some((row) => row.startsWith(document.number))).toBe(true);
   });
 
   it('fails an invoice whose account is missing or another one', async () => {
