@@ -9,6 +9,7 @@ import {
 } from '#server/platform/db/schema.ts';
 import { sweepInvoiceReminders } from '#server/billing/subscriptions/sweep-invoice-reminders.ts';
 import { markLocalInvoicePaid } from '#server/billing/payments/local/local-invoices.ts';
+import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
 import { handlePaymentEvent, syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import type { InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
 import {
@@ -239,6 +240,62 @@ describe.each(databaseTargets)('pay by invoice with the local provider on $name'
         .from(invoiceReminders)
         .where(eq(invoiceReminders.subscriptionId, placed.subscriptionId)),
     ).toHaveLength(2);
+  });
+
+  it('renews a plan changed to free Starter with nothing owed: no open invoice, no number, the address may order again', async () => {
+    // Invariant 7 (docs/product-rules.md): the 10,000-run model test's counterexample.
+    t.setNow(start);
+    const buyer = { ...enterpriseYearly, billingEmail: 'ap@starter-renewal.test' };
+    const placed = await order(t, buyer);
+    const sync = syncDepsOf(t.deps);
+    const paid = await markLocalInvoicePaid(
+      { db: t.deps.database.db, clock: t.deps.clock },
+      placed.invoiceNumber,
+    );
+    if (!paid.ok) throw new Error(paid.detail);
+    for (const event of paid.events) await handlePaymentEvent(sync, event);
+    const [mirror] = await t.deps.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.subscriptionId, placed.subscriptionId));
+    if (!mirror?.customerId) throw new Error('no customer mirrored');
+    const { url } = await t.deps.payments.createBillingPortalSession({
+      customerId: mirror.customerId,
+      returnUrl: 'http://localhost:3000/',
+    });
+    const changed = await browser(
+      t,
+      `${new URL(url).pathname}/subscriptions/${placed.subscriptionId}/plan`,
+      { edition: 'Starter', quantity: '3', billingPeriod: 'monthly' },
+    );
+    expect(changed.headers.get('location')).toContain('done=plan-changed');
+    const numbered = async () =>
+      (await t.deps.database.db.select().from(localInvoices)).filter((row) => row.number).length;
+    const numbersBefore = await numbered();
+
+    t.setNow(new Date(start.getTime() + 31 * DAY));
+    await runLocalBilling(t.deps);
+    const renewals = (
+      await t.deps.database.db
+        .select()
+        .from(localInvoices)
+        .where(eq(localInvoices.subscriptionId, placed.subscriptionId))
+    ).filter((row) => row.amount === 0 && row.periodStart.getTime() > start.getTime());
+    // The free month is billed as Stripe bills one: an invoice of nothing, paid at once, and
+    // no number of the gapless INV- series spent on a document that is never issued.
+    expect(renewals.length).toBeGreaterThan(0);
+    expect(renewals.every((row) => row.status === 'paid' && row.number === null)).toBe(true);
+    expect(await numbered()).toBe(numbersBefore);
+    const [renewed] = await t.deps.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.subscriptionId, placed.subscriptionId));
+    expect(renewed?.openInvoiceId).toBeNull();
+
+    // Nothing is owed, so nothing holds the address.
+    const again = await postInvoiceCheckout(t, buyer);
+    expect(again.status).toBe(201);
+    t.setNow(start);
   });
 });
 

@@ -53,7 +53,9 @@ export function addressText(address: InvoiceBuyer['address']): string | null {
 /**
  * Sends the invoice of one billing period; the billing details come from `from`. It carries our
  * number (`INV-YYYY-NNNNN`), taken in this transaction, which its document keeps: one number on
- * the page, the PDF, the e-mails and the commands (decision 218).
+ * the page, the PDF, the e-mails and the commands (decision 218). A period of nothing to pay (a
+ * plan changed to free Starter) is paid at once, as Stripe closes a zero invoice, and takes no
+ * number: no document is issued for it, and the series stays without gaps (invariant 7).
  */
 async function sendInvoice(
   tx: Executor,
@@ -73,17 +75,19 @@ async function sendInvoice(
   daysUntilDue: number,
   now: Date,
 ): Promise<LocalInvoice> {
+  const amount = periodAmount(subscription);
+  const owed = amount > 0;
   return createLocalPaymentRepository(tx).insertInvoice({
     subscriptionId: subscription.id,
-    status: 'open',
-    amount: periodAmount(subscription),
+    status: owed ? 'open' : 'paid',
+    amount,
     currency: subscription.currency,
     description: orderDescription(subscription),
     periodStart: period.start,
     periodEnd: period.end,
     createdAt: now,
-    paidAt: null,
-    number: (await takeDocumentNumber(tx, now)).number,
+    paidAt: owed ? null : now,
+    number: owed ? (await takeDocumentNumber(tx, now)).number : null,
     dueAt: new Date(now.getTime() + daysUntilDue * DAY_MS),
     ...from,
   });
@@ -168,7 +172,7 @@ export async function renewLocalInvoiceSubscription(
   const [previous] = await repository.invoicesOf(subscription.id);
   const start = subscription.currentPeriodEnd;
   const end = periodEndAfter(start, subscription.billingPeriod);
-  await sendInvoice(
+  const invoice = await sendInvoice(
     tx,
     subscription,
     {
@@ -191,7 +195,9 @@ export async function renewLocalInvoiceSubscription(
     { currentPeriodStart: start, currentPeriodEnd: end },
     now,
   );
-  return localEvents(subscription.id, 'customer.subscription.updated');
+  return invoice.status === 'paid'
+    ? localEvents(subscription.id, 'invoice.paid', 'customer.subscription.updated')
+    : localEvents(subscription.id, 'customer.subscription.updated');
 }
 
 export type MarkLocalInvoicePaidResult =
