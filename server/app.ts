@@ -1,3 +1,4 @@
+import { actingAs } from './platform/audit/audit-context.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import type { ServerBuild } from 'react-router';
@@ -77,6 +78,9 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
     await next();
   });
   app.use(requestId());
+  // Every change a request makes is audited with it (decision 224); handlers that know who acts
+  // (a customer's link or key) name them with `attribute`.
+  app.use((c, next) => actingAs({ actor: 'system:web', requestId: c.get('requestId') }, next));
   app.use(requestLog(logger));
   // Before anything reads a body (decision 127).
   app.use(

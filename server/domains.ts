@@ -25,6 +25,7 @@ import { buildApiDocument, type ApiDocumentUrls } from './openapi/api-docs.ts';
 import { referenceDomain } from './openapi/openapi-module.ts';
 import type { AdminCommand } from './platform/commands/command.ts';
 import type { Domain } from './platform/domain/define-domain.ts';
+import { auditDomain } from './platform/audit/audit-module.ts';
 import { emailDomain } from './platform/email/email-module.ts';
 import { csrfDomain } from './platform/csrf/csrf-module.ts';
 import { rateLimitDomain } from './platform/rate-limit/rate-limit-module.ts';
@@ -68,6 +69,7 @@ export const domains: readonly AppDomain[] = [
   licenceValidationDomain,
   rateLimitDomain,
   privacyDomain,
+  auditDomain,
   referenceDomain((urls) => apiDocument(urls)),
 ];
 

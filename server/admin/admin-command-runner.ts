@@ -24,6 +24,7 @@ export function adminCommandRunner(deps: {
       openDatabase: async () => handle,
       now: deps.clock,
       inServer: true,
+      ...(request.user ? { user: request.user } : {}),
       onCommand: (name) => (command = name),
     });
     return { code, command };

@@ -37,6 +37,11 @@ export const adminRunRequestSchema = z.strictObject({
     .max(64),
   /** Where the operator ran the command: relative paths are theirs. */
   cwd: absolutePath,
+  /** The operator's user name, for the audit log's `cli:` actor (decision 224). */
+  user: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/)
+    .optional(),
 });
 export type AdminRunRequest = z.infer<typeof adminRunRequestSchema>;
 

@@ -1,3 +1,5 @@
+import { userInfo } from 'node:os';
+import { actingAs, isActor, type Actor } from '../platform/audit/audit-context.ts';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, type DatabaseHandle } from '../platform/db/client.ts';
@@ -41,6 +43,22 @@ export interface RunAdminOptions {
   openDatabase?: (env: Env) => Promise<DatabaseHandle>;
   commands?: readonly AdminCommand<Env>[];
   now?: () => Date;
+  /** Who runs it: the CLI's user, sent over the admin socket (default: this process's user). */
+  user?: string;
+}
+
+/** `cli:<os user>`: the user who ran `npm run admin` (behind sudo, the one who called sudo). */
+function cliActor(user: string | undefined): Actor {
+  let name = user ?? process.env.SUDO_USER;
+  if (!name) {
+    try {
+      name = userInfo().username;
+    } catch {
+      name = `uid-${process.getuid?.() ?? 'unknown'}`;
+    }
+  }
+  const actor = `cli:${name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'unknown'}`;
+  return isActor(actor) ? actor : 'cli:unknown';
 }
 
 const consoleIo: AdminIo = {
@@ -252,7 +270,13 @@ export async function runAdmin(argv: string[], options: RunAdminOptions = {}): P
     if (typeof value === 'string' || typeof value === 'boolean') values[name] = value;
   }
   try {
-    return await command.run(context, { args: parsed.positionals, options: values });
+    // Every change the command makes is audited as the operator's (decision 224).
+    // A command's `--reason` is the reason of every change it makes.
+    const actor = cliActor(options.user);
+    const reason = typeof values.reason === 'string' ? values.reason.trim().slice(0, 500) : '';
+    return await actingAs({ actor, ...(reason ? { reason } : {}) }, () =>
+      command.run(context, { args: parsed.positionals, options: values }),
+    );
   } catch (error) {
     if (error instanceof AdminError) {
       io.err(error.message);

@@ -88,7 +88,12 @@ describe('runInServer', () => {
     expect(code).toBe(0);
     expect(out).toEqual(['done']);
     expect(seen).toEqual([
-      { argv: ['x', 'named.json', '--pdf=out.pdf'], cwd: dir },
+      // With the operator's user name, for the audit log's cli: actor (decision 224).
+      {
+        argv: ['x', 'named.json', '--pdf=out.pdf'],
+        cwd: dir,
+        user: expect.stringMatching(/^[\w.-]+$/),
+      },
       {
         type: 'read',
         id: 0,

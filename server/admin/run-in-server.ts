@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { createConnection, type Socket } from 'node:net';
 import path from 'node:path';
 import {
@@ -190,7 +191,7 @@ export async function runInServer(options: {
       );
       resolve(EXIT_FAILURE);
     });
-    socket.write(`${JSON.stringify({ argv: options.argv, cwd })}\n`);
+    socket.write(`${JSON.stringify({ argv: options.argv, cwd, user: cliUser() })}\n`);
   });
 }
 
@@ -200,4 +201,16 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The operator's user name, sent with the command so the server audits it as theirs. */
+function cliUser(): string {
+  let name: string;
+  try {
+    name = process.env.SUDO_USER ?? userInfo().username;
+  } catch {
+    name = '';
+  }
+  // The socket takes a plain name only (adminRunRequestSchema).
+  return name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'unknown';
 }

@@ -136,12 +136,19 @@ export function createBackupRepository(db: Executor) {
       }
     },
 
-    /** Empties every table (identity sequences restart); for a restore in the same transaction. */
+    /**
+     * Empties every table (identity sequences restart); for a restore in the same transaction.
+     * The tables' own triggers are off meanwhile: the audit log refuses TRUNCATE to everyone else
+     * (decision 224), and a restore replaces it with the backup's, as every other table.
+     */
     async truncateAll(tables: readonly TableInfo[]): Promise<void> {
       if (tables.length === 0) return;
-      await db.execute(
-        sql.raw(`truncate ${tables.map((t) => quote(t.name)).join(', ')} restart identity cascade`),
-      );
+      const names = tables.map((t) => quote(t.name));
+      for (const name of names)
+        await db.execute(sql.raw(`alter table ${name} disable trigger user`));
+      await db.execute(sql.raw(`truncate ${names.join(', ')} restart identity cascade`));
+      for (const name of names)
+        await db.execute(sql.raw(`alter table ${name} enable trigger user`));
     },
 
     /** Drops tables with their indexes, constraints and sequences; a restore then rebuilds them. */

@@ -10,6 +10,7 @@ import {
   type DatabaseHandle,
 } from '#server/platform/db/client.ts';
 import type { Database } from '#server/platform/db/database.ts';
+import { attributed } from '#server/platform/audit/audit-context.ts';
 import { migrate, migrationFiles } from '#server/platform/db/migrate.ts';
 import * as schema from '#server/platform/db/schema.ts';
 
@@ -172,7 +173,7 @@ const pgliteTarget: TestDatabaseTarget = {
   async open() {
     const { drizzle } = await import('drizzle-orm/pglite');
     const client = await createPglite(await pgliteTemplateDump());
-    const db: Database = drizzle(client, { schema });
+    const db: Database = attributed(drizzle(client, { schema }));
     // Nothing is pending on the template's copy; run anyway, as `openDatabase` does.
     await migrate(db);
     return {

@@ -1,3 +1,4 @@
+import { attribute, isActor } from '#server/platform/audit/audit-context.ts';
 import { Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
@@ -95,6 +96,9 @@ export const paymentWebhookRoutes = defineRoutes(
         }
         throw error;
       }
+      // Every change the event makes is audited as Stripe's, by the event's id (decision 224).
+      const actor = `stripe:${event.id}`;
+      if (isActor(actor)) attribute({ actor });
       const result = await handlePaymentEvent(syncDepsOf(deps), event);
       c.get('log').info(
         { eventId: event.id, type: event.type, outcome: result.outcome },

@@ -1,3 +1,4 @@
+import { verifyAuditChain } from '#server/platform/audit/audit-log.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,10 @@ describe.each(databaseTargets)('the retention job on $name', (target) => {
       (${randomUUID()}, 'export', 'h', '{}'::jsonb, '2026-12-01T00:00:00Z'::timestamptz),
       (${randomUUID()}, 'export', 'h', '{}'::jsonb, '2027-01-02T00:00:00Z'::timestamptz)`);
 
+    // The audit details of the rows written above are dated today by the database's clock, more
+    // than 3 years before `now`: they go too (the events stay and still verify).
+    const details = await count(db, 'audit_event_details');
+    expect(details).toBeGreaterThan(0);
     const report = await enforceRetention(db, now, { batchSize: 2 });
 
     expect(report).toEqual({
@@ -87,7 +92,11 @@ describe.each(databaseTargets)('the retention job on $name', (target) => {
       licence_orgs: 1,
       quotes: 1,
       privacy_requests: 1,
+      // With the details of the quote's deletion, written during the run.
+      audit_event_details: details + 1,
     });
+    expect(await count(db, 'audit_event_details')).toBe(0);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, erasedDetails: details + 1 });
     expect(await count(db, 'email_outbox')).toBe(3);
     expect(await count(db, 'payment_events')).toBe(1);
     expect(await count(db, 'contact_messages')).toBe(1);

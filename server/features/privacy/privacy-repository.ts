@@ -1,5 +1,10 @@
 import { and, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import {
+  auditDetailsOf,
+  eraseAuditDetails,
+  type AuditSubject,
+} from '#server/platform/audit/audit-log.ts';
 import type { Executor } from '#server/platform/db/database.ts';
 import {
   accessTokens,
@@ -82,12 +87,34 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
     .from(trialClaims)
     .where(eq(trialClaims.emailHash, subject.emailHash));
   const person = subject.normalized;
+  const tokenRows = await db
+    .select()
+    .from(accessTokens)
+    .where(idsIn(accessTokens.licenceId, licenceIds));
+  const quoteRows = await db.select().from(quotes).where(eq(quotes.emailNormalized, person));
+  const documentRows = await db
+    .select()
+    .from(paymentDocuments)
+    .where(
+      or(
+        eq(paymentDocuments.buyerEmailNormalized, person),
+        idsIn(paymentDocuments.subscriptionId, [...subscriptionIds, ...localSubscriptionIds]),
+      ),
+    );
+  const audit: AuditSubject = {
+    normalized: person,
+    targets: [
+      { type: 'licence', ids: licenceIds },
+      { type: 'access_token', ids: tokenRows.map((row) => row.id) },
+      { type: 'subscription', ids: subscriptionIds },
+      { type: 'invoice_order', ids: orderRows.map((row) => row.id) },
+      { type: 'quote', ids: quoteRows.map((row) => row.number) },
+      { type: 'document', ids: documentRows.map((row) => row.number) },
+    ],
+  };
   return {
     licences: licenceRows,
-    accessTokens: await db
-      .select()
-      .from(accessTokens)
-      .where(idsIn(accessTokens.licenceId, licenceIds)),
+    accessTokens: tokenRows,
     orgs: await db.select().from(licenceOrgs).where(idsIn(licenceOrgs.licenceId, licenceIds)),
     trialClaim: trialClaim ?? null,
     subscriptions: subscriptionRows,
@@ -99,7 +126,7 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       .select()
       .from(invoiceReminders)
       .where(idsIn(invoiceReminders.subscriptionId, subscriptionIds)),
-    quotes: await db.select().from(quotes).where(eq(quotes.emailNormalized, person)),
+    quotes: quoteRows,
     invoiceOrders: orderRows,
     contactMessages: await db
       .select()
@@ -122,15 +149,7 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
           eq(localInvoices.billingEmailNormalized, person),
         ),
       ),
-    paymentDocuments: await db
-      .select()
-      .from(paymentDocuments)
-      .where(
-        or(
-          eq(paymentDocuments.buyerEmailNormalized, person),
-          idsIn(paymentDocuments.subscriptionId, [...subscriptionIds, ...localSubscriptionIds]),
-        ),
-      ),
+    paymentDocuments: documentRows,
     localCheckoutSessions: await db
       .select()
       .from(localCheckoutSessions)
@@ -144,6 +163,9 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       .select()
       .from(localPortalSessions)
       .where(idsIn(localPortalSessions.customerId, localCustomerIds)),
+    /** The audit events whose details concern the person (decision 224). */
+    auditEvents: await auditDetailsOf(db, audit),
+    auditSubject: audit,
   };
 }
 
@@ -270,6 +292,8 @@ export async function erasePersonalData(tx: Executor, data: PersonalData): Promi
         .where(idsIn(localCustomers.id, localCustomerIds))
         .returning({ id: localCustomers.id }),
     ),
+    // Last: the deletions above wrote audit events of the same records (decision 224).
+    audit_event_details: await eraseAuditDetails(tx, data.auditSubject),
   };
 }
 

@@ -48,6 +48,7 @@ function subjectHash(secretKey: string, subject: DataSubject): string {
 function countsOf(data: PersonalData, mailFiles: readonly MailFile[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const [key, value] of Object.entries(data)) {
+    if (key === 'auditSubject') continue;
     counts[key] = Array.isArray(value) ? value.length : value ? 1 : 0;
   }
   counts.mailFiles = mailFiles.length;
@@ -113,6 +114,8 @@ export async function exportPersonalData(
         createdAt: row.createdAt,
         sentAt: row.sentAt,
       })),
+      // Who changed their records, when and why (decision 224).
+      auditTrail: data.auditEvents,
       // E-mails written to $DATA_DIR/mail when no SMTP server is configured.
       mailFiles: mailFiles.map((mail) => ({ file: mail.name, createdAt: mail.createdAt })),
       testProvider: {
@@ -256,5 +259,6 @@ function dryCounts(data: PersonalData): ErasureCounts {
     local_checkout_sessions: data.localCheckoutSessions.length,
     local_portal_sessions: data.localPortalSessions.length,
     local_customers: data.localCustomers.length,
+    audit_event_details: data.auditEvents.length,
   };
 }

@@ -31,6 +31,11 @@ export const retentionPeriods = {
   commercialLetterYears: 6,
   /** The audit rows of exports and erasures: the regular limitation period, § 195 BGB. */
   privacyRequestYears: 3,
+  /**
+   * The personal part of an audit event (who, why, the record before and after): long enough to
+   * answer for a change within the regular limitation period, § 195 BGB (decision 224).
+   */
+  auditDetailYears: 3,
   /** Web server and application logs of the deploy kit (journald, deploy/journald/). */
   serverLogDays: 7,
 } as const;
@@ -226,6 +231,18 @@ export const retentionPolicy: readonly RetentionEntry[] = [
     },
     deletedBy: retentionJob,
     onErasure: { kept: 'the record of this erasure (Art. 5(2), 17)' },
+  },
+  {
+    table: 'audit_event_details',
+    columns: ['actor', 'reason', 'subject_email', 'subject_email_normalized', 'before', 'after'],
+    why: 'who changed a licence, subscription, order, quote or document, why, and what it was before and after (Art. 5(2)); the event itself keeps no personal data and stays',
+    period: {
+      kind: 'years-after-year-end',
+      years: R.auditDetailYears,
+      after: 'the change was made',
+    },
+    deletedBy: retentionJob,
+    onErasure: 'erased',
   },
 ];
 

@@ -15,9 +15,11 @@ import {
   paymentDocuments,
   paymentEvents,
   privacyRequests,
+  auditEventDetails,
   quotes,
   subscriptions,
 } from '#server/platform/db/schema.ts';
+import { allowAuditErasure } from '#server/platform/audit/audit-log.ts';
 import { daysBefore, retentionPeriods as R, yearEndCutoff } from './retention-policy.ts';
 
 /** One kind of row the retention job deletes: the table, its key and the (indexed) predicate. */
@@ -27,6 +29,8 @@ export interface RetentionRule {
   /** The primary key columns, unqualified: `(key) in (select key … limit n)`. */
   key: SQL;
   where: SQL;
+  /** Its rows are audit details, which the database deletes only when told (decision 224). */
+  auditDetails?: true;
 }
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
@@ -139,6 +143,13 @@ export function retentionRules(now: Date): RetentionRule[] {
       key: sql.raw('id'),
       where: sql`performed_at < ${at(yearEndCutoff(now, R.privacyRequestYears))}`,
     },
+    {
+      name: 'audit_event_details',
+      table: sql`${auditEventDetails}`,
+      key: sql.raw('event_id'),
+      where: sql`occurred_at < ${at(yearEndCutoff(now, R.auditDetailYears))}`,
+      auditDetails: true,
+    },
   ];
 }
 
@@ -154,12 +165,18 @@ export async function deleteRetentionBatch(
   rule: RetentionRule,
   batchSize = RETENTION_BATCH_SIZE,
 ): Promise<number> {
-  const result = await db.execute(sql`
+  const statement = sql`
     with gone as (
       delete from ${rule.table}
       where (${rule.key}) in (select ${rule.key} from ${rule.table} where ${rule.where} limit ${batchSize})
       returning 1
     )
-    select count(*)::int as deleted from gone`);
+    select count(*)::int as deleted from gone`;
+  const result = rule.auditDetails
+    ? await db.transaction(async (tx) => {
+        await allowAuditErasure(tx);
+        return tx.execute(statement);
+      })
+    : await db.execute(statement);
   return deletedCount.parse(result).rows[0]?.deleted ?? 0;
 }

@@ -1,3 +1,5 @@
+import { attribute, customerActor } from '#server/platform/audit/audit-context.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { trialErrorMessage } from '#shared/contracts/messages.ts';
@@ -60,6 +62,8 @@ export const trialRoutes = defineRoutes([startTrialRoute], (deps: FeaturePorts) 
       },
     );
     if (!input.ok) return input.response;
+    // Whoever asks for a trial for an address is audited as that address (decision 224).
+    attribute({ actor: customerActor(normalizeEmailAddress(input.value.emailAddress)) });
     const result = await startTrial(trialDepsOf(deps), input.value);
     if (result.ok) {
       deps.wakeOutbox();

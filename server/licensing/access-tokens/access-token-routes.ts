@@ -1,3 +1,4 @@
+import { attribute, customerActor } from '#server/platform/audit/audit-context.ts';
 import { type Context, Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
@@ -150,7 +151,10 @@ export const accessTokenRoutes = defineRoutes(
       );
       if (limited) return limited;
       const licence = keyHash ? await licences.findByKeyHash(keyHash) : undefined;
-      return licence ?? c.json(unknownKey, 404);
+      if (!licence) return c.json(unknownKey, 404);
+      // The key's holder acts: their changes are audited as theirs (decision 224).
+      attribute({ actor: customerActor(licence.emailNormalized) });
+      return licence;
     }
 
     createAccessTokenRoute.handle(app, noQueryParameters, async (c, request) => {

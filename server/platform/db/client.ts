@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
+import { attributed } from '../audit/audit-context.ts';
 import pg from 'pg';
 import { PRIVATE_DIR_MODE, tightenTree } from '../data-dir/make-data-dir-private.ts';
 import * as schema from './schema.ts';
@@ -96,7 +97,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // A connection that dies while checked out (between two statements of a transaction) would
     // otherwise raise an unhandled 'error' event; its next query fails and the pool drops it.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db: Database = drizzlePg(pool, { schema });
+    const db: Database = attributed(drizzlePg(pool, { schema }));
     await migrate(db);
     const notifications = createPgNotifications(options.databaseUrl);
     return {
@@ -118,7 +119,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const { PGlite, drizzlePglite, pgliteOptions } = await loadPglite();
   if (!options.dataDir) {
     const client = await PGlite.create(pgliteOptions);
-    const db: Database = drizzlePglite(client, { schema });
+    const db: Database = attributed(drizzlePglite(client, { schema }));
     await migrate(db);
     return { db, kind: 'pglite', listen: pgliteListen(client), close: () => client.close() };
   }
@@ -127,7 +128,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const unlock = await lockDataDir(dir, { onLost: options.onLockLost });
   try {
     const client = await PGlite.create(dir, pgliteOptions);
-    const db: Database = drizzlePglite(client, { schema });
+    const db: Database = attributed(drizzlePglite(client, { schema }));
     await migrate(db);
     // PGlite writes its initial files 0666 and its relation caches 0644 whatever the umask; the
     // files PostgreSQL itself creates later are 0600 (decision 157).

@@ -19,3 +19,4 @@ export * from './schema/privacy.ts';
 export * from './schema/payment-documents.ts';
 export * from './schema/instances.ts';
 export * from './schema/fx-rates.ts';
+export * from './schema/audit.ts';

@@ -1,3 +1,4 @@
+import { actingAs } from '../audit/audit-context.ts';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database } from '../db/database.ts';
@@ -90,7 +91,8 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
     const runOnInstance = async (): Promise<number> => {
       const startedAt = clock();
       try {
-        const rows = (await job.run(stopping.signal)) ?? 0;
+        const rows =
+          (await actingAs({ actor: `system:${job.name}` }, () => job.run(stopping.signal))) ?? 0;
         record(job, startedAt, rows, false);
       } catch (error) {
         record(job, startedAt, 0, true);
@@ -132,7 +134,8 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
       let rows = 0;
       let failure: unknown;
       try {
-        rows = (await job.run(stopping.signal)) ?? 0;
+        rows =
+          (await actingAs({ actor: `system:${job.name}` }, () => job.run(stopping.signal))) ?? 0;
       } catch (error) {
         failure = error;
         logger.error({ err: error }, 'job failed');
