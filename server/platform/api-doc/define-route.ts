@@ -37,7 +37,8 @@ export type RouteHandler<R, E extends Env = AppEnv, P extends string = string> =
 
 /**
  * One endpoint, defined once: its method, path and schemas are what the OpenAPI document shows,
- * what `handle` registers and what the handler's `input` validates with (decision 168).
+ * what `handle` registers and what the handler's `input` validates with (decision 168); its `auth`
+ * decides the CSRF check, the middleware before the handler and its documented security (225).
  */
 export interface RouteDefinition<
   R extends ApiRequestDoc = ApiRequestDoc,
