@@ -5,14 +5,14 @@ import type { ServerBuild } from 'react-router';
 import type { AppDeps } from './deps.ts';
 import { compression } from './platform/http/compression.ts';
 import { csrf } from './platform/csrf/csrf.ts';
-import { isCsrfExempt } from './platform/csrf/csrf-exempt.ts';
+import { csrfExemptionsOf } from './platform/csrf/csrf-exemptions.ts';
 import { requestId } from './platform/http/request-id.ts';
 import { requestLog } from './platform/http/request-log.ts';
 import { isDatabaseUnavailable } from './platform/db/database-unavailable.ts';
 import { CLIENT_CLOSED_REQUEST, isClientAbort } from './platform/http/client-abort.ts';
 import { nodeIncoming } from './platform/http/node-bindings.ts';
 import { answerNotFound, unknownServicePaths } from './platform/http/not-found.ts';
-import { domains } from './domains.ts';
+import { domains, routeDefinitions } from './domains.ts';
 import {
   securityHeaderOptionsOf,
   securityHeaders,
@@ -99,7 +99,8 @@ export function buildService(deps: AppDeps, options: BuildAppOptions = {}): Buil
   }
   app.use(securityHeaders(security));
   app.use(compression());
-  app.use(csrf({ isExempt: isCsrfExempt, secureCookie }));
+  // Checked unless the route the request goes to declares another credential (decision 225).
+  app.use(csrf({ isExempt: csrfExemptionsOf(routeDefinitions()), secureCookie }));
   // Every domain's routes, in the order of the list (decision 169).
   for (const domain of domains) {
     for (const routes of domain.routes ?? []) app.route('/', routes.app(deps));

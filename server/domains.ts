@@ -23,6 +23,7 @@ import { licenceDomain } from './licensing/licence-support/licence-module.ts';
 import { releaseDomain } from './licensing/releases/release-module.ts';
 import { buildApiDocument, type ApiDocumentUrls } from './openapi/api-docs.ts';
 import { referenceDomain } from './openapi/openapi-module.ts';
+import type { ApiOperationDoc } from './platform/api-doc/api-doc.ts';
 import type { AdminCommand } from './platform/commands/command.ts';
 import type { Domain } from './platform/domain/define-domain.ts';
 import { auditDomain } from './platform/audit/audit-module.ts';
@@ -73,14 +74,16 @@ export const domains: readonly AppDomain[] = [
   referenceDomain((urls) => apiDocument(urls)),
 ];
 
+/** Every domain's route definitions, hot-path routes included: what the app registers. */
+export function routeDefinitions(): readonly ApiOperationDoc[] {
+  return domains
+    .flatMap((domain) => [...(domain.hotPathRoutes ?? []), ...(domain.routes ?? [])])
+    .flatMap((group) => group.docs);
+}
+
 /** The OpenAPI 3.1 document of every domain's route definitions. */
 export function apiDocument(urls: ApiDocumentUrls): Record<string, unknown> {
-  return buildApiDocument(
-    domains
-      .flatMap((domain) => [...(domain.hotPathRoutes ?? []), ...(domain.routes ?? [])])
-      .flatMap((group) => group.docs),
-    urls,
-  );
+  return buildApiDocument(routeDefinitions(), urls);
 }
 
 /**

@@ -1,9 +1,15 @@
 import { CSRF_HEADER, CSRF_TOKEN_PATH, csrfCookieName } from '#shared/contracts/csrf.ts';
 import type { ApiOperationDoc } from '../platform/api-doc/api-doc.ts';
-import { isCsrfExempt } from '../platform/csrf/csrf-exempt.ts';
-import { buildOpenApiDocument } from './build-openapi-document.ts';
+import type { RouteAuth } from '../platform/route-auth/route-auth.ts';
+import { buildOpenApiDocument, type SecurityRequirement } from './build-openapi-document.ts';
 
-/** The credentials the API takes; `licenseKey` travels in the JSON body, which OpenAPI cannot name. */
+/** The cookie of an operator console session (issue 40; no console serves one yet). */
+const CONSOLE_SESSION_COOKIE = '__Host-orgsmith-console';
+
+/**
+ * The credentials the API takes; `licenseKey` travels in the JSON body, which OpenAPI cannot name.
+ * The document lists those its operations use.
+ */
 function securitySchemes(csrfCookie: string): Record<string, Record<string, unknown>> {
   return {
     csrfCookie: {
@@ -30,7 +36,34 @@ function securitySchemes(csrfCookie: string): Record<string, Record<string, unkn
       name: 'Stripe-Signature',
       description: 'Stripe’s signature of the raw body with the webhook secret.',
     },
+    consoleSession: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: CONSOLE_SESSION_COOKIE,
+      description:
+        'An operator console session; the requirement names the permission the operator’s role must grant.',
+    },
   };
+}
+
+const csrf: SecurityRequirement = { csrfCookie: [], csrfHeader: [] };
+
+/** What each declared `auth` asks of a caller, in OpenAPI's words (decision 225). */
+function securityOf(auth: RouteAuth): SecurityRequirement[] {
+  if (typeof auth === 'object') return [{ consoleSession: [auth.permission], ...csrf }];
+  switch (auth) {
+    // `licenceKey`: the key travels in the body, which OpenAPI cannot name; the operation says so.
+    case 'public':
+    case 'licenceKey':
+      return [];
+    case 'csrf':
+      return [csrf];
+    // The licence key in the body (nothing OpenAPI can name), or the bearer token.
+    case 'accessToken':
+      return [{}, { accessToken: [] }];
+    case 'stripeSignature':
+      return [{ stripeSignature: [] }];
+  }
 }
 
 export interface ApiDocumentUrls {
@@ -73,7 +106,6 @@ export function buildApiDocument(
     },
     ...urls,
     securitySchemes: securitySchemes(csrfCookie),
-    isCsrfExempt,
-    csrfSecurity: { csrfCookie: [], csrfHeader: [] },
+    securityOf,
   });
 }

@@ -42,6 +42,7 @@ interface ScriptBytes {
 const getApiReferenceRoute = defineRoute({
   method: 'get',
   path: API_REFERENCE_PATH,
+  auth: 'public',
   operationId: 'getApiReference',
   tag: 'Reference',
   summary: 'This document as an interactive reference (Scalar)',
@@ -56,6 +57,7 @@ const getApiReferenceRoute = defineRoute({
 const getApiReferenceScriptRoute = defineRoute({
   method: 'get',
   path: API_REFERENCE_SCRIPT_PATH,
+  auth: 'public',
   operationId: 'getApiReferenceScript',
   tag: 'Reference',
   summary: 'Scalar’s browser bundle for the reference page',

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineApiDocs } from '../platform/api-doc/api-doc.ts';
-import { buildOpenApiDocument, toOpenApiPath } from './build-openapi-document.ts';
+import type { RouteAuth } from '../platform/route-auth/route-auth.ts';
+import {
+  buildOpenApiDocument,
+  toOpenApiPath,
+  type SecurityRequirement,
+} from './build-openapi-document.ts';
 
 const Inner = z.object({ n: z.number().default(1) }).meta({ id: 'BuilderTestInner' });
 const Outer = z.object({ inner: Inner, s: z.string() }).meta({ id: 'BuilderTestOuter' });
@@ -12,9 +17,18 @@ const options = {
   accountBaseUrl: 'https://account.example',
   siteBaseUrl: 'https://site.example',
   tagDescriptions: { Things: 'Things.', Site: 'The site.' },
-  securitySchemes: {},
-  isCsrfExempt: (path: string) => path === '/account/v1/machine',
-  csrfSecurity: { csrf: [] },
+  securitySchemes: {
+    csrf: { type: 'apiKey', in: 'header', name: 'X-Csrf' },
+    key: { type: 'http', scheme: 'bearer' },
+    session: { type: 'apiKey', in: 'cookie', name: 'session' },
+    unused: { type: 'apiKey', in: 'header', name: 'X-Unused' },
+  },
+  securityOf: (auth: RouteAuth): SecurityRequirement[] => {
+    if (typeof auth === 'object') return [{ session: [auth.permission], csrf: [] }];
+    if (auth === 'csrf') return [{ csrf: [] }];
+    if (auth === 'accessToken') return [{}, { key: [] }];
+    return [];
+  },
 };
 
 const docs = defineApiDocs([
@@ -22,6 +36,7 @@ const docs = defineApiDocs([
     method: 'post',
     path: '/account/v1/things/:id',
     operationId: 'createThing',
+    auth: 'csrf',
     tag: 'Things',
     summary: 'Create',
     request: {
@@ -35,6 +50,7 @@ const docs = defineApiDocs([
     method: 'post',
     path: '/account/v1/machine',
     operationId: 'machine',
+    auth: 'licenceKey',
     tag: 'Things',
     summary: 'Machine call',
     request: { body: Plain },
@@ -44,12 +60,19 @@ const docs = defineApiDocs([
     method: 'post',
     path: '/api/form',
     operationId: 'form',
+    auth: 'csrf',
     tag: 'Site',
     origin: 'site',
     summary: 'Site form',
     responses: { 204: { description: 'sent' } },
   },
 ]);
+
+const schemeNames = (built: Record<string, unknown>) =>
+  Object.keys(
+    z.object({ securitySchemes: z.record(z.string(), z.unknown()) }).parse(built.components)
+      .securitySchemes,
+  );
 
 describe('buildOpenApiDocument', () => {
   const document = buildOpenApiDocument(docs, options);
@@ -110,7 +133,7 @@ describe('buildOpenApiDocument', () => {
     ]);
   });
 
-  it('states every operation’s security: CSRF where the check applies, else public', () => {
+  it('states every operation’s security from its declared auth, and lists the schemes used', () => {
     expect(paths['/account/v1/things/{id}']?.post?.security).toEqual([{ csrf: [] }]);
     expect(paths['/account/v1/machine']?.post?.security).toEqual([]);
     const withToken = buildOpenApiDocument(
@@ -119,17 +142,62 @@ describe('buildOpenApiDocument', () => {
           method: 'post',
           path: '/account/v1/machine',
           operationId: 'tokenCall',
+          auth: 'accessToken',
           tag: 'Things',
           summary: 'With a token',
-          security: [{ token: [] }],
           responses: { 204: { description: 'done' } },
         },
       ]),
       options,
     );
     expect(withToken.paths).toMatchObject({
-      '/account/v1/machine': { post: { security: [{ token: [] }] } },
+      '/account/v1/machine': { post: { security: [{}, { key: [] }] } },
     });
+    // Only the schemes some operation names: `unused` and `session` are left out.
+    expect(schemeNames(withToken)).toEqual(['key']);
+    expect(schemeNames(document)).toEqual(['csrf']);
+  });
+
+  it('documents a console route’s 401, its CSRF answer and the permission it needs', () => {
+    const consoleDocument = buildOpenApiDocument(
+      defineApiDocs([
+        {
+          method: 'post',
+          path: '/console/licences/:id/suspend',
+          operationId: 'suspendLicence',
+          auth: { permission: 'licence.suspend' },
+          tag: 'Things',
+          summary: 'Suspend',
+          responses: { 204: { description: 'done' } },
+        },
+      ]),
+      options,
+    );
+    const operation = z
+      .object({ responses: z.record(z.string(), z.unknown()), security: z.unknown() })
+      .parse(
+        z.record(z.string(), z.record(z.string(), z.unknown())).parse(consoleDocument.paths)[
+          '/console/licences/{id}/suspend'
+        ]?.post,
+      );
+    expect(Object.keys(operation.responses)).toEqual(['204', '401', '403', '500']);
+    expect(operation.responses['401']).toMatchObject({
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ConsoleSessionRequiredError' },
+        },
+      },
+    });
+    expect(operation.security).toEqual([{ session: ['licence.suspend'], csrf: [] }]);
+  });
+
+  it('refuses an operation whose security names a scheme nobody defined', () => {
+    expect(() =>
+      buildOpenApiDocument(docs, {
+        ...options,
+        securitySchemes: {},
+      }),
+    ).toThrow(/security scheme csrf is not defined/);
   });
 
   it('describes every tag, in the order given, and refuses one without a description', () => {

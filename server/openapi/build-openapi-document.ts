@@ -6,10 +6,18 @@ import type {
   ApiResponseDoc,
   ObjectSchema,
 } from '../platform/api-doc/api-doc.ts';
-import { csrfErrorSchema, internalErrorSchema } from '../platform/api-doc/common-errors.ts';
+import {
+  consoleSessionErrorSchema,
+  csrfErrorSchema,
+  internalErrorSchema,
+} from '../platform/api-doc/common-errors.ts';
+import { checksCsrf, type RouteAuth } from '../platform/route-auth/route-auth.ts';
 
 type JsonObject = Record<string, unknown>;
 type Io = 'input' | 'output';
+
+/** One way to satisfy an operation: scheme names, each with its scopes or roles. */
+export type SecurityRequirement = Record<string, string[]>;
 
 export interface OpenApiInfo {
   title: string;
@@ -28,13 +36,13 @@ export interface BuildOpenApiOptions {
   accountBaseUrl: string;
   /** Origin of the website (for endpoints the site serves itself, e.g. the contact form). */
   siteBaseUrl: string;
+  /** Every scheme `securityOf` may name; the document lists those its operations use. */
   securitySchemes: Record<string, JsonObject>;
   /**
-   * Unsafe requests to other paths need the CSRF cookie and header: their 403 answer is
-   * documented and this requirement is their security.
+   * An operation's `security` from its declared `auth` (decision 225); `[]` says it is public.
+   * The CSRF check's 403 and the console's 401 answers are documented from `auth` too.
    */
-  isCsrfExempt: (path: string) => boolean;
-  csrfSecurity: Record<string, string[]>;
+  securityOf: (auth: RouteAuth) => SecurityRequirement[];
 }
 
 /** Hono's `:name` parameters become OpenAPI's `{name}`. */
@@ -199,9 +207,14 @@ function operationOf(
   collector: SchemaCollector,
 ): JsonObject {
   const responses: Record<number, ApiResponseDoc> = { ...doc.responses };
-  const csrfChecked = doc.method !== 'get' && !options.isCsrfExempt(doc.path);
-  if (csrfChecked && !responses[403]) {
+  if (doc.method !== 'get' && checksCsrf(doc.auth) && !responses[403]) {
     responses[403] = { description: 'Missing or wrong CSRF token.', schema: csrfErrorSchema };
+  }
+  if (typeof doc.auth === 'object') {
+    responses[401] ??= {
+      description: 'ConsoleSessionRequired: no operator console session.',
+      schema: consoleSessionErrorSchema,
+    };
   }
   responses[500] ??= { description: 'Unexpected server error.', schema: internalErrorSchema };
   const request = doc.request ?? {};
@@ -232,8 +245,8 @@ function operationOf(
       },
     };
   }
-  // Public unless the doc names a credential: `[]` says so rather than leaving it unstated.
-  operation.security = doc.security ?? (csrfChecked ? [options.csrfSecurity] : []);
+  // Stated for every operation: `[]` says public rather than leaving it unstated.
+  operation.security = options.securityOf(doc.auth);
   if (doc.origin === 'site') operation.servers = [{ url: options.siteBaseUrl }];
   return operation;
 }
@@ -272,6 +285,7 @@ export function buildOpenApiDocument(
     item[doc.method] = operationOf(doc, options, collector);
   }
   const { value: resolvedPaths, components } = collector.finish(paths);
+  const securitySchemes = usedSecuritySchemes(docs, options);
   return {
     openapi: '3.1.1',
     info: options.info,
@@ -281,9 +295,26 @@ export function buildOpenApiDocument(
     paths: sortedByKey(resolvedPaths),
     components: {
       schemas: sortedByKey(components),
-      securitySchemes: options.securitySchemes,
+      securitySchemes,
     },
   };
+}
+
+/** The schemes the operations name, in the order given; one nobody defined is an error. */
+function usedSecuritySchemes(
+  docs: readonly ApiOperationDoc[],
+  options: BuildOpenApiOptions,
+): Record<string, JsonObject> {
+  const used = new Set(
+    docs.flatMap((doc) => options.securityOf(doc.auth).flatMap((option) => Object.keys(option))),
+  );
+  for (const name of used) {
+    if (!options.securitySchemes[name])
+      throw new Error(`The security scheme ${name} is not defined`);
+  }
+  return Object.fromEntries(
+    Object.entries(options.securitySchemes).filter(([name]) => used.has(name)),
+  );
 }
 
 function sortedByKey<T>(record: Record<string, T>): Record<string, T> {

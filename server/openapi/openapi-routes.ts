@@ -12,6 +12,7 @@ import { OPENAPI_PATH } from './api-reference-paths.ts';
 const getOpenApiDocumentRoute = defineRoute({
   method: 'get',
   path: OPENAPI_PATH,
+  auth: 'public',
   operationId: 'getOpenApiDocument',
   tag: 'Reference',
   summary: 'This OpenAPI 3.1 document',

@@ -9,6 +9,8 @@ export const errorCodes = {
   payloadTooLarge: 'PayloadTooLarge',
   tooManyRequests: 'TooManyRequests',
   csrfTokenInvalid: 'CsrfTokenInvalid',
+  /** An operator console endpoint called without a console session (decision 225). */
+  consoleSessionRequired: 'ConsoleSessionRequired',
   /** No endpoint at this path of the account service or the site's API. */
   notFound: 'NotFound',
   internalError: 'InternalError',

@@ -104,4 +104,29 @@ describe.each(databaseTargets)('server basics on $name', (target) => {
     const ok = await t.app.request('/api/echo', { method: 'POST', headers: csrfHeaders() });
     expect(ok.status).toBe(200);
   });
+
+  it('lets through without a CSRF token only what a route declaring another credential takes', async () => {
+    const statusOf = async (path: string, method = 'POST') =>
+      (
+        await t.app.request(path, {
+          method,
+          headers: { 'Content-Type': 'application/json' },
+          body: '{}',
+        })
+      ).status;
+    // Declared `licenceKey`, `accessToken`, `stripeSignature`: their own checks answer.
+    expect(await statusOf('/account/v1/access-tokens/list')).toBe(400);
+    expect(await statusOf('/account/v1/licenses/validate')).toBe(400);
+    // Stripe is not configured here: the webhook says so rather than asking for a CSRF token.
+    expect(await statusOf('/account/v1/webhooks/stripe')).toBe(404);
+    // Declared `csrf`, and paths or methods no route declares (decision 225).
+    for (const [path, method] of [
+      ['/account/v1/licenses/trial', 'POST'],
+      ['/account/v1/webhooks/no-such-provider', 'POST'],
+      ['/account/v1/access-tokens/no-such-action', 'POST'],
+      ['/account/v1/access-tokens/list', 'PUT'],
+    ] as const) {
+      expect(await statusOf(path, method), `${method} ${path}`).toBe(403);
+    }
+  });
 });

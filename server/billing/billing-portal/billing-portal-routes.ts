@@ -47,6 +47,7 @@ void responseMatches;
 const requestBillingPortalLinkRoute = defineRoute({
   method: 'post',
   path: '/account/v1/manage',
+  auth: 'csrf',
   operationId: 'requestBillingPortalLink',
   tag: 'Subscriptions',
   summary: 'E-mail a link to the billing portal (docs/product-rules.md#service-calls)',
@@ -64,6 +65,7 @@ const requestBillingPortalLinkRoute = defineRoute({
 const openBillingPortalRoute = defineRoute({
   method: 'post',
   path: OPEN_BILLING_PORTAL_PATH,
+  auth: 'csrf',
   operationId: 'openBillingPortal',
   tag: 'Subscriptions',
   summary: 'Use a billing-portal link: the button of its landing page',
@@ -94,6 +96,7 @@ const openBillingPortalRoute = defineRoute({
 const followOlderBillingPortalLinkRoute = defineRoute({
   method: 'get',
   path: OPEN_BILLING_PORTAL_PATH,
+  auth: 'public',
   operationId: 'followOlderBillingPortalLink',
   tag: 'Subscriptions',
   summary: 'The link of billing-portal e-mails sent before the landing page (browsers only)',

@@ -34,6 +34,7 @@ void responseMatches;
 const createCheckoutSessionRoute = defineRoute({
   method: 'post',
   path: '/account/v1/checkout',
+  auth: 'csrf',
   operationId: 'createCheckoutSession',
   tag: 'Subscriptions',
   summary: 'Open a checkout session for a plan (docs/product-rules.md#service-calls)',

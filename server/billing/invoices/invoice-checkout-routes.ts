@@ -146,6 +146,7 @@ const linkResponses = {
 const createInvoiceSubscriptionRoute = defineRoute({
   method: 'post',
   path: '/account/v1/checkout/invoice',
+  auth: 'csrf',
   operationId: 'createInvoiceSubscription',
   tag: 'Subscriptions',
   summary: 'Order yearly Pro or Enterprise paid by invoice, net 30 (decisions 144, 153)',
@@ -179,6 +180,7 @@ const createInvoiceSubscriptionRoute = defineRoute({
 const confirmInvoiceOrderRoute = defineRoute({
   method: 'post',
   path: CONFIRM_INVOICE_ORDER_PATH,
+  auth: 'csrf',
   operationId: 'confirmInvoiceOrder',
   tag: 'Subscriptions',
   summary: 'Confirm an invoice order: the button of its landing page',
@@ -202,6 +204,7 @@ const confirmInvoiceOrderRoute = defineRoute({
 const cancelInvoiceOrderRoute = defineRoute({
   method: 'post',
   path: CANCEL_INVOICE_ORDER_PATH,
+  auth: 'csrf',
   operationId: 'cancelInvoiceOrder',
   tag: 'Subscriptions',
   summary: 'Cancel an invoice order that is not confirmed: the landing page’s other button',

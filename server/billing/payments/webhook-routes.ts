@@ -24,12 +24,12 @@ export const STRIPE_WEBHOOK_PATH = '/account/v1/webhooks/stripe';
 const receiveStripeWebhookRoute = defineRoute({
   method: 'post',
   path: STRIPE_WEBHOOK_PATH,
+  auth: 'stripeSignature',
   operationId: 'receiveStripeWebhook',
   tag: 'Webhooks',
   summary: 'Stripe events (signed with the webhook secret)',
   description:
     'Called by Stripe only. The signature in `Stripe-Signature` is checked on the raw body; each event is recorded once and the subscription is re-read.',
-  security: [{ stripeSignature: [] }],
   request: {
     body: z.record(z.string(), z.unknown()).describe('A Stripe event.'),
   },
@@ -50,7 +50,7 @@ const receiveStripeWebhookRoute = defineRoute({
 /**
  * `POST /account/v1/webhooks/stripe`: verifies the signature on the raw body, then hands the
  * event to the sync, which records its id with its effect. 2xx tells Stripe to stop; a 5xx
- * (the sync failed) makes it deliver again later. CSRF-exempt: the signature authenticates.
+ * (the sync failed) makes it deliver again later. Declared `stripeSignature`: no CSRF check.
  */
 export const paymentWebhookRoutes = defineRoutes(
   [receiveStripeWebhookRoute],

@@ -34,6 +34,7 @@ void responseMatches;
 const createQuoteRoute = defineRoute({
   method: 'post',
   path: QUOTES_PATH,
+  auth: 'csrf',
   operationId: 'createQuote',
   tag: 'Subscriptions',
   summary: 'Make a PDF quote for a plan of the pricing selector (decision 142)',

@@ -45,6 +45,7 @@ void keptMatches;
 const keepTrialKeyRoute = defineRoute({
   method: 'post',
   path: KEEP_TRIAL_KEY_PATH,
+  auth: 'csrf',
   operationId: 'keepTrialKey',
   tag: 'Subscriptions',
   summary: 'Keep a trial key for a subscription bought with its address (decision 213)',

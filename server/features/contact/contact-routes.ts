@@ -16,6 +16,7 @@ import { contactDepsOf, submitContactMessage } from './submit-contact-message.ts
 const submitContactFormRoute = defineRoute({
   method: 'post',
   path: '/api/submitContactForm',
+  auth: 'csrf',
   operationId: 'submitContactForm',
   tag: 'Contact',
   origin: 'site',

@@ -20,6 +20,7 @@ import { startTrial, trialDepsOf } from './start-trial.ts';
 const startTrialRoute = defineRoute({
   method: 'post',
   path: '/account/v1/licenses/trial',
+  auth: 'csrf',
   operationId: 'startTrial',
   tag: 'Trials',
   summary:

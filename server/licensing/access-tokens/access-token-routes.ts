@@ -54,6 +54,7 @@ const commonErrors = {
 const createAccessTokenRoute = defineRoute({
   method: 'post',
   path: ACCESS_TOKENS_PATH,
+  auth: 'licenceKey',
   operationId: 'createAccessToken',
   tag: 'Access tokens',
   summary: 'Create an access token for a licence (shown once)',
@@ -82,6 +83,7 @@ const createAccessTokenRoute = defineRoute({
 const listAccessTokensRoute = defineRoute({
   method: 'post',
   path: `${ACCESS_TOKENS_PATH}/list`,
+  auth: 'licenceKey',
   operationId: 'listAccessTokens',
   tag: 'Access tokens',
   summary: 'List the access tokens of a licence',
@@ -104,6 +106,7 @@ const listAccessTokensRoute = defineRoute({
 const revokeAccessTokenRoute = defineRoute({
   method: 'post',
   path: `${ACCESS_TOKENS_PATH}/revoke`,
+  auth: 'licenceKey',
   operationId: 'revokeAccessToken',
   tag: 'Access tokens',
   summary: 'Revoke an access token',
@@ -126,7 +129,7 @@ const revokeAccessTokenRoute = defineRoute({
 
 /**
  * Self-service access tokens for CI (decision 074): the licence key authenticates, a token is
- * returned once. Machines call these, so they are CSRF-exempt like the validation endpoint.
+ * returned once. Machines call these, so they declare `licenceKey` and the CSRF check passes them.
  */
 export const accessTokenRoutes = defineRoutes(
   [createAccessTokenRoute, listAccessTokensRoute, revokeAccessTokenRoute],

@@ -15,6 +15,7 @@ export const LICENCE_KEY_SET_PATH = '/account/v1/.well-known/jwks.json';
 const getLicenceKeySetRoute = defineRoute({
   method: 'get',
   path: LICENCE_KEY_SET_PATH,
+  auth: 'public',
   operationId: 'getLicenceKeySet',
   tag: 'Licence certificates',
   summary: 'Public keys that verify licence certificates (JWK set)',

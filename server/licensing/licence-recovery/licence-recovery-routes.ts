@@ -44,6 +44,7 @@ function maskAddress(address: string): string {
 const requestLostLicenceKeyRoute = defineRoute({
   method: 'post',
   path: LOST_KEY_PATH,
+  auth: 'csrf',
   operationId: 'requestLostLicenceKey',
   tag: 'Lost licence key',
   summary: 'E-mail a link to replace the key of every licence of an address',
@@ -66,6 +67,7 @@ const requestLostLicenceKeyRoute = defineRoute({
 const replaceLicenceKeyRoute = defineRoute({
   method: 'post',
   path: REPLACE_KEY_PATH,
+  auth: 'csrf',
   operationId: 'replaceLicenceKey',
   tag: 'Lost licence key',
   summary: 'Replace a licence key with the link token of the lost-key e-mail',
@@ -95,6 +97,7 @@ const replaceLicenceKeyRoute = defineRoute({
 const listReplaceableTokensRoute = defineRoute({
   method: 'post',
   path: REPLACE_KEY_TOKENS_PATH,
+  auth: 'csrf',
   operationId: 'listReplaceableAccessTokens',
   tag: 'Lost licence key',
   summary: 'List the access tokens a key replacement would end',

@@ -35,12 +35,12 @@ function bearerToken(header: string | undefined): string | null | undefined {
 const validateLicenseRoute = defineRoute({
   method: 'post',
   path: VALIDATE_PATH,
+  auth: 'accessToken',
   operationId: 'validateLicense',
   tag: 'Licence validation',
   summary: 'Validate a licence key or access token for the CLI',
   description:
     'Checks run in this order and the first failure is answered: NOT_FOUND → PRODUCT_MISMATCH → PENDING_DELETION → DEACTIVATED (lapsed payment, or revoked by an operator, which payments do not lift) → EXPIRED → TOO_MANY_ORGS. A new `orgId` is admitted while the licence has fewer orgs in use (validated within 30 days) than it covers; orgs already in use keep working. Every valid answer for a named `orgId` carries a signed certificate for that org and product only; the CLI accepts it offline only while it works on the same org and product (docs/licence-certificates.md). Without `orgId` the answer states the licence but carries no certificate. Invalid licences are answered with 200 and `valid: false`; 4xx statuses mean the request itself was wrong.',
-  security: [{}, { accessToken: [] }],
   request: { body: validationRequestSchema, bodyExamples: validateExamples.request },
   responses: {
     200: {

@@ -39,6 +39,7 @@ function notFound(c: Ctx, error: string, message: string) {
 const getReleaseSha256SumsRoute = defineRoute({
   method: 'get',
   path: `/downloads/:version/${SHA256SUMS_FILE}`,
+  auth: 'public',
   operationId: 'getReleaseSha256Sums',
   tag: 'Releases',
   origin: 'site',
@@ -56,6 +57,7 @@ const getReleaseSha256SumsRoute = defineRoute({
 const getReleaseSignatureRoute = defineRoute({
   method: 'get',
   path: `/downloads/:version/${SIGNATURE_FILE}`,
+  auth: 'public',
   operationId: 'getReleaseSignature',
   tag: 'Releases',
   origin: 'site',
@@ -77,6 +79,7 @@ const getReleaseSignatureRoute = defineRoute({
 const getReleaseSbomRoute = defineRoute({
   method: 'get',
   path: `/downloads/:version/${SBOM_FILE}`,
+  auth: 'public',
   operationId: 'getReleaseSbom',
   tag: 'Releases',
   origin: 'site',
@@ -96,6 +99,7 @@ const getReleaseSbomRoute = defineRoute({
 const getReleaseSigningKeyRoute = defineRoute({
   method: 'get',
   path: CURRENT_SIGNING_KEY_PATH,
+  auth: 'public',
   operationId: 'getReleaseSigningKey',
   tag: 'Releases',
   origin: 'site',
@@ -109,6 +113,7 @@ const getReleaseSigningKeyRoute = defineRoute({
 const getReleaseSigningKeyByIdRoute = defineRoute({
   method: 'get',
   path: '/downloads/release-signing-keys/:file',
+  auth: 'public',
   operationId: 'getReleaseSigningKeyById',
   tag: 'Releases',
   origin: 'site',

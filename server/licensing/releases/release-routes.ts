@@ -231,6 +231,7 @@ const notFound = {
 const listReleasesRoute = defineRoute({
   method: 'get',
   path: '/api/releases',
+  auth: 'public',
   operationId: 'listReleases',
   tag: 'Releases',
   origin: 'site',
@@ -247,6 +248,7 @@ const listReleasesRoute = defineRoute({
 const getLatestReleaseRoute = defineRoute({
   method: 'get',
   path: '/api/releases/latest',
+  auth: 'public',
   operationId: 'getLatestRelease',
   tag: 'Releases',
   origin: 'site',
@@ -262,6 +264,7 @@ const getLatestReleaseRoute = defineRoute({
 const getSuggestedDownloadRoute = defineRoute({
   method: 'get',
   path: '/api/downloads/suggested',
+  auth: 'public',
   operationId: 'getSuggestedDownload',
   tag: 'Releases',
   origin: 'site',
@@ -288,6 +291,7 @@ const getSuggestedDownloadRoute = defineRoute({
 const downloadLatestArtifactRoute = defineRoute({
   method: 'get',
   path: '/download/latest/:os/:arch/:format',
+  auth: 'public',
   operationId: 'downloadLatestArtifact',
   tag: 'Releases',
   origin: 'site',
@@ -310,6 +314,7 @@ const downloadLatestArtifactRoute = defineRoute({
 const getReleaseFeedRoute = defineRoute({
   method: 'get',
   path: RELEASE_FEED_PATH,
+  auth: 'public',
   operationId: 'getReleaseFeed',
   tag: 'Releases',
   origin: 'site',

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RouteAuth } from '../route-auth/route-auth.ts';
 
 /** Classic zod and zod/mini schemas alike (the shared contracts use zod/mini). */
 export type AnySchema = z.core.$ZodType;
@@ -38,8 +39,11 @@ export interface ApiOperationDoc {
   tag: string;
   /** Which host serves it: the account service (default) or the website's own origin. */
   origin?: 'account' | 'site';
-  /** Security requirement alternatives, e.g. `[{}, { accessToken: [] }]` for "optional bearer". */
-  security?: Array<Record<string, string[]>>;
+  /**
+   * Who may call it and how they prove it (decision 225): drives the CSRF check, the middleware
+   * before the handler and the operation's `security` in the document.
+   */
+  auth: RouteAuth;
   request?: {
     query?: ObjectSchema;
     pathParams?: ObjectSchema;

@@ -34,6 +34,14 @@ export const csrfErrorSchema = z
     description: 'The X-XSRF-TOKEN header is missing or does not match the XSRF-TOKEN cookie.',
   });
 
+export const consoleSessionErrorSchema = z
+  .object({ Error: z.literal('ConsoleSessionRequired'), message: z.string() })
+  .meta({
+    id: 'ConsoleSessionRequiredError',
+    description:
+      'The endpoint is the operator console’s and the request carries no console session.',
+  });
+
 export const internalErrorSchema = z
   .object({ Error: z.literal('InternalError'), message: z.string() })
   .meta({ id: 'InternalError', description: 'An unexpected server error.' });

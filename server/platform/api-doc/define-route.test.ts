@@ -8,6 +8,7 @@ const greet = defineRoute({
   method: 'post',
   path: '/greet/:name',
   operationId: 'greet',
+  auth: 'csrf',
   tag: 'Test',
   summary: 'Greets',
   request: {
@@ -20,6 +21,7 @@ const other = defineRoute({
   method: 'get',
   path: '/other',
   operationId: 'other',
+  auth: 'public',
   tag: 'Test',
   summary: 'Other',
   responses: { 204: { description: 'Nothing.' } },
@@ -69,5 +71,70 @@ describe('defineRoute', () => {
       return app;
     });
     expect(() => twice.app(undefined)).toThrow(/registered twice/);
+  });
+
+  it('will not define a route without its auth, nor a GET that wants the CSRF check', () => {
+    const definition = {
+      method: 'post',
+      path: '/no-auth',
+      operationId: 'noAuth',
+      tag: 'Test',
+      summary: 'No auth',
+      responses: { 204: { description: 'Nothing.' } },
+    } as const;
+    // @ts-expect-error: every definition declares its auth (decision 225).
+    expect(() => defineRoute(definition)).toThrow(
+      /POST \/no-auth \(noAuth\) declares no valid auth/,
+    );
+    // A kind the type does not know, as a JavaScript caller could pass it.
+    const unknownKind: unknown = 'cookie';
+    // @ts-expect-error: not a kind of RouteAuth.
+    expect(() => defineRoute({ ...definition, auth: unknownKind })).toThrow(
+      /declares no valid auth \(decision 225\): "cookie"/,
+    );
+    expect(() => defineRoute({ ...definition, auth: { permission: 'Licence suspend' } })).toThrow(
+      /declares no valid auth/,
+    );
+    expect(() => defineRoute({ ...definition, method: 'get', auth: 'csrf' })).toThrow(
+      /GET \/no-auth \(noAuth\) declares auth csrf, but a GET is never CSRF-checked/,
+    );
+  });
+
+  it('answers a console route 401 before its middleware and handler run', async () => {
+    const suspend = defineRoute({
+      method: 'post',
+      path: '/console/licences/:id/suspend',
+      operationId: 'suspendLicence',
+      auth: { permission: 'licence.suspend' },
+      tag: 'Test',
+      summary: 'Suspend',
+      request: { body: z.strictObject({ reason: z.string() }) },
+      responses: { 204: { description: 'Suspended.' } },
+    });
+    const reached: string[] = [];
+    const group = defineRoutes([suspend], () => {
+      const app = new Hono<AppEnv>();
+      suspend.handle(
+        app,
+        async (_c, next) => {
+          reached.push('middleware');
+          await next();
+        },
+        async (c, input) => {
+          reached.push('handler');
+          await input.body();
+          return c.body(null, 204);
+        },
+      );
+      return app;
+    });
+    const res = await post(group.app(undefined), '/console/licences/x/suspend', '{"reason":"r"}');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      Error: 'ConsoleSessionRequired',
+      message: 'Sign in to the operator console first.',
+    });
+    expect(reached).toEqual([]);
   });
 });

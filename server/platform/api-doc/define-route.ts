@@ -2,6 +2,8 @@ import type { Context, Env, Hono, MiddlewareHandler, Next } from 'hono';
 import type { z } from 'zod';
 import { readJsonBody, readQuery, type RequestInput } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
+import { requirePermission } from '../route-auth/require-permission.ts';
+import { describeRouteAuth, routeAuthSchema } from '../route-auth/route-auth.ts';
 import type { AnySchema, ApiOperationDoc, ObjectSchema } from './api-doc.ts';
 
 /** What a definition says about the request: only its schemas shape the handler's input. */
@@ -35,7 +37,8 @@ export type RouteHandler<R, E extends Env = AppEnv, P extends string = string> =
 
 /**
  * One endpoint, defined once: its method, path and schemas are what the OpenAPI document shows,
- * what `handle` registers and what the handler's `input` validates with (decision 168).
+ * what `handle` registers and what the handler's `input` validates with (decision 168); its `auth`
+ * decides the CSRF check, the middleware before the handler and its documented security (225).
  */
 export interface RouteDefinition<
   R extends ApiRequestDoc = ApiRequestDoc,
@@ -58,6 +61,10 @@ const registered = new WeakMap<object, Set<ApiOperationDoc>>();
 export function defineRoute<R extends ApiRequestDoc = never, P extends string = string>(
   doc: ApiOperationDoc & { path: P; request?: R },
 ): RouteDefinition<R, P> {
+  checkAuth(doc);
+  const { auth } = doc;
+  // What the declaration puts before the handler; the CSRF check is app-wide (`csrf.ts`).
+  const guard = typeof auth === 'object' ? requirePermission(auth.permission) : undefined;
   const definition: RouteDefinition<R, P> = {
     doc,
     handle<E extends Env>(
@@ -70,8 +77,12 @@ export function defineRoute<R extends ApiRequestDoc = never, P extends string = 
       const last = handlers.at(-1) as RouteHandler<R, E, P>;
       const run = (c: Context, next: Next) =>
         last(c as unknown as Context<E, P>, inputOf<R>(c, doc), next);
-      if (handlers.length === 1) target.on(method, doc.path, run);
-      else target.on(method, doc.path, handlers[0] as unknown as MiddlewareHandler, run);
+      const middleware =
+        handlers.length === 2 ? (handlers[0] as unknown as MiddlewareHandler) : undefined;
+      if (guard && middleware) target.on(method, doc.path, guard, middleware, run);
+      else if (guard) target.on(method, doc.path, guard, run);
+      else if (middleware) target.on(method, doc.path, middleware, run);
+      else target.on(method, doc.path, run);
       const set = registered.get(app) ?? new Set<ApiOperationDoc>();
       if (set.has(doc)) throw new Error(`${describe(doc)} is registered twice`);
       set.add(doc);
@@ -79,6 +90,21 @@ export function defineRoute<R extends ApiRequestDoc = never, P extends string = 
     },
   };
   return definition;
+}
+
+/** A definition's `auth` is one of the kinds, and a GET is never a `csrf` one: GETs are not checked. */
+function checkAuth(doc: ApiOperationDoc): void {
+  const auth: unknown = doc.auth;
+  if (!routeAuthSchema.safeParse(auth).success) {
+    throw new Error(
+      `${describe(doc)} declares no valid auth (decision 225): ${JSON.stringify(auth) ?? 'none'}`,
+    );
+  }
+  if (doc.method === 'get' && doc.auth === 'csrf') {
+    throw new Error(
+      `${describe(doc)} declares auth ${describeRouteAuth(doc.auth)}, but a GET is never CSRF-checked`,
+    );
+  }
 }
 
 function inputOf<R>(c: Context, doc: ApiOperationDoc): RouteInput<R> {

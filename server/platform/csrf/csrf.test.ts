@@ -7,7 +7,12 @@ const cookiePattern = /^XSRF-TOKEN=([\w-]{32}); Path=\/; SameSite=Strict$/;
 
 function appWith(route: (app: Hono<AppEnv>) => void, secureCookie = false): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use(csrf({ isExempt: (path) => path.startsWith('/hooks/'), secureCookie }));
+  app.use(
+    csrf({
+      isExempt: (method, path) => method === 'POST' && path === '/hooks/stripe',
+      secureCookie,
+    }),
+  );
   app.route('/', csrfTokenRoutes.app({ secureCookie }));
   route(app);
   return app;

@@ -18,8 +18,11 @@ export { CSRF_COOKIE, CSRF_FORM_FIELD, CSRF_HEADER };
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface CsrfOptions {
-  /** Paths called by machines, not browsers (webhooks, the CLI): they authenticate otherwise. */
-  isExempt: (path: string) => boolean;
+  /**
+   * Requests to routes that machines call with their own credential (webhooks, the CLI):
+   * `csrfExemptionsOf` the route definitions (decision 225).
+   */
+  isExempt: (method: string, path: string) => boolean;
   secureCookie: boolean;
 }
 
@@ -67,7 +70,7 @@ function refused(c: Context<AppEnv>): Response {
  */
 export function csrf(options: CsrfOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (safeMethods.has(c.req.method) || options.isExempt(c.req.path)) return next();
+    if (safeMethods.has(c.req.method) || options.isExempt(c.req.method, c.req.path)) return next();
     const cookieToken = readCsrfCookie(c, options.secureCookie);
     if (!cookieToken) return refused(c);
     let sent = c.req.header(CSRF_HEADER);
@@ -85,6 +88,7 @@ export function csrf(options: CsrfOptions): MiddlewareHandler<AppEnv> {
 const getCsrfTokenRoute = defineRoute({
   method: 'get',
   path: CSRF_TOKEN_PATH,
+  auth: 'public',
   operationId: 'getCsrfToken',
   tag: 'Site',
   origin: 'site',
