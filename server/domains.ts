@@ -11,6 +11,7 @@ import { paymentDocumentDomain } from './billing/documents/payment-document-modu
 import { fxRateDomain } from './billing/fx-rates/fx-rate-module.ts';
 import { subscriptionDomain } from './billing/subscriptions/subscription-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
+import { customerDomain } from './features/customers/customer-module.ts';
 import { privacyDomain } from './features/privacy/privacy-module.ts';
 import { securityContactDomain } from './features/security-contact/security-contact-module.ts';
 import { trialDomain } from './features/trials/trial-module.ts';
@@ -70,6 +71,7 @@ export const domains: readonly AppDomain[] = [
   licenceValidationDomain,
   rateLimitDomain,
   privacyDomain,
+  customerDomain,
   auditDomain,
   referenceDomain((urls) => apiDocument(urls)),
 ];

@@ -1,9 +1,6 @@
 import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
-import {
-  checkLicence,
-  noOrgUsage,
-  ORG_ACTIVE_DAYS,
-} from '#server/licensing/licences/check-licence.ts';
+import { ORG_ACTIVE_DAYS } from '#server/licensing/licences/check-licence.ts';
+import { licenceState } from '#server/licensing/licences/licence-state.ts';
 import { licenceEntitlements } from '#server/licensing/licence-validation/licence-entitlements.ts';
 import { createLicenceValidationRepository } from '#server/licensing/licence-validation/licence-validation-repository.ts';
 import { issueReplacementKey } from '#server/licensing/licence-recovery/replace-licence-key.ts';
@@ -45,12 +42,7 @@ const licenceArgument = {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_TRIAL_EXTENSION_DAYS = 366;
 
-function state(licence: Licence, now: Date): string {
-  // Validation answers a revocation as DEACTIVATED (decision 086); operators see the cause.
-  if (licence.revokedAt && licence.revokedAt.getTime() <= now.getTime()) return 'revoked';
-  const { code } = checkLicence(licence, licence.productId, noOrgUsage, now);
-  return code === 'VALID' ? 'valid' : code.toLowerCase().replaceAll('_', ' ');
-}
+const state = licenceState;
 
 /** Even a keyed hash of the key stays out of operator output. */
 function withoutKeyHash(licence: Licence): Omit<Licence, 'keyHash'> {
