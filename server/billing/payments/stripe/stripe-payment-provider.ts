@@ -44,6 +44,8 @@ export const metadataKeys = {
   currency: 'currency',
   poReference: 'po_reference',
   quoteReference: 'quote_reference',
+  /** Who the licence is for, when not the customer's address (decision 223). */
+  licenceHolderEmail: 'licence_holder_email',
   /** VIES's consultation number of the buyer's VAT ID (decision 210). */
   viesConsultation: 'vies_consultation_number',
 } as const;
@@ -331,6 +333,9 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           metadata[metadataKeys.licenceIdToConvert] = input.licenceIdToConvert;
         }
         if (input.quoteNumber) metadata[metadataKeys.quoteReference] = input.quoteNumber;
+        if (input.licenceHolderEmail) {
+          metadata[metadataKeys.licenceHolderEmail] = input.licenceHolderEmail;
+        }
         if (vat?.confirmation) {
           metadata[metadataKeys.viesConsultation] = vat.confirmation.consultationNumber;
         }
@@ -389,6 +394,9 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         };
         if (input.poReference) metadata[metadataKeys.poReference] = input.poReference;
         if (input.quoteReference) metadata[metadataKeys.quoteReference] = input.quoteReference;
+        if (input.licenceHolderEmail) {
+          metadata[metadataKeys.licenceHolderEmail] = input.licenceHolderEmail;
+        }
         const { buyer } = input;
         const address = buyer.address;
         const customerParams: Stripe.CustomerCreateParams = {
@@ -559,6 +567,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           endedForNonPayment: subscription.cancellation_details?.reason === 'payment_failed',
           licenceIdToConvert: subscription.metadata[metadataKeys.licenceIdToConvert] ?? null,
           quoteNumber: subscription.metadata[metadataKeys.quoteReference] ?? null,
+          licenceHolderEmail: subscription.metadata[metadataKeys.licenceHolderEmail] ?? null,
           collection: byInvoice ? 'invoice' : 'card',
           openInvoice,
           paymentReceived,
