@@ -32,6 +32,8 @@ export interface SubscriptionSnapshot {
   subscriptionId: string;
   customerId: string;
   customerEmail: string | null;
+  /** The paying company as the provider's customer names it (Stripe); absent: unknown. */
+  customerName?: string | null;
   status: SubscriptionStatus;
   edition: Edition;
   /** The licence size (orgs): Pro 4..24, Starter and Enterprise their fixed size. */

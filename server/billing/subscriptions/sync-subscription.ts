@@ -416,7 +416,7 @@ export async function syncSubscription(
           snapshot,
           now,
           documentLink,
-          documents.at(-1)?.document.buyer.companyName ?? null,
+          documents.at(-1)?.document.buyer.companyName ?? snapshot.customerName ?? null,
         );
         if (attached === OVER_FREE_LIMIT) {
           // Free, so nothing to refund: the subscription ends at once, without a licence.

@@ -85,6 +85,7 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
     .from(trialClaims)
     .where(eq(trialClaims.emailHash, subject.emailHash));
   const person = subject.normalized;
+  const holderNamings = await licenceHolderNamingsOf(db, person);
   return {
     licences: licenceRows,
     accessTokens: await db
@@ -112,7 +113,11 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       .select()
       .from(emailOutbox)
       .where(
-        or(eq(emailOutbox.toAddressNormalized, person), eq(emailOutbox.replyToNormalized, person)),
+        or(
+          eq(emailOutbox.toAddressNormalized, person),
+          eq(emailOutbox.replyToNormalized, person),
+          namedInPayersMail(holderNamings),
+        ),
       ),
     localCustomers: localCustomerRows,
     localSubscriptions: localSubscriptionRows,
@@ -147,8 +152,32 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       .select()
       .from(localPortalSessions)
       .where(idsIn(localPortalSessions.customerId, localCustomerIds)),
-    licenceHolderNamings: await licenceHolderNamingsOf(db, person),
+    licenceHolderNamings: holderNamings,
   };
+}
+
+/** The e-mails to a payer that name the licence holder (decision 223). */
+export const payerMailsNamingTheHolder = ['invoice-order-confirmation', 'licence-sent-to-holder'];
+
+/**
+ * A payer's e-mails that name the person as holder, by each spelling an order gave (an e-mail's
+ * body has no normalized form; its kinds are few and kept 30 days).
+ */
+function namedInPayersMail(namings: Array<{ licenceHolderEmail: string | null }>): SQL {
+  const spellings = [
+    ...new Set(namings.flatMap((row) => (row.licenceHolderEmail ? [row.licenceHolderEmail] : []))),
+  ];
+  if (spellings.length === 0) return sql`false`;
+  return (
+    and(
+      inArray(emailOutbox.kind, payerMailsNamingTheHolder),
+      or(
+        ...spellings.map(
+          (spelling) => sql`position(lower(${spelling}) in lower(${emailOutbox.textBody})) > 0`,
+        ),
+      ),
+    ) ?? sql`false`
+  );
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 import {
   erasePersonalData,
   findPersonalData,
+  payerMailsNamingTheHolder,
   recordPrivacyRequest,
   type DataSubject,
   type ErasureCounts,
@@ -106,7 +107,12 @@ export async function exportPersonalData(
       // E-mails as sent: address, subject, state and times; bodies may hold a licence key.
       emailsSent: data.emails.map((row) => ({
         kind: row.kind,
-        to: row.toAddress,
+        // A payer's e-mail that names the person as holder: the payer's address is not theirs.
+        to:
+          payerMailsNamingTheHolder.includes(row.kind) &&
+          row.toAddressNormalized !== subject.normalized
+            ? 'the payer'
+            : row.toAddress,
         replyTo: row.replyTo,
         subject: row.subject,
         status: row.status,

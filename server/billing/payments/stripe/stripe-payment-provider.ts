@@ -528,10 +528,11 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           );
         }
         const customer = subscription.customer;
-        const customerEmail =
+        const live =
           typeof customer === 'object' && !('deleted' in customer && customer.deleted)
-            ? (customer.email ?? null)
+            ? customer
             : null;
+        const customerEmail = live?.email ?? null;
         const byInvoice = subscription.collection_method === 'send_invoice';
         let openInvoice: OpenInvoice | null = null;
         // A card subscription is created by Checkout only once its first payment went through.
@@ -556,6 +557,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           subscriptionId: subscription.id,
           customerId: idOf(customer) ?? '',
           customerEmail,
+          customerName: live?.name ?? null,
           status: subscription.status,
           edition: order.edition,
           quantity: licenceQuantity(order.edition, item.quantity ?? 1),
