@@ -21,7 +21,13 @@ import {
 import { databaseTargets } from '../support/databases.ts';
 import { runAdminOn } from '../support/licensing.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { createCheckout, payLocally, pro10YearlyEur, successCard } from './checkout-support.ts';
+import {
+  createCheckout,
+  mailsTo,
+  payLocally,
+  pro10YearlyEur,
+  successCard,
+} from './checkout-support.ts';
 
 /** One holder under three spellings of one Gmail mailbox, named by two payers (decision 223). */
 const HOLDER_CARD = 'Lee.Holder+cli@Gmail.com';
@@ -129,10 +135,13 @@ describe.each(databaseTargets)('privacy of a licence holder on $name', (target) 
       new Set([HOLDER_CARD, HOLDER_ORDER, HOLDER_PENDING]),
     );
     // The payers' e-mails that name the holder are found (their bodies), without the payer's address.
-    expect(document.emailsSent).toContainEqual({ kind: 'licence-sent-to-holder', to: 'the payer' });
+    expect(document.emailsSent).toContainEqual({
+      kind: 'licence-sent-to-holder',
+      to: 'another recipient',
+    });
     expect(document.emailsSent).toContainEqual({
       kind: 'invoice-order-confirmation',
-      to: 'the payer',
+      to: 'another recipient',
     });
     // The orders are the payers': the holder's export shows only where it names them.
     expect(document.invoiceOrders).toEqual([]);
@@ -155,23 +164,37 @@ describe.each(databaseTargets)('privacy of a licence holder on $name', (target) 
   });
 
   it('erasing the payer takes the billing address out of the subscriptions kept for the books', async () => {
+    const kim = 'kim@privacy-holder-dev.test';
+    const { sessionId } = await createCheckout(t, { ...pro10YearlyEur, licenceHolderEmail: kim });
+    expect((await payLocally(t, sessionId, { email: PAYER, card: successCard })).status).toBe(303);
+    const kimsKey = async () =>
+      (await mailsTo(t, kim)).filter((mail) => mail.kind === 'licence-key');
+    // The holder's key e-mail names the payer.
+    expect((await kimsKey())[0]?.textBody).toContain(`(${PAYER}) bought this licence for you`);
     const kept = () =>
       t.deps.database.db
         .select()
         .from(subscriptions)
         .where(eq(subscriptions.billingEmailNormalized, PAYER));
-    expect(await kept()).toHaveLength(2);
+    expect(await kept()).toHaveLength(3);
     const out = join(dir, 'payer.json');
     expect((await admin('privacy', 'export', PAYER, '--out', out)).code).toBe(0);
     const document = z
-      .object({ subscriptions: z.array(z.object({ billingEmail: z.string().nullable() })) })
+      .object({
+        subscriptions: z.array(z.object({ billingEmail: z.string().nullable() })),
+        emailsSent: z.array(z.object({ kind: z.string(), to: z.string() })),
+      })
       .parse(JSON.parse(await readFile(out, 'utf8')));
-    expect(document.subscriptions.map((row) => row.billingEmail)).toEqual([PAYER, PAYER]);
+    expect(document.subscriptions.map((row) => row.billingEmail)).toEqual([PAYER, PAYER, PAYER]);
+    // The holder's key e-mail names the payer: found, without the holder's address.
+    expect(document.emailsSent).toContainEqual({ kind: 'licence-key', to: 'another recipient' });
+    expect(JSON.stringify(document.emailsSent)).not.toContain(kim);
 
     const erased = await admin('privacy', 'erase', PAYER);
     expect(erased.code).toBe(0);
-    expect(erased.out).toMatch(/^Erased: .*subscription_billing_addresses 2/m);
-    expect(erased.out).toMatch(/^Kept: subscriptions 2/m);
+    expect(erased.out).toMatch(/^Erased: .*subscription_billing_addresses 3/m);
+    expect(erased.out).toMatch(/^Kept: subscriptions 3/m);
     expect(await kept()).toEqual([]);
+    expect(await kimsKey()).toEqual([]);
   });
 });

@@ -116,7 +116,17 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
         or(
           eq(emailOutbox.toAddressNormalized, person),
           eq(emailOutbox.replyToNormalized, person),
-          namedInPayersMail(holderNamings),
+          // The payers' e-mails naming the person as holder, and the holders' naming them as payer.
+          namedInMail(
+            holderNamings.map((row) => row.licenceHolderEmail),
+            mailsNamingTheHolder,
+          ),
+          namedInMail(
+            subscriptionRows
+              .filter((row) => row.billingEmailNormalized === person)
+              .map((row) => row.billingEmail),
+            mailsNamingThePayer,
+          ),
         ),
       ),
     localCustomers: localCustomerRows,
@@ -157,22 +167,22 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
 }
 
 /** The e-mails to a payer that name the licence holder (decision 223). */
-export const payerMailsNamingTheHolder = ['invoice-order-confirmation', 'licence-sent-to-holder'];
+const mailsNamingTheHolder = ['invoice-order-confirmation', 'licence-sent-to-holder'];
+/** The e-mails to a licence holder that name who paid (decision 223). */
+const mailsNamingThePayer = ['licence-key'];
 
 /**
- * A payer's e-mails that name the person as holder, by each spelling an order gave (an e-mail's
- * body has no normalized form; its kinds are few and kept 30 days).
+ * E-mails of `kinds` to someone else whose text names the person in one of the spellings an
+ * order gave: a body has no normalized form, but these kinds are few and kept 30 days.
  */
-function namedInPayersMail(namings: Array<{ licenceHolderEmail: string | null }>): SQL {
-  const spellings = [
-    ...new Set(namings.flatMap((row) => (row.licenceHolderEmail ? [row.licenceHolderEmail] : []))),
-  ];
-  if (spellings.length === 0) return sql`false`;
+function namedInMail(spellings: Array<string | null>, kinds: string[]): SQL {
+  const distinct = [...new Set(spellings.flatMap((spelling) => (spelling ? [spelling] : [])))];
+  if (distinct.length === 0) return sql`false`;
   return (
     and(
-      inArray(emailOutbox.kind, payerMailsNamingTheHolder),
+      inArray(emailOutbox.kind, kinds),
       or(
-        ...spellings.map(
+        ...distinct.map(
           (spelling) => sql`position(lower(${spelling}) in lower(${emailOutbox.textBody})) > 0`,
         ),
       ),

@@ -12,7 +12,6 @@ import {
 import {
   erasePersonalData,
   findPersonalData,
-  payerMailsNamingTheHolder,
   recordPrivacyRequest,
   type DataSubject,
   type ErasureCounts,
@@ -107,12 +106,13 @@ export async function exportPersonalData(
       // E-mails as sent: address, subject, state and times; bodies may hold a licence key.
       emailsSent: data.emails.map((row) => ({
         kind: row.kind,
-        // A payer's e-mail that names the person as holder: the payer's address is not theirs.
+        // An e-mail to someone else that names the person (a licence's payer or holder, decision
+        // 223): the other's address is not theirs to see.
         to:
-          payerMailsNamingTheHolder.includes(row.kind) &&
-          row.toAddressNormalized !== subject.normalized
-            ? 'the payer'
-            : row.toAddress,
+          row.toAddressNormalized === subject.normalized ||
+          row.replyToNormalized === subject.normalized
+            ? row.toAddress
+            : 'another recipient',
         replyTo: row.replyTo,
         subject: row.subject,
         status: row.status,
