@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutMessages, checkoutRequestSchema } from './checkout.ts';
+import { checkoutFormSchemas, checkoutMessages, checkoutRequestSchema } from './checkout.ts';
+import { invoiceCheckoutRequestSchema } from './invoice-checkout.ts';
+import { licenceHolderMessages } from './licence-holder.ts';
 
 const valid = {
   edition: 'Pro',
@@ -21,6 +23,56 @@ const issuesOf = (value: unknown) => {
     ? []
     : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
 };
+
+describe('the licence holder (decision 223)', () => {
+  it('is trimmed, empty is none, and must be an e-mail address of at most 254 characters', () => {
+    const holderOf = (licenceHolderEmail: unknown) =>
+      checkoutRequestSchema.parse({ ...valid, licenceHolderEmail }).licenceHolderEmail;
+    expect(holderOf('  dev@acme.test ')).toBe('dev@acme.test');
+    expect(holderOf('  ')).toBeUndefined();
+    expect(holderOf(null)).toBeUndefined();
+    for (const bad of ['dev', 'dev@', '@acme.test', `${'d'.repeat(250)}@a.test`, 7]) {
+      expect(issuesOf({ ...valid, licenceHolderEmail: bad }), String(bad)).toEqual([
+        `licenceHolderEmail: ${licenceHolderMessages.invalid}`,
+      ]);
+    }
+  });
+
+  it('is refused on a free Starter checkout, not when left empty', () => {
+    const starter = { ...valid, edition: 'Starter', quantity: 3 };
+    expect(issuesOf({ ...starter, licenceHolderEmail: 'dev@acme.test' })).toEqual([
+      `licenceHolderEmail: ${licenceHolderMessages.notForStarter}`,
+    ]);
+    expect(issuesOf({ ...starter, licenceHolderEmail: '' })).toEqual([]);
+  });
+
+  it('is the same field on the order by invoice and in the paid dialog', () => {
+    const order = {
+      edition: 'Pro',
+      quantity: 10,
+      billingPeriod: 'yearly',
+      billingCurrency: 'EUR',
+      companyName: 'Muster GmbH',
+      billingEmail: 'ap@muster.test',
+      addressLine: 'Hauptstraße 1',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+    };
+    expect(
+      invoiceCheckoutRequestSchema.parse({ ...order, licenceHolderEmail: ' dev@muster.test' })
+        .licenceHolderEmail,
+    ).toBe('dev@muster.test');
+    expect(
+      invoiceCheckoutRequestSchema.safeParse({ ...order, licenceHolderEmail: 'dev@' }).success,
+    ).toBe(false);
+    const form = { companyName: 'Muster GmbH', addressLine: 'A 1', postalCode: '1', city: 'B' };
+    expect(
+      checkoutFormSchemas.paid.safeParse({ ...form, country: 'DE', licenceHolderEmail: 'x@' })
+        .success,
+    ).toBe(false);
+  });
+});
 
 describe('checkoutRequestSchema', () => {
   it('accepts the spec fields and drops an empty trial key', () => {

@@ -13,6 +13,7 @@ import {
   vatIdField,
 } from './buyer-address.ts';
 import { optionalLine, requiredLine } from './fields.ts';
+import { licenceHolderEmailField, licenceHolderMessages } from './licence-holder.ts';
 import { validationMessages } from './messages.ts';
 
 /** The longest URL or licence key the checkout accepts (far above any real one). */
@@ -94,6 +95,8 @@ export const checkoutRequestSchema = z
     successUrl: returnUrl,
     cancelUrl: returnUrl,
     ...checkoutBuyerFields,
+    /** Who receives the licence key, when not the paying address (decision 223); paid plans only. */
+    licenceHolderEmail: licenceHolderEmailField,
   })
   .check(
     z.refine((request) => quantityIsValidForEdition(request.edition, request.quantity), {
@@ -105,6 +108,9 @@ export const checkoutRequestSchema = z
         context.addIssue({ code: 'custom', path: [path], message, input: undefined });
       // A quote's link names the buyer; whatever else is sent must match it (the service checks).
       const quoted = Boolean(request.quoteToken);
+      // A free licence goes to whoever orders it, one address at a time (decision 158).
+      if (request.edition === 'Starter' && request.licenceHolderEmail)
+        issue('licenceHolderEmail', licenceHolderMessages.notForStarter);
       if (!quoted && !request.companyName)
         issue('companyName', checkoutMessages.companyNameRequired);
       if (!quoted && request.edition !== 'Starter') {
@@ -140,7 +146,11 @@ const companyNameField = requiredLine(
 );
 export const checkoutFormSchemas = {
   paid: z
-    .object({ companyName: companyNameField, ...buyerAddressFields })
+    .object({
+      companyName: companyNameField,
+      ...buyerAddressFields,
+      licenceHolderEmail: licenceHolderEmailField,
+    })
     .check(buyerVatIdCheck, buyerStateCheck),
   free: z.object({ companyName: companyNameField }),
 };

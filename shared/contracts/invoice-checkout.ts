@@ -7,6 +7,7 @@ import {
   buyerVatIdCheck,
 } from './buyer-address.ts';
 import { singleLineCheck } from './fields.ts';
+import { licenceHolderEmailField, licenceHolderMessages } from './licence-holder.ts';
 
 const TEXT_MAX_LENGTH = 200;
 const EMAIL_MAX_LENGTH = 254;
@@ -55,6 +56,8 @@ const invoiceBuyerFields = {
     ),
   ...buyerAddressFields,
   poReference: optionalText(invoiceCheckoutLimits.purchaseOrder),
+  /** Who receives the licence key, when not the billing address (decision 223). */
+  licenceHolderEmail: licenceHolderEmailField,
 };
 
 /** The accept page's form: the buyer's fields, the VAT ID checked against the country. */
@@ -94,6 +97,10 @@ export const invoiceCheckoutRequestSchema = z.pipe(
       }),
       buyerVatIdCheck,
       buyerStateCheck,
+      z.refine((request) => request.edition !== 'Starter' || !request.licenceHolderEmail, {
+        path: ['licenceHolderEmail'],
+        error: licenceHolderMessages.notForStarter,
+      }),
     ),
   z.transform((request) => ({ ...request, vatId: buyerVatId(request) ?? null })),
 );

@@ -3,6 +3,7 @@ import { expect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { parseLicenceKey } from '#server/licensing/licences/licence-key.ts';
 import { cardDeclinedAtCheckout } from '#server/billing/payments/local/local-routes.ts';
+import { licenceHolderMessages } from '#shared/contracts/licence-holder.ts';
 import { portalLinkNotices } from '#shared/contracts/messages.ts';
 import { waitForHydration } from './support/shell.ts';
 import {
@@ -86,6 +87,33 @@ test('buys Pro, 10 orgs, yearly, EUR through the local provider; the key arrives
   expect(parseLicenceKey(key)).toEqual({ ok: true, key });
   expect(mail.text).toContain('Orgsmith Pro, 10 orgs');
   expect(mail.text).toContain(`Licence e-mail address: ${email}`);
+});
+
+test('a licence holder named in the dialog gets the key; the paying address gets a note (decision 223)', async ({
+  page,
+}) => {
+  const payer = `ap-${run}@example.com`;
+  const holder = `dev-${run}@example.com`;
+  const dialog = await openCheckoutDialog(page, 'size=10&period=yearly&currency=EUR', 'Buy Pro');
+  await fillCheckoutDialog(dialog, germanBuyer);
+  const field = dialog.getByLabel('Licence holder e-mail (optional)');
+  await expect(dialog.getByText('Who receives the licence key.')).toBeVisible();
+  await field.fill('dev@');
+  await expect(dialog.getByText(licenceHolderMessages.invalid)).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Continue to payment' })).toBeDisabled();
+  await field.fill(holder);
+  await dialog.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(page).toHaveURL(/\/billing\/local\/checkout\/lcs_/);
+  await payWithCard(page, payer, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay €15,524.74' }).click();
+  await expect(page.getByRole('status')).toContainText(`licence key is on its way to ${holder}.`);
+
+  const keyMail = await sink.waitForMail({ to: holder, subject: /licence key$/ });
+  expect(keyMail.text).toMatch(keyPattern);
+  expect(keyMail.text).toContain(`Muster Software GmbH (${payer}) bought this licence for you`);
+  const note = await sink.waitForMail({ to: payer, subject: /licence key went to/ });
+  expect(note.text).not.toMatch(keyPattern);
+  expect(note.text).toContain(`Licence holder: ${holder}`);
 });
 
 test('cancelling the checkout returns to the pricing page with the selection intact', async ({

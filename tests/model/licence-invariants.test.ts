@@ -106,6 +106,8 @@ const newReached = () => ({
   invoiceOrders: 0,
   quotesPaidByCard: 0,
   redeliveries: 0,
+  /** Purchases whose licence went to another person of the run, its holder (decision 223). */
+  holders: 0,
 });
 let reached = newReached();
 
@@ -415,13 +417,24 @@ const validateOrg = (l: number, org: number) =>
     hasLicences,
   );
 
-/** A card purchase; `nameKey` names the key of one of the person's licences (the owner's proof). */
-const buyByCard = (p: number, s: number, chosen: (typeof plans)[number], nameKey: number | null) =>
+/**
+ * A card purchase; `nameKey` names the key of one of the person's licences (the owner's proof);
+ * `holder` names the other person, under a spelling, as the licence's holder (decision 223).
+ */
+const buyByCard = (
+  p: number,
+  s: number,
+  chosen: (typeof plans)[number],
+  nameKey: number | null,
+  holder: number | null,
+) =>
   operation(
-    `buyByCard(p${p}, s${s}, ${chosen.edition} ${chosen.quantity}, key ${nameKey})`,
+    `buyByCard(p${p}, s${s}, ${chosen.edition} ${chosen.quantity}, key ${nameKey}, holder ${holder === null ? null : `p${1 - p} s${holder}`})`,
     async (model) => {
       const own = model.licences.filter((licence) => licence.person === p);
       const named = nameKey === null ? undefined : pick(own, nameKey);
+      // Whoever is named holder gets the licence: what is made for them is theirs to keep.
+      const keyTo = holder === null ? p : 1 - p;
       const response = await postCheckout(world.t, {
         edition: chosen.edition,
         quantity: chosen.quantity,
@@ -432,15 +445,18 @@ const buyByCard = (p: number, s: number, chosen: (typeof plans)[number], nameKey
         // The company the checkout dialog asks for (decision 219).
         ...germanCompany,
         ...(named ? { trialLicenseKeyToConvert: named.key } : {}),
+        ...(holder === null ? {} : { licenceHolderEmail: actingAs(model, keyTo, holder) }),
       });
-      // A key that already has a subscription is refused (409): nothing to pay.
+      // A key that already has a subscription is refused (409), a holder on Starter or beside
+      // another's trial key (400): nothing to pay.
       if (response.status !== 201) return;
       const { sessionId } = z.object({ sessionId: z.string() }).parse(await response.json());
       // Naming the key is the owner's proof: that trial may change.
       if (named) delete named.untouchedTrial;
       await world.provider.payCard(sessionId, actingAs(model, p, s));
-      const mail = await newestMail(model, p, ['licence-key']);
-      await learnLicences(model, p, licenceKeyPattern.exec(mail?.text_body ?? '')?.[0]);
+      if (holder !== null) reached.holders++;
+      const mail = await newestMail(model, keyTo, ['licence-key']);
+      await learnLicences(model, keyTo, licenceKeyPattern.exec(mail?.text_body ?? '')?.[0]);
     },
   );
 
@@ -596,41 +612,55 @@ const companyBuyer = {
   country: 'DE',
 };
 
-/** An order by invoice, confirmed through the link e-mailed to the billing address. */
-const orderByInvoice = (p: number, s: number, chosen: 'Pro' | 'Enterprise') =>
-  operation(`orderByInvoice(p${p}, s${s}, ${chosen})`, async (model) => {
-    const billingEmail = actingAs(model, p, s);
-    const placed = await post('/account/v1/checkout/invoice', {
-      edition: chosen,
-      quantity: chosen === 'Pro' ? 4 : 25,
-      billingPeriod: 'yearly',
-      billingCurrency: 'EUR',
-      ...companyBuyer,
-      billingEmail,
-    });
-    const owesNothing = (model.unpaidOrders.get(p)?.size ?? 0) === 0;
-    const refusal = async (response: Response, when: string) => {
-      if (response.status !== 409 || !checked.has('noOneBlocks')) return;
-      const { Error: code } = z.object({ Error: z.string() }).parse(await response.json());
-      // Invariant 7: only the address's own confirmed unpaid order, or its company domain's three, refuse it.
-      if (code === 'InvoiceOrderDomainLimit' || (code === 'InvoiceOrderOpen' && owesNothing)) {
-        throw new Error(`no one blocks another: ${when} refused ${code} for ${billingEmail}`);
-      }
-    };
-    if (placed.status !== 201) return refusal(placed, 'the order');
-    const mail = await newestMail(model, p, ['invoice-order-confirmation']);
-    const token = /\/invoice-order\?token=([A-Za-z0-9_-]+)/.exec(mail?.text_body ?? '')?.[1];
-    if (!token) return;
-    const confirmed = await post('/account/v1/checkout/invoice/confirm', { token });
-    if (confirmed.status !== 200) return refusal(confirmed, 'the confirmation');
-    const { subscriptionId } = z
-      .object({ subscriptionId: z.string() })
-      .parse(await confirmed.json());
-    model.unpaidOrders.set(p, new Set([...(model.unpaidOrders.get(p) ?? []), subscriptionId]));
-    reached.invoiceOrders++;
-    const keyMail = await newestMail(model, p, ['licence-key']);
-    await learnLicences(model, p, licenceKeyPattern.exec(keyMail?.text_body ?? '')?.[0]);
-  });
+/**
+ * An order by invoice, confirmed through the link e-mailed to the billing address; `holder` names
+ * the other person, under a spelling, as the licence's holder (decision 223).
+ */
+const orderByInvoice = (
+  p: number,
+  s: number,
+  chosen: 'Pro' | 'Enterprise',
+  holder: number | null,
+) =>
+  operation(
+    `orderByInvoice(p${p}, s${s}, ${chosen}, holder ${holder === null ? null : `p${1 - p} s${holder}`})`,
+    async (model) => {
+      const billingEmail = actingAs(model, p, s);
+      const keyTo = holder === null ? p : 1 - p;
+      const placed = await post('/account/v1/checkout/invoice', {
+        edition: chosen,
+        quantity: chosen === 'Pro' ? 4 : 25,
+        billingPeriod: 'yearly',
+        billingCurrency: 'EUR',
+        ...companyBuyer,
+        billingEmail,
+        ...(holder === null ? {} : { licenceHolderEmail: actingAs(model, keyTo, holder) }),
+      });
+      const owesNothing = (model.unpaidOrders.get(p)?.size ?? 0) === 0;
+      const refusal = async (response: Response, when: string) => {
+        if (response.status !== 409 || !checked.has('noOneBlocks')) return;
+        const { Error: code } = z.object({ Error: z.string() }).parse(await response.json());
+        // Invariant 7: only the address's own confirmed unpaid order, or its company domain's three, refuse it.
+        if (code === 'InvoiceOrderDomainLimit' || (code === 'InvoiceOrderOpen' && owesNothing)) {
+          throw new Error(`no one blocks another: ${when} refused ${code} for ${billingEmail}`);
+        }
+      };
+      if (placed.status !== 201) return refusal(placed, 'the order');
+      const mail = await newestMail(model, p, ['invoice-order-confirmation']);
+      const token = /\/invoice-order\?token=([A-Za-z0-9_-]+)/.exec(mail?.text_body ?? '')?.[1];
+      if (!token) return;
+      const confirmed = await post('/account/v1/checkout/invoice/confirm', { token });
+      if (confirmed.status !== 200) return refusal(confirmed, 'the confirmation');
+      const { subscriptionId } = z
+        .object({ subscriptionId: z.string() })
+        .parse(await confirmed.json());
+      model.unpaidOrders.set(p, new Set([...(model.unpaidOrders.get(p) ?? []), subscriptionId]));
+      reached.invoiceOrders++;
+      if (holder !== null) reached.holders++;
+      const keyMail = await newestMail(model, keyTo, ['licence-key']);
+      await learnLicences(model, keyTo, licenceKeyPattern.exec(keyMail?.text_body ?? '')?.[0]);
+    },
+  );
 
 /** The buyer pays one of their open invoices (the operator marks it paid, as for a transfer). */
 const payInvoice = (p: number) =>
@@ -777,8 +807,14 @@ const commands = [
   fc.tuple(person, spelling).map(([p, s]) => startTrial(p, s)),
   fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 14 })).map(([l, org]) => validateOrg(l, org)),
   fc
-    .tuple(person, spelling, plan, fc.option(fc.nat(3), { nil: null }))
-    .map(([p, s, chosen, key]) => buyByCard(p, s, chosen, key)),
+    .tuple(
+      person,
+      spelling,
+      plan,
+      fc.option(fc.nat(3), { nil: null }),
+      fc.option(spelling, { nil: null }),
+    )
+    .map(([p, s, chosen, key, holder]) => buyByCard(p, s, chosen, key, holder)),
   fc.tuple(fc.nat(5), plan).map(([l, chosen]) => changePlan(l, chosen)),
   fc.nat(5).map(createToken),
   fc.nat(5).map(revokeToken),
@@ -799,8 +835,13 @@ const commands = [
   person.map(keepTrialKey),
   person.map(keepTrialKey),
   fc
-    .tuple(person, spelling, fc.constantFrom('Pro', 'Enterprise'))
-    .map(([p, s, chosen]) => orderByInvoice(p, s, chosen)),
+    .tuple(
+      person,
+      spelling,
+      fc.constantFrom('Pro', 'Enterprise'),
+      fc.option(spelling, { nil: null }),
+    )
+    .map(([p, s, chosen, holder]) => orderByInvoice(p, s, chosen, holder)),
   person.map(payInvoice),
   fc.tuple(fc.nat(5), spelling).map(([q, s]) => payQuoteByCard(q, s)),
   fc.nat(40).map(redeliver),

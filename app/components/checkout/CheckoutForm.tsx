@@ -11,6 +11,7 @@ import { hasSubdivisions } from '#shared/subdivisions.ts';
 import { BuyerFields } from '../forms/BuyerFields.tsx';
 import { FormField } from '../forms/FormField.tsx';
 import { FormFooter } from '../forms/FormFooter.tsx';
+import { LicenceHolderField } from './LicenceHolderField.tsx';
 import styles from '../forms/Forms.module.css';
 import { useFormValues } from '../forms/use-form-values.ts';
 import { useSubmission } from '../forms/use-submission.ts';
@@ -27,6 +28,7 @@ const empty = {
   state: '',
   country: '',
   vatId: '',
+  licenceHolderEmail: '',
 };
 
 /**
@@ -65,6 +67,7 @@ export function CheckoutForm() {
           ...values,
           state: hasSubdivisions(values.country) ? values.state : undefined,
           vatId: values.vatId.trim() || undefined,
+          licenceHolderEmail: values.licenceHolderEmail.trim() || undefined,
         };
     const request: CheckoutRequestInput = {
       edition,
@@ -146,6 +149,7 @@ export function CheckoutForm() {
           limits={{ companyName: 200 }}
         />
       )}
+      {free ? null : <LicenceHolderField field={field('licenceHolderEmail')} />}
       <details className={styles.note}>
         <summary>Converting a trial?</summary>
         <FormField

@@ -17,6 +17,7 @@ import type { RootData } from '#app/root-data.ts';
 import { BuyerFields } from '../forms/BuyerFields.tsx';
 import { placeInvoiceOrder } from './place-invoice-order.ts';
 import { FormFooter } from '../forms/FormFooter.tsx';
+import { LicenceHolderField } from './LicenceHolderField.tsx';
 import { SuccessView } from '../forms/SuccessView.tsx';
 import formStyles from '../forms/Forms.module.css';
 import { useFormValues } from '../forms/use-form-values.ts';
@@ -33,6 +34,7 @@ const empty = {
   country: '',
   vatId: '',
   poReference: '',
+  licenceHolderEmail: '',
 };
 export type InvoiceFieldName = keyof typeof empty;
 
@@ -108,6 +110,7 @@ export function InvoiceCheckout({
       billingPeriod: selection.billingPeriod,
       billingCurrency: selection.currency,
       ...values,
+      licenceHolderEmail: values.licenceHolderEmail.trim() || undefined,
       ...(quoteToken ? { quoteToken } : {}),
     };
     void submit(async (signal) => {
@@ -141,6 +144,7 @@ export function InvoiceCheckout({
         vatProblem={vatProblem}
         limits={invoiceCheckoutLimits}
       />
+      <LicenceHolderField field={field('licenceHolderEmail')} />
       {vatNote ? <p className={formStyles.note}>{vatNote}</p> : null}
       <FormFooter
         submission={submission}

@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import * as z from 'zod/mini';
 import { useRouteLoaderData } from 'react-router';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import type { RootData } from '#app/root-data.ts';
 import { isCountryCode } from '#shared/countries.ts';
 import { buyerVatId } from '#shared/contracts/buyer-address.ts';
 import { type InvoiceCheckoutRequestInput } from '#shared/contracts/invoice-checkout.ts';
+import { licenceHolderEmailField } from '#shared/contracts/licence-holder.ts';
 import {
   invoiceOrderErrorMessage,
   invoiceOrderMessages,
@@ -22,6 +24,7 @@ import { siteConfig } from '#shared/site-config.ts';
 import { periodLabel } from '../pricing/period-label.ts';
 import { usePriceSelection } from '../pricing/use-price-selection.ts';
 import { placeInvoiceOrder } from '../checkout/place-invoice-order.ts';
+import { LicenceHolderField } from '../checkout/LicenceHolderField.tsx';
 import { BuyerFields } from './BuyerFields.tsx';
 import { FormFooter } from './FormFooter.tsx';
 import styles from './Forms.module.css';
@@ -41,6 +44,8 @@ const empty = {
 };
 
 type Choice = 'quote' | 'invoice';
+
+const holderSchema = z.object({ licenceHolderEmail: licenceHolderEmailField });
 
 type Done =
   | { kind: 'quote'; quote: QuoteResponse; email: string }
@@ -77,6 +82,8 @@ export function QuoteForm() {
   const { isProcessing, resultIsSuccess, submit, resetResult } = submission;
   const form = useFormValues(quoteFormSchema, empty, resetResult);
   const { values, field } = form;
+  // Asked only for an order by invoice (decision 223): a quote names no licence holder.
+  const holder = useFormValues(holderSchema, { licenceHolderEmail: '' }, resetResult);
   const edition = calculation.info.edition;
   const yearlyPlan = mayPayByInvoice({ edition, billingPeriod: selection.billingPeriod });
   // No bank account in the currency, no invoice in it (decision 218).
@@ -89,7 +96,11 @@ export function QuoteForm() {
   const vatProblem = isCountryCode(values.country)
     ? vatIdProblem(values.country, typedVatId)
     : null;
-  const invalid = form.invalid || vatProblem !== null || edition === 'Starter';
+  const invalid =
+    form.invalid ||
+    vatProblem !== null ||
+    edition === 'Starter' ||
+    (chosen === 'invoice' && holder.invalid);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -126,6 +137,7 @@ export function QuoteForm() {
       ...details,
       billingEmail: emailAddress,
       poReference: purchaseOrder,
+      licenceHolderEmail: holder.values.licenceHolderEmail.trim() || undefined,
     };
     void submit(async (signal) => {
       const placed = await placeInvoiceOrder(accountApiUrl, request, signal);
@@ -235,6 +247,9 @@ export function QuoteForm() {
           </p>
         )}
       </fieldset>
+      {chosen === 'invoice' ? (
+        <LicenceHolderField field={holder.field('licenceHolderEmail')} />
+      ) : null}
       <FormFooter
         submission={submission}
         successMessage={null}

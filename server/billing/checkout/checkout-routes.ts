@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { checkoutRequestSchema, type CheckoutResponse } from '#shared/contracts/checkout.ts';
 import { checkoutMessages } from '#shared/contracts/checkout.ts';
+import { licenceHolderMessages } from '#shared/contracts/licence-holder.ts';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
@@ -39,13 +40,13 @@ const createCheckoutSessionRoute = defineRoute({
   tag: 'Subscriptions',
   summary: 'Open a checkout session for a plan (docs/product-rules.md#service-calls)',
   description:
-    'The quantity is the pricing selector’s size and must fit the edition (Starter 3, Pro 4–24, Enterprise 25); the return URLs must be on the site’s origin. The buyer is a business: `companyName` always, and for Pro and Enterprise the address (`addressLine`, `postalCode`, `city`, `country`; `state` in the US, Canada and Australia) and optionally `vatId`, which VIES is asked about; the VAT follows the one rule (decisions 177, 210, 219) and is shown on the provider’s page before paying. `quoteToken` (the quote’s accept link token) makes the paid checkout accept that quote, once, for the company, address and VAT ID the quote names (decisions 154, 214, 219).',
+    'The quantity is the pricing selector’s size and must fit the edition (Starter 3, Pro 4–24, Enterprise 25); the return URLs must be on the site’s origin. The buyer is a business: `companyName` always, and for Pro and Enterprise the address (`addressLine`, `postalCode`, `city`, `country`; `state` in the US, Canada and Australia) and optionally `vatId`, which VIES is asked about; the VAT follows the one rule (decisions 177, 210, 219) and is shown on the provider’s page before paying. `quoteToken` (the quote’s accept link token) makes the paid checkout accept that quote, once, for the company, address and VAT ID the quote names (decisions 154, 214, 219). `licenceHolderEmail` (paid plans, optional) names who receives the licence key when it is not the address paying; the receipt, payment e-mails and reminders still go to the address typed on the payment page, which is told where the key went; the same mailbox as that address counts as none (decision 223).',
   request: { body: checkoutRequestSchema },
   responses: {
     201: { description: 'The session.', schema: checkoutResponseSchema },
     400: {
       description:
-        'InvalidRequest (fields: a missing company or address, a VAT ID or state that does not fit the country; quoteToken: not a quote’s link, or another plan than the quote’s; a company, address or VAT ID other than the quote’s) or LicenseKeyUnknown (trialLicenseKeyToConvert).',
+        'InvalidRequest (fields: a missing company or address, a VAT ID or state that does not fit the country; licenceHolderEmail: not an e-mail address, on a free Starter checkout, or beside a trial key to convert of another address; quoteToken: not a quote’s link, or another plan than the quote’s; a company, address or VAT ID other than the quote’s) or LicenseKeyUnknown (trialLicenseKeyToConvert).',
       schema: errorBodySchema,
     },
     409: {
@@ -118,6 +119,10 @@ export const checkoutRoutes = defineRoutes([createCheckoutSessionRoute], (deps: 
       case 'QuotePlanDiffers':
         return invalidRequest(c, checkoutMessages.quotePlanDiffers, [
           { field: result.field, message: checkoutMessages.quotePlanDiffers },
+        ]);
+      case 'LicenceHolderWithTrialKey':
+        return invalidRequest(c, licenceHolderMessages.notWithTrialKey, [
+          { field: result.field, message: licenceHolderMessages.notWithTrialKey },
         ]);
       case 'QuoteBuyerDiffers':
         return invalidRequest(c, checkoutMessages.quoteBuyerDiffers, [

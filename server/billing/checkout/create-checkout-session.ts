@@ -8,6 +8,7 @@ import {
   type Licence,
 } from '#server/licensing/licences/licence-repository.ts';
 import { buyerVatId } from '#shared/contracts/buyer-address.ts';
+import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { quoteDocumentSchema } from '../quotes/quote-document.ts';
 import type { StoredQuote } from '../quotes/quote-repository.ts';
 import { quoteToAccept } from '../quotes/read-quote.ts';
@@ -22,6 +23,7 @@ export type CreateCheckoutResult =
   | { ok: false; code: 'LicenseKeyUnknown' | 'SubscriptionAlreadyExists'; detail: string }
   | { ok: false; code: 'QuoteLinkInvalid' | 'QuotePlanDiffers'; field: 'quoteToken' }
   | { ok: false; code: 'QuoteBuyerDiffers'; field: string }
+  | { ok: false; code: 'LicenceHolderWithTrialKey'; field: 'licenceHolderEmail' }
   | { ok: false; code: 'QuoteAccepted' | 'QuoteExpired' };
 
 /** Both return URLs must lead back to our own site (no open redirect through the provider). */
@@ -35,9 +37,10 @@ function onOrigin(url: string, origin: string): boolean {
  * LicenseKeyUnknown, also when it was revoked) → it is not tied to a subscription yet (else
  * SubscriptionAlreadyExists) → a quote it accepts is its link's, for the same plan, neither
  * accepted nor expired (decision 214; the paid checkout accepts it in the subscription sync) →
- * the buyer the request names matches the quote's (decision 219). The buyer's VAT ID is put to
- * VIES here, as for a quote or invoice order (decision 210), and the provider charges the VAT of
- * the one rule. The amount is never sent: the provider prices the order from the engine's
+ * the buyer the request names matches the quote's (decision 219) → a licence holder beside a
+ * trial key is the trial's own mailbox (else LicenceHolderWithTrialKey; decision 223). The
+ * buyer's VAT ID is put to VIES here, as for a quote or invoice order (decision 210), and the
+ * provider charges the VAT of the one rule. The amount is never sent: the provider prices the order from the engine's
  * catalogue, so a quote's card checkout is charged the quote's net and VAT.
  */
 export interface CheckoutDeps {
@@ -161,6 +164,14 @@ export async function createCheckoutSession(
       };
     }
   }
+  // A converted trial keeps its address: a holder beside it must be that mailbox (decision 223).
+  let licenceHolderEmail = request.licenceHolderEmail ?? null;
+  if (trial && licenceHolderEmail) {
+    if (normalizeEmailAddress(licenceHolderEmail) !== normalizeEmailAddress(trial.email)) {
+      return { ok: false, code: 'LicenceHolderWithTrialKey', field: 'licenceHolderEmail' };
+    }
+    licenceHolderEmail = null;
+  }
 
   let quoteNumber: string | null = null;
   let buyer = buyerOfRequest(request);
@@ -197,6 +208,7 @@ export async function createCheckoutSession(
     licenceIdToConvert: trial?.id ?? null,
     quoteNumber,
     buyer: buyer ? { ...buyer, vatIdConfirmation } : null,
+    licenceHolderEmail,
     successUrl: request.successUrl,
     cancelUrl: request.cancelUrl,
   });

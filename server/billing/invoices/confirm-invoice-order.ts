@@ -90,6 +90,7 @@ export async function confirmInvoiceOrder(
     created = await createInvoiceCheckout(deps, invoiceCheckoutRequestSchema.parse(order.details), {
       requestId: `inv_${order.id}`,
       quoteReference: order.quoteNumber,
+      licenceHolderEmail: order.licenceHolderEmail,
     });
   } catch (error) {
     await giveBack();

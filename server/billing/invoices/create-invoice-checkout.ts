@@ -10,8 +10,11 @@ import { noBankAccountMessage } from '../bank-accounts.ts';
 import { confirmVatId } from '../vat/confirm-vat-id.ts';
 import type { ViesClient } from '../vat/vies-client.ts';
 
-/** An invoice order's details as stored: the validated request without the quote's token. */
-export type InvoiceOrderDetails = Omit<InvoiceCheckoutRequest, 'quoteToken'>;
+/**
+ * An invoice order's details as stored: the validated request without the quote's token and the
+ * licence holder (its own column, decision 223).
+ */
+export type InvoiceOrderDetails = Omit<InvoiceCheckoutRequest, 'quoteToken' | 'licenceHolderEmail'>;
 
 export type InvoiceCheckoutResult =
   | { ok: true; order: InvoiceCheckoutResponse }
@@ -34,6 +37,8 @@ export async function createInvoiceCheckout(
     requestId?: string;
     /** The accepted quote's number, printed on the invoice. */
     quoteReference?: string | null;
+    /** Who receives the licence key, when not the billing address (decision 223). */
+    licenceHolderEmail?: string | null;
   } = {},
 ): Promise<InvoiceCheckoutResult> {
   if (!mayPayByInvoice(request)) {
@@ -75,6 +80,7 @@ export async function createInvoiceCheckout(
     quoteReference: options.quoteReference ?? null,
     daysUntilDue: INVOICE_NET_DAYS,
     bankAccount,
+    licenceHolderEmail: options.licenceHolderEmail ?? null,
   });
   const synced = await syncSubscription(deps, created.subscriptionId);
   const licence = synced.licenceId

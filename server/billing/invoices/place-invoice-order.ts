@@ -55,7 +55,9 @@ export function invoiceOrderLink(publicBaseUrl: string, token: string): string {
  * and at a company domain fewer than INVOICE_ORDERS_PER_DOMAIN confirmed unpaid ones → the
  * order is stored pending and the confirmation link e-mailed to the billing address, in one
  * transaction. No customer, subscription, invoice or licence exists until the link's page
- * confirms it, and the confirmation checks both caps again.
+ * confirms it, and the confirmation checks both caps again. A licence holder is kept in its own
+ * column, not in the details, so an erasure of the holder can take it out (decision 223); only
+ * the billing mailbox's confirmation sends the holder the key.
  */
 export async function placeInvoiceOrder(
   deps: Pick<SyncDeps, 'db' | 'clock' | 'secretKey' | 'publicBaseUrl' | 'bankAccounts'>,
@@ -65,7 +67,7 @@ export async function placeInvoiceOrder(
   // An invoice needs an account to be paid into (decision 218).
   if (!deps.bankAccounts[request.billingCurrency]) return { ok: false, code: 'NoBankAccount' };
   const now = deps.clock();
-  const { quoteToken, ...details } = request;
+  const { quoteToken, licenceHolderEmail: holder, ...details } = request;
   let quoteNumber: string | null = null;
   if (quoteToken) {
     const quote = await findQuoteByToken(deps, quoteToken);
@@ -82,6 +84,9 @@ export async function placeInvoiceOrder(
     quoteNumber = quote.number;
   }
   const emailNormalized = normalizeEmailAddress(details.billingEmail);
+  // The billing mailbox itself named as holder is no holder (decision 223).
+  const licenceHolderEmail =
+    holder && normalizeEmailAddress(holder) !== emailNormalized ? holder : null;
   const cap = invoiceOrderCapOf(emailNormalized);
   const token = createInvoiceOrderToken();
   const expiresAt = new Date(now.getTime() + INVOICE_ORDER_LINK_HOURS * HOUR_MS);
@@ -99,6 +104,7 @@ export async function placeInvoiceOrder(
       emailNormalized,
       emailDomain: cap.domain,
       details: stored,
+      licenceHolderEmail,
       quoteNumber,
       expiresAt,
       createdAt: now,
@@ -114,6 +120,7 @@ export async function placeInvoiceOrder(
       amount: invoiceOrderAmounts(details),
       confirmUrl: invoiceOrderLink(deps.publicBaseUrl, token),
       publicBaseUrl: deps.publicBaseUrl,
+      licenceHolderEmail,
     });
     await createOutboxRepository(tx).enqueue(
       { ...email, kind: 'invoice-order-confirmation', to: details.billingEmail },

@@ -32,6 +32,8 @@ export interface SubscriptionSnapshot {
   subscriptionId: string;
   customerId: string;
   customerEmail: string | null;
+  /** The paying company as the provider's customer names it (Stripe); absent: unknown. */
+  customerName?: string | null;
   status: SubscriptionStatus;
   edition: Edition;
   /** The licence size (orgs): Pro 4..24, Starter and Enterprise their fixed size. */
@@ -47,6 +49,11 @@ export interface SubscriptionSnapshot {
   licenceIdToConvert: string | null;
   /** The quote its card checkout came from (metadata), accepted once paid (decision 214). */
   quoteNumber: string | null;
+  /**
+   * Who the licence is for when the order named someone else than the paying address (metadata;
+   * decision 223); absent or null: the customer's address. `licenceHolderOf` decides.
+   */
+  licenceHolderEmail?: string | null;
   /** Charged to a card automatically, or paid by invoice (decision 144). */
   collection: 'card' | 'invoice';
   /** The oldest invoice sent for payment and still open; null when none is (or for cards). */
@@ -160,6 +167,8 @@ export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
   daysUntilDue: number;
   /** The seller's account the invoice is paid into, printed on it (decision 218). */
   bankAccount: BankAccount;
+  /** Who receives the licence key, when not the billing address (decision 223). */
+  licenceHolderEmail?: string | null;
 }
 
 export interface InvoiceSubscriptionRef {
@@ -191,6 +200,8 @@ export interface CreateCheckoutSessionInput extends CheckoutOrder {
   quoteNumber?: string | null;
   /** Who buys, VIES's confirmation included; null: nobody named (older clients, taxed as German). */
   buyer?: CheckoutBuyer | null;
+  /** Who receives the licence key, when not the address paying (decision 223). */
+  licenceHolderEmail?: string | null;
   /** May contain `{CHECKOUT_SESSION_ID}`, replaced by the provider. */
   successUrl: string;
   cancelUrl: string;

@@ -133,8 +133,11 @@ export function createSubscriptionRepository(db: Executor) {
       snapshot: SubscriptionSnapshot,
       licence: { id: string; origin?: 'issued' | 'converted' } | null,
       readAt: Date,
+      /** The paying address where it is not the licence's (decision 223); absent: unchanged. */
+      payer?: { billingEmail: string | null },
     ): Promise<void> {
       const values = {
+        ...(payer ? { billingEmail: payer.billingEmail } : {}),
         licenceId: licence?.id ?? null,
         ...(licence?.origin ? { licenceOrigin: licence.origin } : {}),
         customerId: snapshot.customerId,

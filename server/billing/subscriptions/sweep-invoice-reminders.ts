@@ -66,7 +66,8 @@ export async function sweepInvoiceReminders(deps: SyncDeps): Promise<InvoiceSwee
         await createOutboxRepository(tx).enqueue(
           {
             kind: 'invoice-reminder',
-            to: licence.email,
+            // The paying address, where the licence is a holder's (decision 223).
+            to: row.billingEmail ?? licence.email,
             ...invoiceReminderEmail({
               stage,
               invoice: {

@@ -13,6 +13,7 @@ import {
 } from '#server/licensing/licences/licence-repository.ts';
 import {
   licenceKeyEmail,
+  licenceSentToHolderEmail,
   lifecycleEmail,
   trialConvertedEmail,
 } from '#server/billing/subscriptions/emails/lifecycle-emails.ts';
@@ -86,6 +87,21 @@ interface Attached {
   licence: Licence;
   origin: 'issued' | 'converted';
   email: QueuedEmail;
+  /** Issued for a licence holder: the billing address's note that the key went to them. */
+  billingNote?: QueuedEmail;
+}
+
+/**
+ * The licence holder of a paid subscription (decision 223): the address its order named for the
+ * licence, unless that is the paying mailbox (then none) or the plan is free (its licence goes to
+ * whoever orders it). Null also while the paying address is unknown: nobody gets a licence then.
+ */
+export function licenceHolderOf(snapshot: SubscriptionSnapshot): string | null {
+  const holder = snapshot.licenceHolderEmail?.trim();
+  if (!holder || !snapshot.customerEmail) return null;
+  if (licenceTypeForEdition(snapshot.edition) !== 'Paid') return null;
+  const same = normalizeEmailAddress(holder) === normalizeEmailAddress(snapshot.customerEmail);
+  return same ? null : holder;
 }
 
 function termsOf(snapshot: SubscriptionSnapshot): SubscriptionTerms {
@@ -127,7 +143,9 @@ function isConvertibleTrial(licence: Licence): boolean {
  * the same (normalized) address; else a new licence whose key is e-mailed. A paid purchase with
  * the address of a trial (a card, an invoice not paid yet) gets a new licence too, and its e-mail
  * offers the mailbox a signed link to keep the trial key instead (`keepTrialKey`). A converted
- * trial keeps its key.
+ * trial keeps its key. A licence holder named by the order (decision 223) gets the new licence
+ * and its key, and the offer to keep a trial of theirs; the billing address gets a note naming
+ * the holder with the payment's document.
  * Returns null when the buyer's address is unknown.
  */
 async function attachLicence(
@@ -136,6 +154,8 @@ async function attachLicence(
   snapshot: SubscriptionSnapshot,
   now: Date,
   document: DocumentLink | null,
+  /** The paying company, as its documents name it, for a holder's licence e-mail. */
+  buyerCompany: string | null,
 ): Promise<Attached | typeof OVER_FREE_LIMIT | null> {
   const licences = createLicenceRepository(tx);
   const lifecycle = createLifecycleRepository(tx);
@@ -165,15 +185,19 @@ async function attachLicence(
     const named = await licences.findById(snapshot.licenceIdToConvert);
     if (named) candidates.push(named);
   }
+  // The licence is made for the holder when the order named one (decision 223).
+  const holder = candidates.length === 0 ? licenceHolderOf(snapshot) : null;
+  const licenceAddress = holder ?? snapshot.customerEmail;
   const sameAddress =
-    snapshot.customerEmail && licenceTypeForEdition(snapshot.edition) === 'Paid'
-      ? (
-          await licences.findByNormalizedEmail(normalizeEmailAddress(snapshot.customerEmail))
-        ).filter(isConvertibleTrial)
+    licenceAddress && licenceTypeForEdition(snapshot.edition) === 'Paid'
+      ? (await licences.findByNormalizedEmail(normalizeEmailAddress(licenceAddress))).filter(
+          isConvertibleTrial,
+        )
       : [];
   // Anyone can type any address at a checkout: only a mailbox that confirmed the order and paid
-  // for it converts a trial it does not name (decisions 122, 161, 213).
-  if (mayConvertByAddress(snapshot)) candidates.push(...sameAddress);
+  // for it converts a trial it does not name (decisions 122, 161, 213). A holder's mailbox
+  // confirmed nothing: its trial is never converted by address, only offered (decision 223).
+  if (!holder && mayConvertByAddress(snapshot)) candidates.push(...sameAddress);
   for (const candidate of candidates) {
     // A revoked trial is not converted: the buyer gets a licence of their own.
     if (!isConvertibleTrial(candidate)) continue;
@@ -183,7 +207,7 @@ async function attachLicence(
     }
   }
 
-  if (!snapshot.customerEmail) return null;
+  if (!snapshot.customerEmail || !licenceAddress) return null;
   if (licenceTypeForEdition(snapshot.edition) === 'Free') {
     // Before anything is written; one address at a time, so concurrent checkouts count exactly.
     const emailNormalized = normalizeEmailAddress(snapshot.customerEmail);
@@ -195,7 +219,7 @@ async function attachLicence(
     type: licenceTypeForEdition(snapshot.edition),
     edition: snapshot.edition,
     quantity: snapshot.quantity,
-    email: snapshot.customerEmail,
+    email: licenceAddress,
     productId: siteConfig.productId,
     expiresAt: snapshot.currentPeriodEnd,
     customerId: snapshot.customerId,
@@ -224,6 +248,12 @@ async function attachLicence(
         ),
       }
     : null;
+  const facts = {
+    edition: snapshot.edition,
+    quantity: snapshot.quantity,
+    keyHint: issued.licence.keyHint,
+  };
+  const billingEmail = snapshot.customerEmail;
   return {
     licence: issued.licence,
     origin: 'issued',
@@ -232,20 +262,32 @@ async function attachLicence(
       to: issued.licence.email,
       ...licenceKeyEmail({
         key: issued.key,
-        licence: {
-          email: issued.licence.email,
-          edition: snapshot.edition,
-          quantity: snapshot.quantity,
-          keyHint: issued.licence.keyHint,
-        },
+        licence: { email: issued.licence.email, ...facts },
         renewsAt: snapshot.currentPeriodEnd,
         publicBaseUrl: deps.publicBaseUrl,
         accountBaseUrl: deps.accountBaseUrl,
         openInvoice: snapshot.openInvoice,
-        document,
+        // The holder files no invoices: the payment's document goes to the billing address.
+        document: holder ? null : document,
         keepTrial,
+        boughtBy: holder ? { email: billingEmail, companyName: buyerCompany } : null,
       }),
     },
+    ...(holder
+      ? {
+          billingNote: {
+            kind: 'licence-sent-to-holder',
+            to: billingEmail,
+            ...licenceSentToHolderEmail({
+              holderEmail: issued.licence.email,
+              licence: facts,
+              openInvoice: snapshot.openInvoice,
+              document,
+              publicBaseUrl: deps.publicBaseUrl,
+            }),
+          },
+        }
+      : {}),
   };
 }
 
@@ -368,7 +410,14 @@ export async function syncSubscription(
         return { outcome: 'pending' as const, licenceId: null, queued: 0, cancelNow: false };
       }
       if (standing === 'good' || standing === 'retrying') {
-        const attached = await attachLicence(tx, deps, snapshot, now, documentLink);
+        const attached = await attachLicence(
+          tx,
+          deps,
+          snapshot,
+          now,
+          documentLink,
+          documents.at(-1)?.document.buyer.companyName ?? snapshot.customerName ?? null,
+        );
         if (attached === OVER_FREE_LIMIT) {
           // Free, so nothing to refund: the subscription ends at once, without a licence.
           deps.logger.warn({ subscriptionId }, 'free licence refused: recipient over its limit');
@@ -379,9 +428,11 @@ export async function syncSubscription(
           licence = attached.licence;
           origin = attached.origin;
           emails.push(attached.email);
-          // The licence e-mail links the newest document: it is e-mailed with the key.
+          // The licence e-mail (a holder's: the billing note) links the newest document.
+          const documentTo = attached.billingNote ?? attached.email;
+          if (attached.billingNote) emails.push(attached.billingNote);
           if (documentLink?.number) {
-            documentsSent.push({ number: documentLink.number, to: attached.email.to });
+            documentsSent.push({ number: documentLink.number, to: documentTo.to });
           }
           previous = null;
         } else {
@@ -428,7 +479,13 @@ export async function syncSubscription(
     emails.push(...paymentConfirmations());
     const outbox = createOutboxRepository(tx);
     for (const email of emails) await outbox.enqueue(email, now);
-    await repository.save(snapshot, { id: licence.id, origin }, readAt);
+    // Where the licence is a holder's, the reminders' address is the paying one (decision 223).
+    const payer = snapshot.customerEmail;
+    const heldByOther =
+      payer !== null && normalizeEmailAddress(payer) !== normalizeEmailAddress(saved.email);
+    await repository.save(snapshot, { id: licence.id, origin }, readAt, {
+      billingEmail: heldByOther ? payer : null,
+    });
     return {
       outcome: 'applied' as const,
       licenceId: licence.id,

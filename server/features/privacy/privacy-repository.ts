@@ -52,6 +52,7 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
     .select()
     .from(invoiceOrders)
     .where(eq(invoiceOrders.emailNormalized, subject.normalized));
+
   const localCustomerRows = await db
     .select()
     .from(localCustomers)
@@ -74,6 +75,8 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
           subscriptions.subscriptionId,
           orderRows.flatMap((row) => (row.subscriptionId ? [row.subscriptionId] : [])),
         ),
+        // The payer of a licence made for its holder (decision 223).
+        eq(subscriptions.billingEmailNormalized, subject.normalized),
       ),
     );
   const subscriptionIds = subscriptionRows.map((row) => row.subscriptionId);
@@ -112,6 +115,7 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       { type: 'document', ids: documentRows.map((row) => row.number) },
     ],
   };
+  const holderNamings = await licenceHolderNamingsOf(db, person);
   return {
     licences: licenceRows,
     accessTokens: tokenRows,
@@ -136,7 +140,21 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
       .select()
       .from(emailOutbox)
       .where(
-        or(eq(emailOutbox.toAddressNormalized, person), eq(emailOutbox.replyToNormalized, person)),
+        or(
+          eq(emailOutbox.toAddressNormalized, person),
+          eq(emailOutbox.replyToNormalized, person),
+          // The payers' e-mails naming the person as holder, and the holders' naming them as payer.
+          namedInMail(
+            holderNamings.map((row) => row.licenceHolderEmail),
+            mailsNamingTheHolder,
+          ),
+          namedInMail(
+            subscriptionRows
+              .filter((row) => row.billingEmailNormalized === person)
+              .map((row) => row.billingEmail),
+            mailsNamingThePayer,
+          ),
+        ),
       ),
     localCustomers: localCustomerRows,
     localSubscriptions: localSubscriptionRows,
@@ -166,7 +184,61 @@ export async function findPersonalData(db: Executor, subject: DataSubject) {
     /** The audit events whose details concern the person (decision 224). */
     auditEvents: await auditDetailsOf(db, audit),
     auditSubject: audit,
+    licenceHolderNamings: holderNamings,
   };
+}
+
+/** The e-mails to a payer that name the licence holder (decision 223). */
+const mailsNamingTheHolder = ['invoice-order-confirmation', 'licence-sent-to-holder'];
+/** The e-mails to a licence holder that name who paid (decision 223). */
+const mailsNamingThePayer = ['licence-key'];
+
+/**
+ * E-mails of `kinds` to someone else whose text names the person in one of the spellings an
+ * order gave: a body has no normalized form, but these kinds are few and kept 30 days.
+ */
+function namedInMail(spellings: Array<string | null>, kinds: string[]): SQL {
+  const distinct = [...new Set(spellings.flatMap((spelling) => (spelling ? [spelling] : [])))];
+  if (distinct.length === 0) return sql`false`;
+  return (
+    and(
+      inArray(emailOutbox.kind, kinds),
+      or(
+        ...distinct.map(
+          (spelling) => sql`position(lower(${spelling}) in lower(${emailOutbox.textBody})) > 0`,
+        ),
+      ),
+    ) ?? sql`false`
+  );
+}
+
+/**
+ * Where an order names the person as a licence's holder (decision 223). The rows are the payer's:
+ * of them only the holder's address, and where it stands, is the person's.
+ */
+async function licenceHolderNamingsOf(db: Executor, person: string) {
+  const fields = <T extends { id: PgColumn; licenceHolderEmail: PgColumn; createdAt: PgColumn }>(
+    table: T,
+  ) => ({ id: table.id, licenceHolderEmail: table.licenceHolderEmail, createdAt: table.createdAt });
+  const [orders, sessions, subscriptionRows] = [
+    await db
+      .select(fields(invoiceOrders))
+      .from(invoiceOrders)
+      .where(eq(invoiceOrders.licenceHolderEmailNormalized, person)),
+    await db
+      .select(fields(localCheckoutSessions))
+      .from(localCheckoutSessions)
+      .where(eq(localCheckoutSessions.licenceHolderEmailNormalized, person)),
+    await db
+      .select(fields(localSubscriptions))
+      .from(localSubscriptions)
+      .where(eq(localSubscriptions.licenceHolderEmailNormalized, person)),
+  ];
+  return [
+    ...orders.map((row) => ({ table: 'invoice_orders', ...row })),
+    ...sessions.map((row) => ({ table: 'local_checkout_sessions', ...row })),
+    ...subscriptionRows.map((row) => ({ table: 'local_subscriptions', ...row })),
+  ];
 }
 
 export type PersonalData = Awaited<ReturnType<typeof findPersonalData>>;
@@ -181,11 +253,25 @@ export type ErasureCounts = Record<string, number>;
  * sessions; anonymises the test provider's customer. Invoices, confirmed orders, accepted quotes
  * and subscriptions stay.
  */
-export async function erasePersonalData(tx: Executor, data: PersonalData): Promise<ErasureCounts> {
+export async function erasePersonalData(
+  tx: Executor,
+  data: PersonalData,
+  person: string,
+): Promise<ErasureCounts> {
   const ids = <T>(rows: T[], pick: (row: T) => string) => rows.map(pick);
   const count = (rows: unknown[]) => rows.length;
   const localCustomerIds = ids(data.localCustomers, (row) => row.id);
   return {
+    // Taken out of the payer's rows, which stay theirs (decision 223); first, as the checkout
+    // sessions below may be deleted.
+    licence_holder_addresses: await eraseLicenceHolder(tx, person),
+    subscription_billing_addresses: count(
+      await tx
+        .update(subscriptions)
+        .set({ billingEmail: null })
+        .where(eq(subscriptions.billingEmailNormalized, person))
+        .returning({ id: subscriptions.subscriptionId }),
+    ),
     access_tokens: data.accessTokens.length,
     licence_orgs: data.orgs.length,
     licences: count(
@@ -295,6 +381,26 @@ export async function erasePersonalData(tx: Executor, data: PersonalData): Promi
     // Last: the deletions above wrote audit events of the same records (decision 224).
     audit_event_details: await eraseAuditDetails(tx, data.auditSubject),
   };
+}
+
+/** Takes a licence holder's address out of the orders that name it (decision 223). */
+async function eraseLicenceHolder(tx: Executor, person: string): Promise<number> {
+  const orders = await tx
+    .update(invoiceOrders)
+    .set({ licenceHolderEmail: null })
+    .where(eq(invoiceOrders.licenceHolderEmailNormalized, person))
+    .returning({ id: invoiceOrders.id });
+  const sessions = await tx
+    .update(localCheckoutSessions)
+    .set({ licenceHolderEmail: null })
+    .where(eq(localCheckoutSessions.licenceHolderEmailNormalized, person))
+    .returning({ id: localCheckoutSessions.id });
+  const localSubscriptionRows = await tx
+    .update(localSubscriptions)
+    .set({ licenceHolderEmail: null })
+    .where(eq(localSubscriptions.licenceHolderEmailNormalized, person))
+    .returning({ id: localSubscriptions.id });
+  return orders.length + sessions.length + localSubscriptionRows.length;
 }
 
 /** Records an export or erasure (decision 193): a keyed hash for whom, counts for what. */

@@ -107,7 +107,13 @@ export async function exportPersonalData(
       // E-mails as sent: address, subject, state and times; bodies may hold a licence key.
       emailsSent: data.emails.map((row) => ({
         kind: row.kind,
-        to: row.toAddress,
+        // An e-mail to someone else that names the person (a licence's payer or holder, decision
+        // 223): the other's address is not theirs to see.
+        to:
+          row.toAddressNormalized === subject.normalized ||
+          row.replyToNormalized === subject.normalized
+            ? row.toAddress
+            : 'another recipient',
         replyTo: row.replyTo,
         subject: row.subject,
         status: row.status,
@@ -118,6 +124,8 @@ export async function exportPersonalData(
       auditTrail: data.auditEvents,
       // E-mails written to $DATA_DIR/mail when no SMTP server is configured.
       mailFiles: mailFiles.map((mail) => ({ file: mail.name, createdAt: mail.createdAt })),
+      // Orders that name the person as a licence's holder: only that address is theirs.
+      licenceHolderOf: data.licenceHolderNamings,
       testProvider: {
         customers: data.localCustomers,
         subscriptions: data.localSubscriptions,
@@ -210,7 +218,9 @@ export async function erasePersonalDataOf(
   const mailFiles = await mailFilesOfSubject(deps.dataDir, subject, data);
   const now = deps.clock();
   const erased = await deps.db.transaction(async (tx) => {
-    const counts = options.dryRun ? dryCounts(data) : await erasePersonalData(tx, data);
+    const counts = options.dryRun
+      ? dryCounts(data, subject.normalized)
+      : await erasePersonalData(tx, data, subject.normalized);
     // Files cannot join the transaction: they are deleted once it has committed (below).
     counts.mail_files = mailFiles.length;
     await recordPrivacyRequest(tx, {
@@ -244,8 +254,12 @@ export async function erasePersonalDataOf(
 }
 
 /** What an erasure would erase, without erasing. */
-function dryCounts(data: PersonalData): ErasureCounts {
+function dryCounts(data: PersonalData, person: string): ErasureCounts {
   return {
+    licence_holder_addresses: data.licenceHolderNamings.length,
+    subscription_billing_addresses: data.subscriptions.filter(
+      (row) => row.billingEmailNormalized === person,
+    ).length,
     access_tokens: data.accessTokens.length,
     licence_orgs: data.orgs.length,
     licences: data.licences.length,

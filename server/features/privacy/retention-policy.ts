@@ -126,7 +126,13 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'subscriptions',
-    columns: ['customer_id', 'subscription_id', 'open_invoice_number'],
+    columns: [
+      'customer_id',
+      'subscription_id',
+      'open_invoice_number',
+      'billing_email',
+      'billing_email_normalized',
+    ],
     why: 'the contract behind a Paid licence; after the licence, a booking record of it',
     period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it ended' },
     deletedBy: `${retentionJob}, once its licence is deleted`,
@@ -159,7 +165,14 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'invoice_orders',
-    columns: ['billing_email', 'email_normalized', 'email_domain', 'details'],
+    columns: [
+      'billing_email',
+      'email_normalized',
+      'email_domain',
+      'details',
+      'licence_holder_email',
+      'licence_holder_email_normalized',
+    ],
     why: 'an order paid by invoice; once confirmed, a commercial letter received',
     period: { kind: 'years-after-year-end', years: R.commercialLetterYears, after: 'it was made' },
     deletedBy: `${retentionJob}; never confirmed: ${R.unconfirmedOrderDays} days after it was made`,
@@ -190,7 +203,7 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'local_subscriptions',
-    columns: ['customer_id'],
+    columns: ['customer_id', 'licence_holder_email', 'licence_holder_email_normalized'],
     why: 'subscriptions of the local TEST-MODE provider',
     period: { kind: 'years-after-year-end', years: R.invoiceYears, after: 'it ended' },
     deletedBy: `${retentionJob}, after its invoices`,
@@ -206,7 +219,12 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'local_checkout_sessions',
-    columns: ['customer_email', 'customer_email_normalized'],
+    columns: [
+      'customer_email',
+      'customer_email_normalized',
+      'licence_holder_email',
+      'licence_holder_email_normalized',
+    ],
     why: 'the local TEST-MODE provider’s checkout pages',
     period: { kind: 'days', days: R.localSessionDays, after: 'it expired' },
     deletedBy: retentionJob,

@@ -22,6 +22,8 @@ export function invoiceOrderConfirmationEmail(input: {
   amount: InvoiceOrderAmounts;
   confirmUrl: string;
   publicBaseUrl: string;
+  /** Who the licence key is for, when not this address (decision 223). */
+  licenceHolderEmail?: string | null;
 }): RenderedEmail {
   const { order, quoteNumber, amount, confirmUrl, publicBaseUrl } = input;
   const money = (minor: number) => formatCents(minor, amount.currency);
@@ -44,6 +46,9 @@ export function invoiceOrderConfirmationEmail(input: {
           { label: 'Net', value: money(amount.netMinor) },
           { label: amount.vatLabel, value: money(amount.vatMinor) },
           ...(quoteNumber ? [{ label: 'Quote', value: quoteNumber }] : []),
+          ...(input.licenceHolderEmail
+            ? [{ label: 'Licence key to', value: input.licenceHolderEmail }]
+            : []),
         ],
       },
       ...(amount.note ? [{ kind: 'note' as const, text: amount.note }] : []),

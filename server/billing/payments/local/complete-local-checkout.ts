@@ -94,6 +94,7 @@ export async function completeLocalCheckout(
       currentPeriodEnd: periodEnd,
       licenceIdToConvert: session.licenceIdToConvert,
       quoteNumber: session.quoteNumber,
+      licenceHolderEmail: session.licenceHolderEmail,
       createdAt: now,
       updatedAt: now,
     });

@@ -119,6 +119,7 @@ export async function createLocalInvoiceSubscription(
       currentPeriodStart: now,
       currentPeriodEnd: periodEnd,
       licenceIdToConvert: null,
+      licenceHolderEmail: input.licenceHolderEmail ?? null,
       createdAt: now,
       updatedAt: now,
     });

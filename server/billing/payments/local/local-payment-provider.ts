@@ -103,6 +103,7 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         country: input.buyer?.address.country ?? null,
         vatId: input.buyer?.vatId ?? null,
         vatIdConfirmation: input.buyer?.vatIdConfirmation ?? null,
+        licenceHolderEmail: input.licenceHolderEmail ?? null,
         successUrl: input.successUrl,
         cancelUrl: input.cancelUrl,
         expiresAt: new Date(now.getTime() + LOCAL_CHECKOUT_SESSION_TTL_MS),
@@ -165,6 +166,7 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
         endedForNonPayment: subscription.endedForNonPayment,
         licenceIdToConvert: subscription.licenceIdToConvert,
         quoteNumber: subscription.quoteNumber,
+        licenceHolderEmail: subscription.licenceHolderEmail,
         collection: subscription.collectionMethod === 'send_invoice' ? 'invoice' : 'card',
         openInvoice:
           invoice?.dueAt && invoice.number

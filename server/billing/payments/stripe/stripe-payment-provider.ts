@@ -44,6 +44,8 @@ export const metadataKeys = {
   currency: 'currency',
   poReference: 'po_reference',
   quoteReference: 'quote_reference',
+  /** Who the licence is for, when not the customer's address (decision 223). */
+  licenceHolderEmail: 'licence_holder_email',
   /** VIES's consultation number of the buyer's VAT ID (decision 210). */
   viesConsultation: 'vies_consultation_number',
 } as const;
@@ -331,6 +333,9 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           metadata[metadataKeys.licenceIdToConvert] = input.licenceIdToConvert;
         }
         if (input.quoteNumber) metadata[metadataKeys.quoteReference] = input.quoteNumber;
+        if (input.licenceHolderEmail) {
+          metadata[metadataKeys.licenceHolderEmail] = input.licenceHolderEmail;
+        }
         if (vat?.confirmation) {
           metadata[metadataKeys.viesConsultation] = vat.confirmation.consultationNumber;
         }
@@ -389,6 +394,9 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         };
         if (input.poReference) metadata[metadataKeys.poReference] = input.poReference;
         if (input.quoteReference) metadata[metadataKeys.quoteReference] = input.quoteReference;
+        if (input.licenceHolderEmail) {
+          metadata[metadataKeys.licenceHolderEmail] = input.licenceHolderEmail;
+        }
         const { buyer } = input;
         const address = buyer.address;
         const customerParams: Stripe.CustomerCreateParams = {
@@ -520,10 +528,11 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           );
         }
         const customer = subscription.customer;
-        const customerEmail =
+        const live =
           typeof customer === 'object' && !('deleted' in customer && customer.deleted)
-            ? (customer.email ?? null)
+            ? customer
             : null;
+        const customerEmail = live?.email ?? null;
         const byInvoice = subscription.collection_method === 'send_invoice';
         let openInvoice: OpenInvoice | null = null;
         // A card subscription is created by Checkout only once its first payment went through.
@@ -548,6 +557,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           subscriptionId: subscription.id,
           customerId: idOf(customer) ?? '',
           customerEmail,
+          customerName: live?.name ?? null,
           status: subscription.status,
           edition: order.edition,
           quantity: licenceQuantity(order.edition, item.quantity ?? 1),
@@ -559,6 +569,7 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           endedForNonPayment: subscription.cancellation_details?.reason === 'payment_failed',
           licenceIdToConvert: subscription.metadata[metadataKeys.licenceIdToConvert] ?? null,
           quoteNumber: subscription.metadata[metadataKeys.quoteReference] ?? null,
+          licenceHolderEmail: subscription.metadata[metadataKeys.licenceHolderEmail] ?? null,
           collection: byInvoice ? 'invoice' : 'card',
           openInvoice,
           paymentReceived,

@@ -142,9 +142,12 @@ export function licenceKeyEmail(input: {
   document?: DocumentLink | null;
   /** A trial of this address the buyer may keep using instead of this key (decision 213). */
   keepTrial?: { keyHint: string; url: string } | null;
+  /** Who bought the licence for this address, when it is a holder's (decision 223). */
+  boughtBy?: LicenceBuyer | null;
 }): RenderedEmail {
   const { key, licence, renewsAt, publicBaseUrl, accountBaseUrl } = input;
   const free = licence.edition === 'Starter';
+  const buyer = input.boughtBy;
   return renderEmail({
     subject: `Your ${product} ${licence.edition} licence key`,
     publicBaseUrl,
@@ -152,12 +155,22 @@ export function licenceKeyEmail(input: {
       { kind: 'paragraph', text: 'Hello,' },
       {
         kind: 'paragraph',
-        text: free
-          ? `welcome to ${product} Starter. Here is your licence key for the free edition:`
-          : `thank you for your purchase. Here is your licence key for ${planName(licence.edition, licence.quantity)}:`,
+        text: buyer
+          ? `${buyerName(buyer)} bought this licence for you (${planName(licence.edition, licence.quantity)}) and named you its holder. Here is your licence key:`
+          : free
+            ? `welcome to ${product} Starter. Here is your licence key for the free edition:`
+            : `thank you for your purchase. Here is your licence key for ${planName(licence.edition, licence.quantity)}:`,
       },
       { kind: 'code', text: key },
       ...termsBlocks(licence, renewsAt, input.openInvoice ?? null),
+      ...(buyer
+        ? [
+            {
+              kind: 'note' as const,
+              text: `The invoices and payment e-mails go to ${buyer.email}. If you do not know this purchase, ignore this e-mail: the key only works where it is entered.`,
+            },
+          ]
+        : []),
       ...keepTrialBlocks(input.keepTrial),
       ...documentBlocks(input.document),
       keySafetyNote(),
@@ -190,6 +203,59 @@ function keepTrialBlocks(keepTrial: { keyHint: string; url: string } | null | un
       url: keepTrial.url,
     },
   ];
+}
+
+/** Who paid for a licence made for its holder (decision 223). */
+export interface LicenceBuyer {
+  email: string;
+  companyName: string | null;
+}
+
+function buyerName(buyer: LicenceBuyer): string {
+  return buyer.companyName ? `${buyer.companyName} (${buyer.email})` : buyer.email;
+}
+
+/**
+ * To the billing address of a purchase whose licence is a holder's (decision 223): where the key
+ * went, without the key, and the payment's document; the invoice or receipt also comes on its own.
+ */
+export function licenceSentToHolderEmail(input: {
+  holderEmail: string;
+  licence: Omit<LicenceFacts, 'email'>;
+  openInvoice?: { number: string; dueAt: Date } | null;
+  document?: DocumentLink | null;
+  publicBaseUrl: string;
+}): RenderedEmail {
+  const { licence, publicBaseUrl } = input;
+  const plan = planName(licence.edition, licence.quantity);
+  return renderEmail({
+    subject: `Your ${product} licence key went to ${input.holderEmail}`,
+    publicBaseUrl,
+    blocks: [
+      { kind: 'paragraph', text: 'Hello,' },
+      {
+        kind: 'paragraph',
+        text: `thank you for your purchase of ${plan}. As you asked, the licence key went to its holder, ${input.holderEmail}; this address gets the invoices, receipts and payment e-mails.`,
+      },
+      {
+        kind: 'facts',
+        items: [
+          { label: 'Licence', value: plan },
+          { label: 'Licence holder', value: input.holderEmail },
+          { label: 'Licence key', value: `ends in ${licence.keyHint}` },
+          ...(input.openInvoice
+            ? [
+                {
+                  label: 'Invoice',
+                  value: `${input.openInvoice.number}, unpaid, due ${formatEmailDate(input.openInvoice.dueAt)}`,
+                },
+              ]
+            : []),
+        ],
+      },
+      ...documentBlocks(input.document),
+    ],
+  });
 }
 
 /** A trial became a subscription: same key, now Paid (or Free). */

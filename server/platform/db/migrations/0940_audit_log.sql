@@ -189,7 +189,8 @@ create trigger access_tokens_audit after insert or update or delete on access_to
 
 -- Other records, one function: the arguments name the target type, its id column, the column
 -- holding the address it concerns ('' for none) and the columns left out (kept in their own
--- table, secret, or bookkeeping). A change of `status` names the new status in the action.
+-- table, secret, bookkeeping, or another person's address: a licence holder's on the payer's
+-- order, the payer's on the holder's subscription — an erasure of one must not leave it behind). A change of `status` names the new status in the action.
 create or replace function audit_record_change() returns trigger language plpgsql as $$
 declare
   v_type text := tg_argv[0];
@@ -227,11 +228,13 @@ $$;
 
 create trigger subscriptions_audit after insert or update or delete on subscriptions
   for each row execute function audit_record_change(
-    'subscription', 'subscription_id', '', 'updated_at,snapshot_read_at,created_at'
+    'subscription', 'subscription_id', '',
+    'updated_at,snapshot_read_at,created_at,billing_email,billing_email_normalized'
   );
 create trigger invoice_orders_audit after insert or update or delete on invoice_orders
   for each row execute function audit_record_change(
-    'invoice_order', 'id', 'billing_email', 'token_hash,details,email_normalized'
+    'invoice_order', 'id', 'billing_email',
+    'token_hash,details,email_normalized,licence_holder_email,licence_holder_email_normalized'
   );
 create trigger quotes_audit after insert or update or delete on quotes
   for each row execute function audit_record_change(

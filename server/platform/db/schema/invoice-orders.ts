@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { normalizedEmailOf } from './normalized-email.ts';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -27,10 +29,16 @@ export const invoiceOrders = pgTable(
     provider: text('provider', { enum: ['stripe', 'local'] }),
     subscriptionId: text('subscription_id'),
     invoiceNumber: text('invoice_number'),
+    /** Who the licence is for when not the billing address (decision 223); not in `details`. */
+    licenceHolderEmail: text('licence_holder_email'),
+    licenceHolderEmailNormalized: normalizedEmailOf('licence_holder_email'),
   },
   (table) => [
     index('invoice_orders_email_normalized_idx').on(table.emailNormalized),
     index('invoice_orders_email_domain_idx').on(table.emailDomain),
     index('invoice_orders_created_at_idx').on(table.createdAt),
+    index('invoice_orders_licence_holder_email_normalized_idx')
+      .on(table.licenceHolderEmailNormalized)
+      .where(sql`${table.licenceHolderEmailNormalized} is not null`),
   ],
 );

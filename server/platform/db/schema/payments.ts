@@ -59,6 +59,9 @@ export const subscriptions = pgTable(
     openInvoiceNumber: text('open_invoice_number'),
     openInvoiceUrl: text('open_invoice_url'),
     openInvoiceDueAt: timestamptz('open_invoice_due_at'),
+    /** The address that pays, kept only where the licence is a holder's (decision 223). */
+    billingEmail: text('billing_email'),
+    billingEmailNormalized: normalizedEmailOf('billing_email'),
     snapshotReadAt: timestamptz('snapshot_read_at').notNull(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
@@ -70,6 +73,9 @@ export const subscriptions = pgTable(
     index('subscriptions_open_invoice_due_idx')
       .on(table.openInvoiceDueAt, table.provider, table.subscriptionId)
       .where(sql`${table.collection} = 'invoice' and ${table.openInvoiceDueAt} is not null`),
+    index('subscriptions_billing_email_normalized_idx')
+      .on(table.billingEmailNormalized)
+      .where(sql`${table.billingEmailNormalized} is not null`),
   ],
 );
 
@@ -131,6 +137,9 @@ export const localCheckoutSessions = pgTable(
     country: text('country'),
     vatId: text('vat_id'),
     vatIdConfirmation: jsonb('vat_id_confirmation').$type<VatIdConfirmation>(),
+    /** Who the licence is for when not the paying address (decision 223). */
+    licenceHolderEmail: text('licence_holder_email'),
+    licenceHolderEmailNormalized: normalizedEmailOf('licence_holder_email'),
     successUrl: text('success_url').notNull(),
     cancelUrl: text('cancel_url').notNull(),
     customerId: text('customer_id').references(() => localCustomers.id),
@@ -143,6 +152,9 @@ export const localCheckoutSessions = pgTable(
     index('local_checkout_sessions_customer_email_normalized_idx')
       .on(table.customerEmailNormalized)
       .where(sql`${table.customerEmailNormalized} is not null`),
+    index('local_checkout_sessions_licence_holder_email_normalized_idx')
+      .on(table.licenceHolderEmailNormalized)
+      .where(sql`${table.licenceHolderEmailNormalized} is not null`),
   ],
 );
 
@@ -167,6 +179,9 @@ export const localSubscriptions = pgTable(
     licenceIdToConvert: uuid('licence_id_to_convert'),
     /** The quote its checkout accepts once paid (decision 214). */
     quoteNumber: text('quote_number'),
+    /** Who the licence is for when not the customer's address (decision 223). */
+    licenceHolderEmail: text('licence_holder_email'),
+    licenceHolderEmailNormalized: normalizedEmailOf('licence_holder_email'),
     collectionMethod: text('collection_method', {
       enum: ['charge_automatically', 'send_invoice'],
     })
@@ -177,7 +192,12 @@ export const localSubscriptions = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
-  (table) => [index('local_subscriptions_due_idx').on(table.currentPeriodEnd)],
+  (table) => [
+    index('local_subscriptions_due_idx').on(table.currentPeriodEnd),
+    index('local_subscriptions_licence_holder_email_normalized_idx')
+      .on(table.licenceHolderEmailNormalized)
+      .where(sql`${table.licenceHolderEmailNormalized} is not null`),
+  ],
 );
 
 /** Charges and credits of local subscriptions, in minor units (cents) like Stripe's. */
