@@ -79,19 +79,18 @@ function licenceHits(where: SQL, matched: SQL): SQL {
  * characters); a quote, invoice, credit note or order number; a provider's customer or
  * subscription id; else the first letters of a company name.
  */
-export async function searchCustomers(
-  deps: { db: Executor; secretKey: string },
+export function customerSearchQuery(
+  secretKey: string,
   input: string,
-): Promise<CustomerSearchResult> {
+): { kind: SearchKind; query: SQL | null } {
   const text = input.trim();
-  const { db } = deps;
-  if (text.length === 0 || text.length > SEARCH_MAX_LENGTH) return { kind: 'nothing', hits: [] };
+  if (text.length === 0 || text.length > SEARCH_MAX_LENGTH) return { kind: 'nothing', query: null };
 
   if (text.includes('@')) {
     const person = normalizeEmailAddress(text);
-    const found = await hits(
-      db,
-      sql`select email_normalized as customer, email, 'licence …' || key_hint as matched
+    return {
+      kind: 'address',
+      query: sql`select email_normalized as customer, email, 'licence …' || key_hint as matched
           from licences where email_normalized = ${person}
         union all
         select email_normalized, billing_email, 'invoice order ' || id
@@ -101,44 +100,34 @@ export async function searchCustomers(
         union all
         select buyer_email_normalized, buyer_email, 'document ' || number
           from payment_documents where buyer_email_normalized = ${person}`,
-    );
-    return { kind: 'address', hits: found };
+    };
   }
 
   if (/^ORGS/i.test(text)) {
     const parsed = parseLicenceKey(text);
-    if (!parsed.ok) return { kind: 'licence key', hits: [] };
-    const keyHash = hashLicenceKey(deps.secretKey, parsed.key);
+    if (!parsed.ok) return { kind: 'licence key', query: null };
+    const keyHash = hashLicenceKey(secretKey, parsed.key);
     return {
       kind: 'licence key',
-      hits: await hits(
-        db,
-        licenceHits(sql`l.key_hash = ${keyHash}`, sql`'licence key …' || l.key_hint`),
-      ),
+      query: licenceHits(sql`l.key_hash = ${keyHash}`, sql`'licence key …' || l.key_hint`),
     };
   }
 
   if (UUID.test(text)) {
     return {
       kind: 'licence id',
-      hits: await hits(
-        db,
-        licenceHits(sql`l.id = ${text.toLowerCase()}::uuid`, sql`'licence ' || l.id::text`),
-      ),
+      query: licenceHits(sql`l.id = ${text.toLowerCase()}::uuid`, sql`'licence ' || l.id::text`),
     };
   }
 
   if (ORG_ID.test(text)) {
     const reading = readSalesforceOrgId(text);
-    if (!reading.ok) return { kind: 'org id', hits: [] };
+    if (!reading.ok) return { kind: 'org id', query: null };
     return {
       kind: 'org id',
-      hits: await hits(
-        db,
-        licenceHits(
-          sql`l.id in (select licence_id from licence_orgs where org_id = ${reading.id})`,
-          sql`${`org ${reading.id}`}`,
-        ),
+      query: licenceHits(
+        sql`l.id in (select licence_id from licence_orgs where org_id = ${reading.id})`,
+        sql`${`org ${reading.id}`}`,
       ),
     };
   }
@@ -147,11 +136,8 @@ export async function searchCustomers(
     const number = text.toUpperCase();
     return {
       kind: 'quote',
-      hits: await hits(
-        db,
-        sql`select email_normalized as customer, email, 'quote ' || number as matched
+      query: sql`select email_normalized as customer, email, 'quote ' || number as matched
           from quotes where number = ${number}`,
-      ),
     };
   }
 
@@ -159,34 +145,26 @@ export async function searchCustomers(
     const number = text.toUpperCase();
     return {
       kind: 'document',
-      hits: await hits(
-        db,
-        sql`select buyer_email_normalized as customer, buyer_email as email,
+      query: sql`select buyer_email_normalized as customer, buyer_email as email,
             'document ' || number as matched from payment_documents where number = ${number}
           union all
           select email_normalized, billing_email, 'invoice order ' || id || ', invoice ' || invoice_number
             from invoice_orders where invoice_number = ${number}`,
-      ),
     };
   }
 
   if (ORDER_ID.test(text)) {
     return {
       kind: 'invoice order',
-      hits: await hits(
-        db,
-        sql`select email_normalized as customer, billing_email as email,
+      query: sql`select email_normalized as customer, billing_email as email,
           'invoice order ' || id as matched from invoice_orders where id = ${text}`,
-      ),
     };
   }
 
   if (CUSTOMER_ID.test(text)) {
     return {
       kind: 'provider customer',
-      hits: await hits(
-        db,
-        sql`select l.email_normalized as customer, l.email, ${`customer ${text}`} as matched
+      query: sql`select l.email_normalized as customer, l.email, ${`customer ${text}`} as matched
             from licences l where l.customer_id = ${text}
           union all
           select l.email_normalized, l.email, ${`customer ${text}`}
@@ -195,16 +173,13 @@ export async function searchCustomers(
           union all
           select email_normalized, email, ${`customer ${text}`}
             from local_customers where id = ${text}`,
-      ),
     };
   }
 
   if (SUBSCRIPTION_ID.test(text)) {
     return {
       kind: 'provider subscription',
-      hits: await hits(
-        db,
-        sql`select l.email_normalized as customer, l.email, ${`subscription ${text}`} as matched
+      query: sql`select l.email_normalized as customer, l.email, ${`subscription ${text}`} as matched
             from licences l where l.subscription_id = ${text}
           union all
           select l.email_normalized, l.email, ${`subscription ${text}`}
@@ -213,17 +188,14 @@ export async function searchCustomers(
           union all
           select buyer_email_normalized, buyer_email, ${`subscription ${text}`}
             from payment_documents where subscription_id = ${text}`,
-      ),
     };
   }
 
-  if (text.length < COMPANY_MIN_LENGTH) return { kind: 'nothing', hits: [] };
+  if (text.length < COMPANY_MIN_LENGTH) return { kind: 'nothing', query: null };
   const prefix = likePrefix(text);
   return {
     kind: 'company name',
-    hits: await hits(
-      db,
-      sql`(select email_normalized as customer, email, 'company ' || company_name as matched
+    query: sql`(select email_normalized as customer, email, 'company ' || company_name as matched
           from quotes where lower(company_name) like ${prefix}
           order by created_at desc limit ${SEARCH_MAX_HITS})
         union all
@@ -235,6 +207,14 @@ export async function searchCustomers(
             'company ' || (document -> 'buyer' ->> 'companyName')
           from payment_documents where lower(document -> 'buyer' ->> 'companyName') like ${prefix}
           order by created_at desc limit ${SEARCH_MAX_HITS})`,
-    ),
   };
+}
+
+/** Runs the one search (decision 227): the customers it names, each once, newest first. */
+export async function searchCustomers(
+  deps: { db: Executor; secretKey: string },
+  input: string,
+): Promise<CustomerSearchResult> {
+  const { kind, query } = customerSearchQuery(deps.secretKey, input);
+  return { kind, hits: query ? await hits(deps.db, query) : [] };
 }
