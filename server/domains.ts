@@ -21,6 +21,7 @@ import { licenceCertificateDomain } from './licensing/licence-certificates/licen
 import { licenceRecoveryDomain } from './licensing/licence-recovery/licence-recovery-module.ts';
 import { licenceValidationDomain } from './licensing/licence-validation/licence-validation-module.ts';
 import { licenceDomain } from './licensing/licence-support/licence-module.ts';
+import { licenceOrgDomain } from './licensing/licence-orgs/licence-org-module.ts';
 import { releaseDomain } from './licensing/releases/release-module.ts';
 import { buildApiDocument, type ApiDocumentUrls } from './openapi/api-docs.ts';
 import { referenceDomain } from './openapi/openapi-module.ts';
@@ -52,6 +53,7 @@ export const domains: readonly AppDomain[] = [
   licenceDomain,
   subscriptionDomain,
   accessTokenDomain,
+  licenceOrgDomain,
   trialDomain,
   contactDomain,
   quoteDomain,

@@ -43,6 +43,7 @@ describe('every route declares its auth (decision 225)', () => {
       'POST /account/v1/access-tokens (createAccessToken): licenceKey',
       'POST /account/v1/access-tokens/list (listAccessTokens): licenceKey',
       'POST /account/v1/access-tokens/revoke (revokeAccessToken): licenceKey',
+      'POST /account/v1/licenses/release-org (releaseOrg): accessToken',
       'POST /account/v1/licenses/validate (validateLicense): accessToken',
       'POST /account/v1/webhooks/stripe (receiveStripeWebhook): stripeSignature',
     ]);

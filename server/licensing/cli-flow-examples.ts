@@ -166,3 +166,29 @@ export const accessTokenExamples = {
     },
   },
 };
+
+/** Releasing an org after a sandbox refresh (decision 228). */
+export const releaseOrgExamples = {
+  request: {
+    licenceKey: {
+      summary: 'With the licence key',
+      value: { licenseKey, orgId },
+    },
+    accessToken: {
+      summary: 'With an access token (sent as Authorization: Bearer)',
+      value: { orgId },
+    },
+  },
+  released: {
+    released: {
+      summary: 'Released; two more releases this month',
+      value: {
+        orgId,
+        firstSeenAt: '2026-01-10T09:12:00.000Z',
+        lastSeenAt: '2026-01-15T10:00:00.000Z',
+        releasesLeft: 2,
+        releasesResetAt: null,
+      },
+    },
+  },
+};

@@ -36,6 +36,10 @@ export const errorCodes = {
   quoteAlreadyAccepted: 'QuoteAlreadyAccepted',
   /** Pay by invoice is not offered in the order's currency: no bank account to pay into. */
   invoiceCurrencyNotOffered: 'InvoiceCurrencyNotOffered',
+  /** The org named to release holds no slot of the licence (not seen in the last 30 days). */
+  orgNotInUse: 'OrgNotInUse',
+  /** The customer released as many orgs of the licence as a window allows (decision 228). */
+  orgReleaseLimit: 'OrgReleaseLimit',
   /** The quote is past its last valid day. */
   quoteExpired: 'QuoteExpired',
 } as const;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { accessTokens, licences } from '#server/platform/db/schema.ts';
+import { accessTokens, licenceOrgs, licences } from '#server/platform/db/schema.ts';
 import { accessTokenHint, hashAccessToken } from '#server/licensing/access-tokens/access-token.ts';
 import { exampleCredentials } from '#server/licensing/cli-flow-examples.ts';
 import { hashLicenceKey, licenceKeyHint } from '#server/licensing/licences/licence-key.ts';
@@ -116,6 +116,19 @@ describe.each(databaseTargets)('the API reference’s examples, pasted, on $name
   /** The licence and token the examples name, active and unrevoked, as before each paste. */
   async function prepare(): Promise<void> {
     const db = t.deps.database.db;
+    // The org the examples name is at work, so releasing it answers as documented.
+    await db
+      .insert(licenceOrgs)
+      .values({
+        licenceId,
+        orgId: exampleCredentials.orgId,
+        firstSeenAt: t.deps.clock(),
+        lastSeenAt: t.deps.clock(),
+      })
+      .onConflictDoUpdate({
+        target: [licenceOrgs.licenceId, licenceOrgs.orgId],
+        set: { lastSeenAt: t.deps.clock() },
+      });
     await db.delete(accessTokens).where(eq(accessTokens.licenceId, licenceId));
     await db.insert(accessTokens).values({
       id: exampleCredentials.tokenId,

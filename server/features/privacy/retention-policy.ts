@@ -2,6 +2,7 @@ import {
   DELETION_NOTICE_MONTHS,
   REACTIVATION_WINDOW_MONTHS,
 } from '#server/billing/subscriptions/lifecycle-rules.ts';
+import { ORG_RELEASE_WINDOW_DAYS } from '#server/licensing/licence-orgs/release-licence-org.ts';
 
 /**
  * How long each kind of personal data is kept (decision 191). The retention job, the erasure,
@@ -21,6 +22,8 @@ export const retentionPeriods = {
   contactMessageDays: 180,
   /** An org that has not validated for this long no longer counts (30 days) nor is shown. */
   idleOrgDays: 90,
+  /** A release of an org counts against the customer's cap this long (decision 228). */
+  orgReleaseDays: ORG_RELEASE_WINDOW_DAYS,
   /** An invoice order that was never confirmed (its link expired or it was cancelled). */
   unconfirmedOrderDays: 60,
   /** The local test provider's expired checkout and portal sessions. */
@@ -89,6 +92,14 @@ export const retentionPolicy: readonly RetentionEntry[] = [
     columns: ['org_id', 'first_seen_at', 'last_seen_at'],
     why: 'the org count of a licence (orgs seen in the last 30 days)',
     period: { kind: 'days', days: R.idleOrgDays, after: 'the org last validated' },
+    deletedBy: `${retentionJob}; ${withLicence}`,
+    onErasure: 'erased',
+  },
+  {
+    table: 'licence_org_releases',
+    columns: ['org_id', 'released_at'],
+    why: 'the orgs a customer released from a licence, to cap releases per 30 days (decision 228)',
+    period: { kind: 'days', days: R.orgReleaseDays, after: 'the org was released' },
     deletedBy: `${retentionJob}; ${withLicence}`,
     onErasure: 'erased',
   },

@@ -16,6 +16,7 @@ import {
   paymentEvents,
   privacyRequests,
   auditEventDetails,
+  licenceOrgReleases,
   quotes,
   subscriptions,
 } from '#server/platform/db/schema.ts';
@@ -142,6 +143,12 @@ export function retentionRules(now: Date): RetentionRule[] {
       table: sql`${privacyRequests}`,
       key: sql.raw('id'),
       where: sql`performed_at < ${at(yearEndCutoff(now, R.privacyRequestYears))}`,
+    },
+    {
+      name: 'licence_org_releases',
+      table: sql`${licenceOrgReleases}`,
+      key: sql.raw('id'),
+      where: sql`released_at < ${at(daysBefore(now, R.orgReleaseDays))}`,
     },
     {
       name: 'audit_event_details',

@@ -1,6 +1,12 @@
 import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
 import { ORG_ACTIVE_DAYS } from '#server/licensing/licences/check-licence.ts';
 import { licenceState } from '#server/licensing/licences/licence-state.ts';
+import {
+  ORG_RELEASE_WINDOW_DAYS,
+  ORG_RELEASES_PER_WINDOW,
+  releaseLicenceOrg,
+} from '#server/licensing/licence-orgs/release-licence-org.ts';
+import { readSalesforceOrgId } from '#server/licensing/licence-validation/salesforce-org-id.ts';
 import { licenceEntitlements } from '#server/licensing/licence-validation/licence-entitlements.ts';
 import { createLicenceValidationRepository } from '#server/licensing/licence-validation/licence-validation-repository.ts';
 import { issueReplacementKey } from '#server/licensing/licence-recovery/replace-licence-key.ts';
@@ -300,6 +306,54 @@ const resend: AdminCommand<LicenceCommandSettings> = {
   },
 };
 
+const releaseOrg: AdminCommand<LicenceCommandSettings> = {
+  name: 'licences release-org',
+  summary: "Free an org's slot in the licence's quota now (e.g. after a sandbox refresh)",
+  details: [
+    'The org stops counting at once (validations on every instance see it within the validation',
+    'cache), and is admitted again as a new org if it validates later (decision 228). Operators',
+    `are not capped; customers may release ${ORG_RELEASES_PER_WINDOW} orgs of a licence in ${ORG_RELEASE_WINDOW_DAYS} days.`,
+    'Audited with the reason.',
+  ].join('\n'),
+  arguments: [
+    licenceArgument,
+    { name: 'org', description: 'The Salesforce org id (15 or 18 characters)' },
+  ],
+  options: { reason: { type: 'string', description: 'Why (required; kept in the audit log)' } },
+  async run(context, { args, options }) {
+    // Required: it is the reason the audit log keeps (runAdmin passes --reason on).
+    revocationReason(options.reason);
+    const reading = readSalesforceOrgId((args[1] ?? '').trim());
+    if (!reading.ok) {
+      throw new AdminError(
+        reading.reason === 'checksum'
+          ? `"${args[1] ?? ''}" has a wrong checksum: its 18-character form is ${reading.expected}.`
+          : `"${args[1] ?? ''}" is not a Salesforce org id (15 or 18 letters and digits starting with 00D).`,
+        2,
+      );
+    }
+    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    const result = await releaseLicenceOrg(
+      { db, clock: context.now },
+      { licenceId: licence.id, orgId: reading.id, by: 'operator' },
+    );
+    if (!result.ok) {
+      throw new AdminError(
+        result.code === 'OrgNotInUse'
+          ? `Org ${reading.id} holds no slot of licence ${licence.id} (not seen in the last ${ORG_ACTIVE_DAYS} days); nothing changed.`
+          : `Licence ${licence.id} is gone.`,
+      );
+    }
+    context.io.out(
+      `Released org ${result.released.orgId} from licence ${licence.id} (first seen ${formatTime(result.released.firstSeenAt)}, last seen ${formatTime(result.released.lastSeenAt)}).`,
+    );
+    context.io.out(
+      `Validations count it no more within ${context.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; it is admitted again as a new org if it validates later.`,
+    );
+    return EXIT_OK;
+  },
+};
+
 /** Licence support commands (listed by the domain's manifest, decision 169). */
 export const licenceAdminCommands: readonly AdminCommand<LicenceCommandSettings>[] = [
   find,
@@ -307,4 +361,5 @@ export const licenceAdminCommands: readonly AdminCommand<LicenceCommandSettings>
   reinstate,
   extend,
   resend,
+  releaseOrg,
 ];

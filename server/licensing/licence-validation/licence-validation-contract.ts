@@ -25,6 +25,21 @@ function checksumMessageFor(value: unknown): string | undefined {
     : undefined;
 }
 
+/** A Salesforce org id field: 15 or 18 characters, read canonical (18). */
+export function orgIdField(description: string) {
+  return zm.pipe(
+    zm.string({ error: ORG_ID_MESSAGE }).check(
+      // One issue each: the shape, else the checksum, which names the id that would fit.
+      zm.refine((value) => !hasProblem(value, 'format'), ORG_ID_MESSAGE),
+      zm.refine((value) => !hasProblem(value, 'checksum'), {
+        error: (issue) => checksumMessageFor(issue.input) ?? ORG_ID_MESSAGE,
+      }),
+      zm.describe(description),
+    ),
+    zm.transform((value) => normalizeSalesforceOrgId(value) ?? value),
+  );
+}
+
 /** `POST /account/v1/licenses/validate`: the key in the body, or an access token as bearer. */
 export const validationRequestSchema = zm
   .strictObject({
@@ -49,18 +64,8 @@ export const validationRequestSchema = zm
         zm.describe('The product the licence is used with, e.g. orgsmith-cli.'),
       ),
     orgId: zm.optional(
-      zm.pipe(
-        zm.string({ error: ORG_ID_MESSAGE }).check(
-          // One issue each: the shape, else the checksum, which names the id that would fit.
-          zm.refine((value) => !hasProblem(value, 'format'), ORG_ID_MESSAGE),
-          zm.refine((value) => !hasProblem(value, 'checksum'), {
-            error: (issue) => checksumMessageFor(issue.input) ?? ORG_ID_MESSAGE,
-          }),
-          zm.describe(
-            'The Salesforce org id the tool works on (15 or 18 characters, starts with 00D). Without it the answer states the licence but carries no certificate.',
-          ),
-        ),
-        zm.transform((value) => normalizeSalesforceOrgId(value) ?? value),
+      orgIdField(
+        'The Salesforce org id the tool works on (15 or 18 characters, starts with 00D). Without it the answer states the licence but carries no certificate.',
       ),
     ),
   })

@@ -1,4 +1,13 @@
-import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { licences } from './licences.ts';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
@@ -38,4 +47,22 @@ export const accessTokens = pgTable(
     revokedAt: timestamptz('revoked_at'),
   },
   (table) => [index('access_tokens_licence_id_idx').on(table.licenceId)],
+);
+
+/** Orgs released from their licence's quota (decision 228): the customer's are capped. */
+export const licenceOrgReleases = pgTable(
+  'licence_org_releases',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    licenceId: uuid('licence_id')
+      .notNull()
+      .references(() => licences.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    releasedAt: timestamptz('released_at').notNull(),
+    byCustomer: boolean('by_customer').notNull(),
+  },
+  (table) => [
+    index('licence_org_releases_licence_idx').on(table.licenceId, table.releasedAt),
+    index('licence_org_releases_released_at_idx').on(table.releasedAt),
+  ],
 );
