@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { licenceOrgReleases } from '#server/platform/db/schema.ts';
-import { createAuditLogRepository } from '#server/platform/audit/audit-log.ts';
+import { createAuditLogRepository } from '#server/platform/audit/audit-log-repository.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { createLicence, orgId, postJson, runAdminOn } from '../support/licensing.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';

@@ -10,7 +10,7 @@ import {
   type DatabaseHandle,
 } from '#server/platform/db/client.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import { attributed } from '#server/platform/audit/audit-context.ts';
+import { attributed } from '#server/platform/db/audit-settings.ts';
 import { migrate, migrationFiles } from '#server/platform/db/migrate.ts';
 import * as schema from '#server/platform/db/schema.ts';
 

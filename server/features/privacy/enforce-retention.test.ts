@@ -1,4 +1,4 @@
-import { verifyAuditChain } from '#server/platform/audit/audit-log.ts';
+import { verifyAuditChain } from '#server/platform/audit/audit-log-repository.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

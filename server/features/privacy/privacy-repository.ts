@@ -4,7 +4,7 @@ import {
   auditDetailsOf,
   eraseAuditDetails,
   type AuditSubject,
-} from '#server/platform/audit/audit-log.ts';
+} from '#server/platform/audit/audit-log-repository.ts';
 import type { Executor } from '#server/platform/db/database.ts';
 import {
   accessTokens,

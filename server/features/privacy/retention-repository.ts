@@ -20,7 +20,7 @@ import {
   quotes,
   subscriptions,
 } from '#server/platform/db/schema.ts';
-import { allowAuditErasure } from '#server/platform/audit/audit-log.ts';
+import { allowAuditErasure } from '#server/platform/audit/audit-log-repository.ts';
 import { daysBefore, retentionPeriods as R, yearEndCutoff } from './retention-policy.ts';
 
 /** One kind of row the retention job deletes: the table, its key and the (indexed) predicate. */

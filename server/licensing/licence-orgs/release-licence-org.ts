@@ -1,4 +1,4 @@
-import { recordAuditEvent } from '#server/platform/audit/audit-log.ts';
+import { recordAuditEvent } from '#server/platform/audit/audit-log-repository.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import { ORG_ACTIVE_DAYS } from '../licences/check-licence.ts';
 import { createLicenceOrgReleaseRepository } from './licence-org-release-repository.ts';

@@ -1,6 +1,10 @@
 import { AdminError, EXIT_FAILURE, EXIT_OK, type AdminCommand } from '../commands/command.ts';
 import { positiveInteger, printTable } from '../commands/command-io.ts';
-import { createAuditLogRepository, verifyAuditChain, type AuditEventView } from './audit-log.ts';
+import {
+  createAuditLogRepository,
+  verifyAuditChain,
+  type AuditEventView,
+} from './audit-log-repository.ts';
 
 const verify: AdminCommand = {
   name: 'audit verify',
@@ -57,7 +61,8 @@ function line(event: AuditEventView): string {
 
 const exportEvents: AdminCommand = {
   name: 'audit export',
-  summary: 'Write the audit events of a period as NDJSON: audit export --from 2026-11-01 --to 2026-11-30',
+  summary:
+    'Write the audit events of a period as NDJSON: audit export --from 2026-11-01 --to 2026-11-30',
   details: [
     'One JSON object per line, oldest first, for the days from --from to --to (both included,',
     'UTC): time, actor, action, target, reason, request id, the record before and after, and the',

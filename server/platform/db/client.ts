@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
-import { attributed } from '../audit/audit-context.ts';
+import { attributed } from './audit-settings.ts';
 import pg from 'pg';
 import { PRIVATE_DIR_MODE, tightenTree } from '../data-dir/make-data-dir-private.ts';
 import * as schema from './schema.ts';

@@ -5,7 +5,11 @@ import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { accessTokens, auditEventDetails, auditEvents, licences } from '../db/schema.ts';
 import { actingAs } from './audit-context.ts';
-import { createAuditLogRepository, recordAuditEvent, verifyAuditChain } from './audit-log.ts';
+import {
+  createAuditLogRepository,
+  recordAuditEvent,
+  verifyAuditChain,
+} from './audit-log-repository.ts';
 
 async function insertLicence(handle: DatabaseHandle, email: string): Promise<string> {
   const id = randomUUID();
@@ -180,7 +184,9 @@ describe.each(databaseTargets)('the audit log on $name', (target) => {
         await tx.execute(sql`alter table audit_event_details enable trigger user`);
       });
     };
-    await tamper(sql`update audit_event_details set reason = 'edited' where event_id = ${first.id}`);
+    await tamper(
+      sql`update audit_event_details set reason = 'edited' where event_id = ${first.id}`,
+    );
     expect(await verifyAuditChain(handle.db)).toMatchObject({
       ok: false,
       brokenAt: first.id,

@@ -3,7 +3,8 @@ import { and, asc, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.ts';
 import { auditEventDetails, auditEvents } from '../db/schema.ts';
-import { auditSettings, currentAuditContext } from './audit-context.ts';
+import { auditSettings } from '../db/audit-settings.ts';
+import { currentAuditContext } from './audit-context.ts';
 
 /** The hash before the first event: the chain's anchor. */
 export const GENESIS_HASH = '0'.repeat(64);
