@@ -94,14 +94,19 @@ export function createAccessTokenRepository(db: Executor) {
       return row;
     },
 
-    /** Revokes a token that is still active; undefined when it was revoked already. */
+    /**
+     * Revokes a token that is still active; undefined when it was revoked already. In a
+     * transaction of its own (a savepoint inside one), where the audit log sees who acts.
+     */
     async revoke(id: string, now: Date): Promise<AccessTokenRecord | undefined> {
-      const [row] = await db
-        .update(accessTokens)
-        .set({ revokedAt: now })
-        .where(and(eq(accessTokens.id, id), isNull(accessTokens.revokedAt)))
-        .returning();
-      return row;
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(accessTokens)
+          .set({ revokedAt: now })
+          .where(and(eq(accessTokens.id, id), isNull(accessTokens.revokedAt)))
+          .returning();
+        return row;
+      });
     },
 
     /** Records a use, at most once per interval (`staleBefore`), so validations rarely write. */

@@ -1,4 +1,4 @@
-import type { Database } from '#server/platform/db/database.ts';
+import type { Executor } from '#server/platform/db/database.ts';
 import { hashAccessToken, looksLikeAccessToken } from './access-token.ts';
 import { createAccessTokenRepository, type AccessTokenRecord } from './access-token-repository.ts';
 
@@ -14,7 +14,7 @@ export type TokenSelector = { token: string } | { id: string; licenceId?: string
  * token succeeds again (idempotent), reporting that it already was.
  */
 export async function revokeAccessToken(
-  deps: { db: Database; secretKey: string },
+  deps: { db: Executor; secretKey: string },
   selector: TokenSelector,
   now: Date,
 ): Promise<RevokeAccessTokenResult> {

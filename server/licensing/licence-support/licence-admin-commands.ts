@@ -1,6 +1,7 @@
 import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
 import { ORG_ACTIVE_DAYS } from '#server/licensing/licences/check-licence.ts';
 import { licenceState } from '#server/licensing/licences/licence-state.ts';
+import { MAX_TRIAL_EXTENSION_DAYS } from './licence-actions.ts';
 import {
   ORG_RELEASE_WINDOW_DAYS,
   ORG_RELEASES_PER_WINDOW,
@@ -46,7 +47,6 @@ const licenceArgument = {
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const MAX_TRIAL_EXTENSION_DAYS = 366;
 
 const state = licenceState;
 

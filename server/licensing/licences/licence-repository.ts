@@ -15,12 +15,15 @@ export function createLicenceRepository(db: Executor) {
       expiresAt: Date,
       now: Date,
     ): Promise<Licence | undefined> {
-      const [row] = await db
-        .update(licences)
-        .set({ expiresAt, updatedAt: now })
-        .where(and(eq(licences.id, licenceId), eq(licences.type, 'Trial')))
-        .returning();
-      return row;
+      // In a transaction, where the audit log sees who acts (decision 224).
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(licences)
+          .set({ expiresAt, updatedAt: now })
+          .where(and(eq(licences.id, licenceId), eq(licences.type, 'Trial')))
+          .returning();
+        return row;
+      });
     },
 
     /**
@@ -76,12 +79,15 @@ export function createLicenceRepository(db: Executor) {
 
     /** Lifts a revocation; undefined when the licence was not revoked. */
     async reinstate(licenceId: string, now: Date): Promise<Licence | undefined> {
-      const [row] = await db
-        .update(licences)
-        .set({ revokedAt: null, revocationReason: null, updatedAt: now })
-        .where(and(eq(licences.id, licenceId), isNotNull(licences.revokedAt)))
-        .returning();
-      return row;
+      // In a transaction, where the audit log sees who acts (decision 224).
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(licences)
+          .set({ revokedAt: null, revocationReason: null, updatedAt: now })
+          .where(and(eq(licences.id, licenceId), isNotNull(licences.revokedAt)))
+          .returning();
+        return row;
+      });
     },
 
     async insert(values: NewLicence): Promise<Licence> {
