@@ -1,3 +1,4 @@
+import { readInvoiceApprovalAbove } from './billing/invoices/invoice-approval.ts';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -119,6 +120,10 @@ const envShape = z.object({
   /** The seller's account per invoice currency, "holder; IBAN; BIC; bank" or none (decision 218). */
   BANK_ACCOUNT_EUR: z.string().optional(),
   BANK_ACCOUNT_USD: z.string().optional(),
+  /** Net per invoice order above which it waits for finance (decision 230): 5000, or EUR:5000,USD:6000. */
+  INVOICE_APPROVAL_ABOVE: z.string().optional(),
+  /** `review` (default): a company's first invoice order waits for finance; `trust`: it does not. */
+  INVOICE_APPROVAL_FIRST_ORDER: z.enum(['review', 'trust']).default('review'),
   LICENSE_SIGNING_KEY: z
     .string()
     .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
@@ -322,10 +327,18 @@ const envSchema = envShape.transform((env, ctx) => {
       bankAccounts[currency] = setting.account;
     }
   }
-  if (ctx.issues.length > 0 || 'refused' in mail) return z.NEVER;
+  const approvalAbove = readInvoiceApprovalAbove(env.INVOICE_APPROVAL_ABOVE);
+  if (!approvalAbove.ok) {
+    ctx.addIssue({ code: 'custom', path: ['INVOICE_APPROVAL_ABOVE'], message: approvalAbove.message });
+  }
+  if (ctx.issues.length > 0 || 'refused' in mail || !approvalAbove.ok) return z.NEVER;
   return {
     ...env,
     bankAccounts,
+    invoiceApproval: {
+      aboveMinor: approvalAbove.aboveMinor,
+      firstOrder: env.INVOICE_APPROVAL_FIRST_ORDER,
+    },
     mail,
     METRICS_HOST:
       env.METRICS_PORT === undefined ? undefined : (env.METRICS_HOST ?? DEFAULT_METRICS_HOST),

@@ -1,5 +1,6 @@
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { BankAccounts } from './bank-accounts.ts';
+import type { InvoiceApprovalPolicy } from './invoices/invoice-approval.ts';
 import type { PaymentSettings } from './payments/create-payment-provider.ts';
 import type { PaymentProvider } from './subscriptions/payment-provider.ts';
 
@@ -15,6 +16,8 @@ export interface BillingPorts extends LicensingPorts {
       ECB_RATES_URL?: string | undefined;
       /** The seller's account per invoice currency (decision 218); none: no invoice in it. */
       bankAccounts: BankAccounts;
+      /** When an invoice order waits for finance (decision 230). */
+      invoiceApproval: InvoiceApprovalPolicy;
     };
   /** The card payment provider (Stripe or the built-in local provider). */
   payments: PaymentProvider;

@@ -174,6 +174,15 @@ export type InvoiceOrderLinkStatus =
   | { state: 'invalid' }
   | { state: 'missing' };
 
+/** A confirmed order waiting for finance (decision 230): 202, no key and no invoice yet. */
+export interface InvoiceOrderInReview {
+  status: 'in-review';
+  orderId: string;
+  /** ISO 8601: finance answers by then. */
+  reviewBy: string;
+  message: string;
+}
+
 /** The confirmed order: the licence key goes to `licenceEmail`, the invoice is at `invoiceUrl`. */
 export interface InvoiceCheckoutResponse {
   subscriptionId: string;

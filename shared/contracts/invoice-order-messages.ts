@@ -26,6 +26,9 @@ export const invoiceOrderMessages = {
   quoteExpired:
     'This quote has expired; its prices no longer hold. Get a new quote for the same plan.',
   cancelled: 'The order is cancelled. Nothing was ordered and no invoice was sent.',
+  /** Confirmed, waiting for finance (decision 230): shown with the day they answer by. */
+  inReview: (reviewBy: string) =>
+    `Thank you: your order is confirmed and our finance team is reviewing it. You will hear from us by ${reviewBy}; once it is approved, the invoice and the licence key are sent at once. We have e-mailed you the same.`,
   confirmButton: 'Confirm the order',
   confirming: 'Confirming…',
   cancelButton: 'Cancel this order',

@@ -29,6 +29,10 @@ export async function createTestApp(
     NODE_ENV: 'test',
     PUBLIC_BASE_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
+    // Invoice orders go through as before approvals existed (decision 230); the approval tests
+    // set the production defaults back.
+    INVOICE_APPROVAL_FIRST_ORDER: 'trust',
+    INVOICE_APPROVAL_ABOVE: '100000000',
     ...(vies ? { VIES_URL: vies.url } : {}),
     ...overrides.env,
   });

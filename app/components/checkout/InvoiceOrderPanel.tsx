@@ -20,6 +20,7 @@ type State =
   | { kind: 'idle' }
   | { kind: 'busy' }
   | { kind: 'confirmed'; order: InvoiceCheckoutResponse }
+  | { kind: 'in-review'; message: string }
   | { kind: 'cancelled' }
   | { kind: 'gone' }
   | { kind: 'error'; message: string };
@@ -115,6 +116,13 @@ export function InvoiceOrderPanel({
   const [state, setState] = useState<State>({ kind: 'idle' });
 
   if (state.kind === 'confirmed') return <Confirmed order={state.order} />;
+  if (state.kind === 'in-review') {
+    return (
+      <div className={styles.panel}>
+        <Alert tone="success">{state.message}</Alert>
+      </div>
+    );
+  }
   if (state.kind === 'cancelled') return <ToPricing text={invoiceOrderMessages.cancelled} />;
   if (status.state === 'missing' || !token)
     return <ToPricing text={invoiceOrderMessages.missing} />;
@@ -137,6 +145,17 @@ export function InvoiceOrderPanel({
         return setState(
           isOrder(body)
             ? { kind: 'confirmed', order: body }
+            : { kind: 'error', message: invoiceOrderErrorMessage(undefined) },
+        );
+      }
+      // Confirmed, waiting for finance (decision 230): the service words it, with the day.
+      if (response.status === 202) {
+        const body: unknown = await response.json();
+        const message =
+          typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
+        return setState(
+          typeof message === 'string'
+            ? { kind: 'in-review', message }
             : { kind: 'error', message: invoiceOrderErrorMessage(undefined) },
         );
       }

@@ -6,13 +6,29 @@ import type { Currency } from '#shared/pricing/index.ts';
 import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 import type { ViesClient } from '../vat/vies-client.ts';
 import { createQuoteRepository } from '../quotes/quote-repository.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import { createInvoiceCheckout } from './create-invoice-checkout.ts';
+import { invoiceOrderInReviewEmail } from './emails/invoice-order-review-emails.ts';
+import {
+  approvalReason,
+  reviewDueAt,
+  type ApprovalReason,
+  type InvoiceApprovalPolicy,
+} from './invoice-approval.ts';
+import { invoiceOrderAmounts } from './invoice-order-amounts.ts';
 import { invoiceOrderCapOf } from './invoice-order-cap.ts';
 import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
 import { hashInvoiceOrderToken, INVOICE_ORDER_TOKEN_PATTERN } from './invoice-order-token.ts';
 
 export type ConfirmInvoiceOrderResult =
-  | { ok: true; orderId: string; order: InvoiceCheckoutResponse }
+  | { ok: true; orderId: string; order: InvoiceCheckoutResponse; review?: undefined }
+  /** Confirmed by its mailbox, waiting for finance (decision 230): no key, no invoice yet. */
+  | {
+      ok: true;
+      orderId: string;
+      order?: undefined;
+      review: { reason: ApprovalReason; dueAt: Date };
+    }
   | { ok: false; code: 'NoBankAccount'; currency: Currency }
   | { ok: false; code: ConfirmInvoiceOrderRefusal };
 
@@ -44,7 +60,7 @@ type Claim = { ok: true; order: InvoiceOrder } | { ok: false; code: ConfirmInvoi
  * failure gives the order and the quote back, so the link works again.
  */
 export async function confirmInvoiceOrder(
-  deps: SyncDeps & { vies: ViesClient },
+  deps: SyncDeps & { vies: ViesClient; invoiceApproval: InvoiceApprovalPolicy },
   token: string,
 ): Promise<ConfirmInvoiceOrderResult> {
   const found = await findInvoiceOrderByToken(deps, token);
@@ -79,9 +95,59 @@ export async function confirmInvoiceOrder(
   if (!claim.ok) return claim;
 
   const order = claim.order;
+  const details = invoiceCheckoutRequestSchema.parse(order.details);
+  // Credit is given after finance looked, when the policy says so (decision 230).
+  const reason = approvalReason(deps.invoiceApproval, {
+    netMinor: invoiceOrderAmounts(details).netMinor,
+    currency: details.billingCurrency,
+    paidBefore: await createInvoiceOrderRepository(deps.db).paidBefore(
+      invoiceOrderCapOf(order.emailNormalized),
+      order.emailNormalized,
+    ),
+  });
+  if (reason) {
+    const dueAt = reviewDueAt(now);
+    await deps.db.transaction(async (tx) => {
+      await createInvoiceOrderRepository(tx).markAwaitingApproval(order.id, { reason, dueAt });
+      const email = invoiceOrderInReviewEmail({
+        orderId: order.id,
+        order: {
+          edition: details.edition,
+          quantity: details.quantity,
+          billingPeriod: details.billingPeriod,
+          currency: details.billingCurrency,
+        },
+        reviewDueAt: dueAt,
+        publicBaseUrl: deps.publicBaseUrl,
+      });
+      await createOutboxRepository(tx).enqueue(
+        { ...email, kind: 'invoice-order-in-review', to: details.billingEmail },
+        now,
+      );
+    });
+    deps.wakeOutbox();
+    return { ok: true, orderId: order.id, review: { reason, dueAt } };
+  }
+  const fulfilled = await fulfilInvoiceOrder(deps, order, { onFailure: 'pending' });
+  return fulfilled.ok ? { ok: true, orderId: order.id, order: fulfilled.order } : fulfilled;
+}
+
+/**
+ * Creates what a confirmed (or approved) order pays for: the provider makes the customer, the
+ * subscription and its invoice, the sync issues the licence and e-mails the key; the order and
+ * its quote are marked. A provider failure gives the order back (`pending`: its link works again;
+ * `awaiting`: it returns to finance's queue) and the quote with it.
+ */
+export async function fulfilInvoiceOrder(
+  deps: SyncDeps & { vies: ViesClient },
+  order: InvoiceOrder,
+  options: { onFailure: 'pending' | 'awaiting'; review?: { at: Date; by: string } },
+): Promise<{ ok: true; order: InvoiceCheckoutResponse } | { ok: false; code: 'LinkInvalid' }> {
   const giveBack = async () => {
-    await createInvoiceOrderRepository(deps.db).releaseClaim(order.id);
-    if (order.quoteNumber) {
+    const orders = createInvoiceOrderRepository(deps.db);
+    if (options.onFailure === 'pending') await orders.releaseClaim(order.id);
+    else await orders.releaseApprovalClaim(order.id);
+    if (order.quoteNumber && options.onFailure === 'pending') {
       await createQuoteRepository(deps.db).releaseAcceptance(order.quoteNumber, order.id);
     }
   };
@@ -101,16 +167,16 @@ export async function confirmInvoiceOrder(
     return { ok: false, code: 'LinkInvalid' };
   }
   const { subscriptionId, invoiceNumber } = created.order;
-  await createInvoiceOrderRepository(deps.db).markConfirmed(order.id, {
-    provider: deps.payments.name,
-    subscriptionId,
-    invoiceNumber,
-  });
+  await createInvoiceOrderRepository(deps.db).markConfirmed(
+    order.id,
+    { provider: deps.payments.name, subscriptionId, invoiceNumber },
+    options.review,
+  );
   if (order.quoteNumber) {
     await createQuoteRepository(deps.db).recordAcceptance(order.quoteNumber, order.id, {
       subscriptionId,
       invoiceNumber,
     });
   }
-  return { ok: true, orderId: order.id, order: created.order };
+  return { ok: true, order: created.order };
 }

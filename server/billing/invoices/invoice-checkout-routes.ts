@@ -8,6 +8,7 @@ import {
   invoiceOrderLinkRequestSchema,
   INVOICE_ORDER_PAGE,
   type InvoiceCheckoutResponse,
+  type InvoiceOrderInReview,
   type InvoiceOrderPlaced,
 } from '#shared/contracts/invoice-checkout.ts';
 import {
@@ -119,6 +120,23 @@ const invoiceOrderSchema = z
   })
   .meta({ id: 'InvoiceOrder' });
 
+const reviewDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+
+const invoiceOrderInReviewSchema = z
+  .object({
+    status: z.literal('in-review'),
+    orderId: z.string(),
+    reviewBy: z.string().describe('ISO 8601: finance answers by then.'),
+    message: z.string().describe('“Thank you: your order is confirmed and…”, to show as it is.'),
+  })
+  .meta({ id: 'InvoiceOrderInReview' });
+
+const inReviewMatches: SameType<
+  z.output<typeof invoiceOrderInReviewSchema>,
+  InvoiceOrderInReview
+> = true;
+void inReviewMatches;
+
 const placedMatches: SameType<z.output<typeof invoiceOrderPlacedSchema>, InvoiceOrderPlaced> = true;
 void placedMatches;
 const responseMatches: SameType<
@@ -188,6 +206,11 @@ const confirmInvoiceOrderRoute = defineRoute({
   request: { body: invoiceOrderLinkRequestSchema },
   responses: {
     200: { description: 'The order and its invoice.', schema: invoiceOrderSchema },
+    202: {
+      description:
+        'Confirmed, and waiting for finance (a company’s first order, or above INVOICE_APPROVAL_ABOVE; decision 230): no key and no invoice until an operator approves it; the buyer is e-mailed the day finance answers by.',
+      schema: invoiceOrderInReviewSchema,
+    },
     ...linkResponses,
     409: {
       description:
@@ -277,7 +300,11 @@ export const invoiceCheckoutRoutes = defineRoutes(
       let result;
       try {
         result = await confirmInvoiceOrder(
-          { ...syncDepsOf(deps), vies: viesClientOf(deps.env) },
+          {
+            ...syncDepsOf(deps),
+            vies: viesClientOf(deps.env),
+            invoiceApproval: deps.env.invoiceApproval,
+          },
           body.value.token,
         );
       } catch (error) {
@@ -289,6 +316,19 @@ export const invoiceCheckoutRoutes = defineRoutes(
         );
       }
       if (result.ok) {
+        if (result.review) {
+          c.get('log').info({ orderId: result.orderId }, 'invoice order waits for approval');
+          const reviewBy = result.review.dueAt;
+          return c.json(
+            {
+              status: 'in-review',
+              orderId: result.orderId,
+              reviewBy: reviewBy.toISOString(),
+              message: invoiceOrderMessages.inReview(reviewDay.format(reviewBy)),
+            } satisfies InvoiceOrderInReview,
+            202,
+          );
+        }
         c.get('log').info(
           { orderId: result.orderId, subscriptionId: result.order.subscriptionId },
           'invoice subscription created',

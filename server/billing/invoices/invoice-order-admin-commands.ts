@@ -10,6 +10,8 @@ import { singleLineCheck } from '#shared/contracts/fields.ts';
 import { z } from 'zod';
 import { adminSyncDeps, type AdminSyncSettings } from '../payments/admin-sync-deps.ts';
 import { invoiceCheckoutRequestSchema } from '#shared/contracts/invoice-checkout.ts';
+import { viesClientOf } from '../vat/confirm-vat-id.ts';
+import { approveInvoiceOrder, rejectInvoiceOrder } from './review-invoice-order.ts';
 import {
   cancelInvoiceOrderAsOperator,
   DEFAULT_CANCELLATION_REASON,
@@ -28,6 +30,10 @@ import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order
 function stateOf(order: InvoiceOrder, open: boolean, now: Date): string {
   if (order.status === 'pending' && order.expiresAt <= now) return 'expired';
   if (order.status === 'confirmed') return open ? 'confirmed, unpaid' : 'confirmed, paid';
+  if (order.status === 'awaiting_approval') {
+    const why = order.reviewReason === 'first-order' ? 'first order' : 'above threshold';
+    return `awaiting approval (${why}, answer by ${order.reviewDueAt?.toISOString().slice(0, 10) ?? '?'})`;
+  }
   return order.status;
 }
 
@@ -52,6 +58,10 @@ const list: AdminCommand<AdminSyncSettings> = {
   ].join('\n'),
   options: {
     open: { type: 'boolean', description: 'Only open orders' },
+    awaiting: {
+      type: 'boolean',
+      description: 'Only the orders waiting for finance, oldest first (decision 230)',
+    },
     limit: { type: 'string', description: 'How many (default 50)' },
     json: { type: 'boolean', description: 'Print JSON' },
   },
@@ -59,7 +69,10 @@ const list: AdminCommand<AdminSyncSettings> = {
     const limit = options.limit === undefined ? 50 : positiveInteger(options.limit, 'limit');
     const now = context.now();
     const orders = createInvoiceOrderRepository(await context.database());
-    const rows = await orders.list({ limit, now, openOnly: options.open === true });
+    const rows =
+      options.awaiting === true
+        ? await orders.awaitingApproval(limit)
+        : await orders.list({ limit, now, openOnly: options.open === true });
     const open = new Map<string, boolean>();
     for (const row of rows) open.set(row.id, await orders.isOpen(row.id, now));
     const described = rows.map((row) => ({
@@ -152,5 +165,86 @@ const cancel: AdminCommand<AdminSyncSettings> = {
   },
 };
 
+/** A finance decision's reason: required, one line, read by the buyer when rejected. */
+const reviewReasonSchema = z
+  .string('--reason "…" is required')
+  .trim()
+  .min(3, '--reason is at least 3 characters')
+  .max(300, '--reason is at most 300 characters')
+  .check(singleLineCheck());
+
+function orderIdOf(args: string[], command: string): string {
+  const [orderId] = args;
+  if (!orderId || !/^io_[A-Za-z0-9_-]{16}$/.test(orderId)) {
+    throw new AdminError(`Name the order: invoice-orders ${command} io_…`, 2);
+  }
+  return orderId;
+}
+
+function reviewReason(value: string | boolean | undefined): string {
+  const reason = reviewReasonSchema.safeParse(value);
+  if (!reason.success) {
+    throw new AdminError(reason.error.issues.map((issue) => issue.message).join('\n'), 2);
+  }
+  return reason.data;
+}
+
+const approve: AdminCommand<AdminSyncSettings> = {
+  name: 'invoice-orders approve',
+  summary: 'Approve an invoice order waiting for finance: the invoice and the key go out now',
+  details: [
+    'An order waits after its mailbox confirmed it when it is the company’s first (no paid',
+    'invoice or receipt at its e-mail domain yet) or its net amount is above',
+    'INVOICE_APPROVAL_ABOVE (decision 230). Approving it does what a confirmation did before: the',
+    'provider creates the subscription and its invoice, the licence is issued and its key',
+    'e-mailed. --reason is kept in the audit log.',
+  ].join('\n'),
+  arguments: [
+    { name: 'order', description: 'The order id (io_…), from invoice-orders list --awaiting' },
+  ],
+  options: { reason: { type: 'string', description: 'Why (required; kept in the audit log)' } },
+  async run(context, { args, options }) {
+    const orderId = orderIdOf(args, 'approve');
+    reviewReason(options.reason);
+    const db = await context.database();
+    const deps = await adminSyncDeps(db, context.env, context.now, await secretKeyOf(context, db));
+    const result = await approveInvoiceOrder({ ...deps, vies: viesClientOf(context.env) }, orderId);
+    if (!result.ok) throw new AdminError(result.message);
+    context.io.out(
+      `Approved ${orderId}: invoice ${result.order.invoiceNumber} (${formatCents(result.order.amountDue, result.order.currency)}, due ${formatTime(new Date(result.order.dueAt))}); the licence key is queued for ${result.order.licenceEmail}.`,
+    );
+    return EXIT_OK;
+  },
+};
+
+const reject: AdminCommand<AdminSyncSettings> = {
+  name: 'invoice-orders reject',
+  summary: 'Reject an invoice order waiting for finance; the buyer is e-mailed the reason',
+  details: [
+    'Nothing was created for a waiting order, so nothing is undone: the order ends, a quote it',
+    'accepted may be ordered again, and the billing address is e-mailed --reason (decision 230),',
+    'which is also kept in the audit log. Write it for the buyer.',
+  ].join('\n'),
+  arguments: [
+    { name: 'order', description: 'The order id (io_…), from invoice-orders list --awaiting' },
+  ],
+  options: { reason: { type: 'string', description: 'Why, for the buyer (required)' } },
+  async run(context, { args, options }) {
+    const orderId = orderIdOf(args, 'reject');
+    const reason = reviewReason(options.reason);
+    const db = await context.database();
+    const deps = await adminSyncDeps(db, context.env, context.now, await secretKeyOf(context, db));
+    const result = await rejectInvoiceOrder(deps, orderId, reason);
+    if (!result.ok) throw new AdminError(result.message);
+    context.io.out(`Rejected ${orderId}; ${result.order.billingEmail} is e-mailed the reason.`);
+    return EXIT_OK;
+  },
+};
+
 /** Invoice-order commands (listed by the domain's manifest, decision 169). */
-export const invoiceOrderAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [list, cancel];
+export const invoiceOrderAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [
+  list,
+  approve,
+  reject,
+  cancel,
+];

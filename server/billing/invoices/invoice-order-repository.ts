@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
-import { invoiceOrders, subscriptions } from '#server/platform/db/schema.ts';
+import { invoiceOrders, paymentDocuments, subscriptions } from '#server/platform/db/schema.ts';
 import { INVOICE_ORDERS_PER_DOMAIN } from '#shared/contracts/invoice-order-messages.ts';
 import type { InvoiceOrderCap } from './invoice-order-cap.ts';
 
@@ -17,6 +17,8 @@ function isOpen(now: Date, provenOnly: boolean): SQL {
     and (s.open_invoice_id is null or s.ended_at is not null))`;
   const proven = or(
     eq(invoiceOrders.status, 'confirming'),
+    // Confirmed by its mailbox and waiting for finance (decision 230): as open as an unpaid one.
+    eq(invoiceOrders.status, 'awaiting_approval'),
     and(eq(invoiceOrders.status, 'confirmed'), sql`not ${paidOrEnded}`),
   );
   const open = provenOnly
@@ -105,22 +107,118 @@ export function createInvoiceOrderRepository(db: Executor) {
       return row;
     },
 
-    /** Gives a claimed order back (the provider failed): its link works again until it expires. */
-    async releaseClaim(id: string): Promise<void> {
+    /**
+     * Whether the company (its e-mail domain; a free-mail address alone) has paid us before: a
+     * paid invoice or receipt of a buyer there (decision 230).
+     */
+    async paidBefore(cap: InvoiceOrderCap, emailNormalized: string): Promise<boolean> {
+      const [row] = await db
+        .select({ number: paymentDocuments.number })
+        .from(paymentDocuments)
+        .where(
+          and(
+            sql`${paymentDocuments.paidAt} is not null`,
+            ne(paymentDocuments.kind, 'credit_note'),
+            cap.perDomain
+              ? sql`split_part(${paymentDocuments.buyerEmailNormalized}, '@', 2) = ${cap.domain}`
+              : eq(paymentDocuments.buyerEmailNormalized, emailNormalized),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** A claimed order waits for finance instead of going on (decision 230). */
+    async markAwaitingApproval(
+      id: string,
+      review: { reason: 'first-order' | 'above-threshold'; dueAt: Date },
+    ): Promise<void> {
       await db
         .update(invoiceOrders)
-        .set({ status: 'pending', confirmedAt: null })
+        .set({
+          status: 'awaiting_approval',
+          reviewReason: review.reason,
+          reviewDueAt: review.dueAt,
+        })
         .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'confirming')));
+    },
+
+    /** Takes an order waiting for finance for its approval: of two approvals at once, one. */
+    async claimForApproval(id: string): Promise<InvoiceOrder | undefined> {
+      // Each change of an order in a transaction, where the audit log sees who acts (decision 224).
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(invoiceOrders)
+          .set({ status: 'confirming' })
+          .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'awaiting_approval')))
+          .returning();
+        return row;
+      });
+    },
+
+    /** Puts an order back in the queue (the provider failed while approving it). */
+    async releaseApprovalClaim(id: string): Promise<void> {
+      await db.transaction((tx) =>
+        tx
+          .update(invoiceOrders)
+          .set({ status: 'awaiting_approval' })
+          .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'confirming'))),
+      );
+    },
+
+    /** Ends an order waiting for finance; undefined when it was not waiting. */
+    async reject(
+      id: string,
+      review: { at: Date; by: string; reason: string },
+    ): Promise<InvoiceOrder | undefined> {
+      const [row] = await db
+        .update(invoiceOrders)
+        .set({
+          status: 'rejected',
+          reviewedAt: review.at,
+          reviewedBy: review.by,
+          rejectionReason: review.reason,
+        })
+        .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'awaiting_approval')))
+        .returning();
+      return row;
+    },
+
+    /** The orders waiting for finance, oldest first. */
+    awaitingApproval(limit: number): Promise<InvoiceOrder[]> {
+      return db
+        .select()
+        .from(invoiceOrders)
+        .where(eq(invoiceOrders.status, 'awaiting_approval'))
+        .orderBy(invoiceOrders.createdAt)
+        .limit(limit);
+    },
+
+    /** Gives a claimed order back (the provider failed): its link works again until it expires. */
+    async releaseClaim(id: string): Promise<void> {
+      await db.transaction((tx) =>
+        tx
+          .update(invoiceOrders)
+          .set({ status: 'pending', confirmedAt: null })
+          .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'confirming'))),
+      );
     },
 
     async markConfirmed(
       id: string,
       created: { provider: 'stripe' | 'local'; subscriptionId: string; invoiceNumber: string },
+      review?: { at: Date; by: string },
     ): Promise<void> {
-      await db
-        .update(invoiceOrders)
-        .set({ status: 'confirmed', ...created })
-        .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'confirming')));
+      await db.transaction((tx) =>
+        tx
+          .update(invoiceOrders)
+          .set({
+            status: 'confirmed',
+            ...created,
+            ...(review ? { reviewedAt: review.at, reviewedBy: review.by } : {}),
+          })
+          .where(and(eq(invoiceOrders.id, id), eq(invoiceOrders.status, 'confirming'))),
+      );
     },
 
     /**

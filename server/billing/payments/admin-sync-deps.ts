@@ -8,6 +8,8 @@ import type { SyncDeps } from '../subscriptions/sync-subscription.ts';
 /** What an operator command that raises payment events reads of the environment. */
 export interface AdminSyncSettings extends PaymentSettings, CommandSettings {
   ACCOUNT_API_URL?: string;
+  /** VIES's REST API, asked when an approved invoice order is created (decision 210). */
+  VIES_URL: string;
   bankAccounts: BankAccounts;
 }
 

@@ -27,6 +27,8 @@ export async function startE2eServer(options: {
   smtpUrl: string;
   /** The worker's VIES fake: no e2e server asks the real VIES (decision 210). */
   viesUrl: string;
+  /** `production`: invoice orders wait for approval as a deployment's defaults say. */
+  invoiceApproval?: 'production';
 }): Promise<E2eServer> {
   const port = await freePort();
   const baseURL = `http://localhost:${port}`;
@@ -44,6 +46,10 @@ export async function startE2eServer(options: {
       DATABASE_URL: '',
       SMTP_URL: options.smtpUrl,
       VIES_URL: options.viesUrl,
+      // Invoice orders go through at once, as the flows these specs drive expect (decision 230);
+      // invoice-approval.spec.ts starts its own server with the production defaults.
+      INVOICE_APPROVAL_FIRST_ORDER: options.invoiceApproval === 'production' ? 'review' : 'trust',
+      INVOICE_APPROVAL_ABOVE: options.invoiceApproval === 'production' ? '' : '100000000',
     },
   });
   // Should the worker end without its fixtures' teardown, the server does not outlive it.
