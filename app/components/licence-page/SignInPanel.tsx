@@ -13,7 +13,7 @@ import formStyles from '../forms/Forms.module.css';
 import { Alert } from '../ui/Alert.tsx';
 import styles from './LicencePage.module.css';
 
-type Step = { kind: 'address' } | { kind: 'code'; emailAddress: string };
+type Step = { kind: 'address'; emailAddress: string } | { kind: 'code'; emailAddress: string };
 
 /**
  * Sign in to the licence page (decision 229): an address, then the 6-digit code e-mailed to it.
@@ -22,9 +22,7 @@ type Step = { kind: 'address' } | { kind: 'code'; emailAddress: string };
  */
 export function SignInPanel() {
   const revalidator = useRevalidator();
-  const [step, setStep] = useState<Step>({ kind: 'address' });
-  const [emailAddress, setEmailAddress] = useState('');
-  const [code, setCode] = useState('');
+  const [step, setStep] = useState<Step>({ kind: 'address', emailAddress: '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const emailId = useId();
@@ -51,7 +49,11 @@ export function SignInPanel() {
 
   async function requestCode(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = signInCodeRequestSchema.safeParse({ emailAddress: emailAddress.trim() });
+    // Read from the form, not from state: what was typed before hydration counts too.
+    const emailAddress = new FormData(event.currentTarget).get('email');
+    const parsed = signInCodeRequestSchema.safeParse({
+      emailAddress: typeof emailAddress === 'string' ? emailAddress.trim() : '',
+    });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Check the address.');
     const response = await post(LICENCE_PAGE_CODE_PATH, parsed.data);
     if (!response) return;
@@ -70,6 +72,7 @@ export function SignInPanel() {
   async function signIn(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (step.kind !== 'code') return;
+    const code = new FormData(event.currentTarget).get('code');
     const parsed = signInRequestSchema.safeParse({ emailAddress: step.emailAddress, code });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Check the code.');
     const response = await post(LICENCE_PAGE_SIGN_IN_PATH, parsed.data);
@@ -109,8 +112,6 @@ export function SignInPanel() {
               autoComplete="one-time-code"
               pattern="[0-9]{6}"
               maxLength={6}
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? errorId : undefined}
             />
@@ -129,8 +130,7 @@ export function SignInPanel() {
               type="button"
               className="button button-secondary"
               onClick={() => {
-                setStep({ kind: 'address' });
-                setCode('');
+                setStep({ kind: 'address', emailAddress: step.emailAddress });
                 setError(null);
               }}
             >
@@ -159,8 +159,7 @@ export function SignInPanel() {
             type="email"
             name="email"
             autoComplete="email"
-            value={emailAddress}
-            onChange={(event) => setEmailAddress(event.target.value)}
+            defaultValue={step.emailAddress}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? errorId : undefined}
           />
