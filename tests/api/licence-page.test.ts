@@ -10,6 +10,8 @@ import {
   licencePageSessions,
   licencePageSignIns,
 } from '#server/platform/db/schema.ts';
+import { readLicencePageOf } from '#server/features/licence-page/read-licence-page.ts';
+import { createAuditLogRepository } from '#server/platform/audit/audit-log-repository.ts';
 import { freshIp } from './account-support.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { createLicence, orgId } from '../support/licensing.ts';
@@ -229,12 +231,28 @@ describe.each(databaseTargets)('the licence page on $name', (target) => {
     expect(errorBody.parse(await fourth.json()).message).toMatch(/write to \S+@/);
     expect(await releases()).toBe(before.releases + 3);
 
-    // The page's own reading shows only the address's licences.
-    const reading = await t.deps.database.db
-      .select()
-      .from(licencePageSessions)
-      .where(eq(licencePageSessions.emailNormalized, mine.licence.emailNormalized));
-    expect(reading).toHaveLength(1);
+    // Audited as the customer (decision 224).
+    const events = (
+      await createAuditLogRepository(t.deps.database.db).ofTarget('licence', mine.licence.id)
+    ).filter((event) => event.action === 'licence.org_released');
+    expect(events).toHaveLength(3);
+    expect(events.every((event) => event.actor === 'customer')).toBe(true);
+    expect(events[0]?.details?.actor).toBe(`customer:${mine.licence.emailNormalized}`);
+
+    // The page's reading: only the address's own licence, its orgs, and no key.
+    const reading = await readLicencePageOf(t.deps)(`orgsmith-licences=${session}`);
+    if (!reading.signedIn) throw new Error('not signed in');
+    expect(reading.view.licences.map((licence) => licence.id)).toEqual([mine.licence.id]);
+    const [shown] = reading.view.licences;
+    expect(shown?.maskedKey).toBe(`ORGS-…-${mine.key.slice(-4)}`);
+    expect(JSON.stringify(reading)).not.toContain(mine.key);
+    expect(JSON.stringify(reading)).not.toContain(theirs.licence.email);
+    expect(shown?.orgs.filter((org) => org.inUse).map((org) => org.orgId)).toEqual([
+      expect.stringMatching(/^00D5g0000000004/),
+    ]);
+    expect(await readLicencePageOf(t.deps)('orgsmith-licences=forged')).toEqual({
+      signedIn: false,
+    });
   });
 
   it('ends the session after an hour, and at sign-out', async () => {
