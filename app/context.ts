@@ -3,6 +3,7 @@ import type { PortalLinkStatus } from '../shared/contracts/billing-portal.ts';
 import type { CheckoutStatusReading } from '../shared/contracts/checkout.ts';
 import type { InvoiceOrderLinkStatus } from '../shared/contracts/invoice-checkout.ts';
 import type { KeepTrialLinkStatus } from '../shared/contracts/keep-trial-key.ts';
+import type { LicencePageReading } from '../shared/contracts/licence-page.ts';
 import type { QuoteSummary } from '../shared/contracts/quotes.ts';
 import type { Currency } from '../shared/pricing/index.ts';
 import type { SigningKeyDescription } from '../shared/downloads/verification.ts';
@@ -27,6 +28,8 @@ export interface SiteServices {
   readonly invoiceOrders?: { readLink(token: string | null): Promise<InvoiceOrderLinkStatus> };
   /** The keep-your-trial-key page: what its link would do, read without using it. */
   readonly keepTrialKey?: { readLink(token: string | null): Promise<KeepTrialLinkStatus> };
+  /** The licence page (decision 229): the signed-in address's own licences, by its session cookie. */
+  readonly licencePage?: { read(cookieHeader: string | null): Promise<LicencePageReading> };
   /** The quote accept page: the quote its link names (server/billing/quotes). */
   readonly quotes?: { readSummary(token: string | null): Promise<QuoteSummary> };
 }

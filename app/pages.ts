@@ -122,6 +122,19 @@ export const pages = {
       'Lost your Orgsmith licence key? Replace it with a new one, sent to the licence e-mail address.',
     noindex: true,
   },
+  licences: {
+    path: '/licences',
+    title: 'Your licences',
+    description:
+      'Sign in with a code e-mailed to your licence address: your Orgsmith licences, the orgs that use them, and your invoices.',
+    noindex: true,
+  },
+  licencesContinue: {
+    path: '/licences/continue',
+    title: 'Sign in to your licences',
+    description: 'Continue signing in to your Orgsmith licences from the link in your e-mail.',
+    noindex: true,
+  },
   billingPortal: {
     path: '/billing-portal',
     title: 'Manage your subscription',

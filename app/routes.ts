@@ -24,6 +24,8 @@ export default [
   route('privacy', 'routes/legal/privacy.tsx'),
   route('checkout-success', 'routes/checkout-success.tsx'),
   route('replace-licence-key', 'routes/replace-licence-key.tsx'),
+  route('licences', 'routes/licences.tsx'),
+  route('licences/continue', 'routes/licences-continue.tsx'),
   route('billing-portal', 'routes/billing-portal.tsx'),
   route('quote/accept', 'routes/quote-accept.tsx'),
   route('invoice-order', 'routes/invoice-order.tsx'),

@@ -12,6 +12,7 @@ import { fxRateDomain } from './billing/fx-rates/fx-rate-module.ts';
 import { subscriptionDomain } from './billing/subscriptions/subscription-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
 import { customerDomain } from './features/customers/customer-module.ts';
+import { licencePageDomain } from './features/licence-page/licence-page-module.ts';
 import { privacyDomain } from './features/privacy/privacy-module.ts';
 import { securityContactDomain } from './features/security-contact/security-contact-module.ts';
 import { trialDomain } from './features/trials/trial-module.ts';
@@ -74,6 +75,7 @@ export const domains: readonly AppDomain[] = [
   rateLimitDomain,
   privacyDomain,
   customerDomain,
+  licencePageDomain,
   auditDomain,
   referenceDomain((urls) => apiDocument(urls)),
 ];

@@ -98,6 +98,8 @@ export function buildApiDocument(
       Releases: 'The release catalog, downloads and the release feed.',
       Trials: 'Two-month trial licences.',
       'Lost licence key': 'Replacing a lost licence key through a link e-mailed to its address.',
+      'Licence page':
+        'The customers’ licence page: sign-in by an e-mailed code or link, releasing an org.',
       Subscriptions: 'Checkout, the billing portal and what they start.',
       Webhooks: 'Events from the payment provider.',
       Contact: 'The site’s contact form.',

@@ -40,6 +40,14 @@ export const errorCodes = {
   orgNotInUse: 'OrgNotInUse',
   /** The customer released as many orgs of the licence as a window allows (decision 228). */
   orgReleaseLimit: 'OrgReleaseLimit',
+  /** The licence page's e-mailed code is wrong, expired, used or tried too often (decision 229). */
+  signInCodeInvalid: 'SignInCodeInvalid',
+  /** The licence page's e-mailed link is expired, used or not ours. */
+  signInLinkInvalid: 'SignInLinkInvalid',
+  /** The licence page's session cookie is missing, ended or expired. */
+  licenceSessionRequired: 'LicenceSessionRequired',
+  /** No licence of the signed-in address has this id. */
+  licenceNotFound: 'LicenceNotFound',
   /** The quote is past its last valid day. */
   quoteExpired: 'QuoteExpired',
 } as const;

@@ -12,6 +12,8 @@ const perVisit = new Set<string>([
   pages.quoteAccept.path,
   pages.invoiceOrder.path,
   pages.keepTrialKey.path,
+  pages.licences.path,
+  pages.licencesContinue.path,
 ]);
 const shared = Object.values(pages)
   .map((page) => page.path)
@@ -93,4 +95,10 @@ test('pages of one visitor’s link are rendered for that link and never stored'
   const invoiceOrder = await request.get('/invoice-order?token=abc');
   expect(invoiceOrder.headers()['cache-control']).toBe('no-store');
   expect(invoiceOrder.headers()['etag']).toBeUndefined();
+  // The licence page shows one signed-in visitor's licences (decision 229).
+  for (const path of ['/licences', '/licences/continue?token=abc', '/licences.data']) {
+    const licences = await request.get(path);
+    expect(licences.headers()['cache-control'], path).toBe('no-store');
+    expect(licences.headers()['etag'], path).toBeUndefined();
+  }
 });

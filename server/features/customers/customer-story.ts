@@ -120,6 +120,7 @@ export async function customerStory(
     documents: newestFirst(data.paymentDocuments, (row) => row.createdAt).map((row) => ({
       number: row.number,
       kind: row.kind,
+      buyerEmail: row.buyerEmail,
       issuedOn: row.issuedOn,
       currency: row.currency,
       grossMinor: row.grossMinor,

@@ -18,6 +18,8 @@ import {
   localCustomers,
   localInvoices,
   paymentDocuments,
+  licencePageSessions,
+  licencePageSignIns,
   localPortalSessions,
   localSubscriptions,
   paymentEvents,
@@ -274,6 +276,18 @@ export async function erasePersonalData(
     ),
     access_tokens: data.accessTokens.length,
     licence_orgs: data.orgs.length,
+    licence_page_sign_ins: count(
+      await tx
+        .delete(licencePageSignIns)
+        .where(eq(licencePageSignIns.emailNormalized, person))
+        .returning({ id: licencePageSignIns.id }),
+    ),
+    licence_page_sessions: count(
+      await tx
+        .delete(licencePageSessions)
+        .where(eq(licencePageSessions.emailNormalized, person))
+        .returning({ id: licencePageSessions.idHash }),
+    ),
     licences: count(
       await tx
         .delete(licences)

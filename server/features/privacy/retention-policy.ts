@@ -24,6 +24,8 @@ export const retentionPeriods = {
   idleOrgDays: 90,
   /** A release of an org counts against the customer's cap this long (decision 228). */
   orgReleaseDays: ORG_RELEASE_WINDOW_DAYS,
+  /** Licence page sign-ins and sessions, a day after they ended (decision 229). */
+  licencePageSignInDays: 1,
   /** An invoice order that was never confirmed (its link expired or it was cancelled). */
   unconfirmedOrderDays: 60,
   /** The local test provider's expired checkout and portal sessions. */
@@ -101,6 +103,22 @@ export const retentionPolicy: readonly RetentionEntry[] = [
     why: 'the orgs a customer released from a licence, to cap releases per 30 days (decision 228)',
     period: { kind: 'days', days: R.orgReleaseDays, after: 'the org was released' },
     deletedBy: `${retentionJob}; ${withLicence}`,
+    onErasure: 'erased',
+  },
+  {
+    table: 'licence_page_sign_ins',
+    columns: ['email_normalized'],
+    why: 'signing in to the licence page with an e-mailed code or link (decision 229)',
+    period: { kind: 'days', days: R.licencePageSignInDays, after: 'the code expired' },
+    deletedBy: retentionJob,
+    onErasure: 'erased',
+  },
+  {
+    table: 'licence_page_sessions',
+    columns: ['email_normalized'],
+    why: 'the licence page session of a signed-in address (decision 229)',
+    period: { kind: 'days', days: R.licencePageSignInDays, after: 'the session expired' },
+    deletedBy: retentionJob,
     onErasure: 'erased',
   },
   {

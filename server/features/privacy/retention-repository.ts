@@ -17,6 +17,8 @@ import {
   privacyRequests,
   auditEventDetails,
   licenceOrgReleases,
+  licencePageSessions,
+  licencePageSignIns,
   quotes,
   subscriptions,
 } from '#server/platform/db/schema.ts';
@@ -149,6 +151,18 @@ export function retentionRules(now: Date): RetentionRule[] {
       table: sql`${licenceOrgReleases}`,
       key: sql.raw('id'),
       where: sql`released_at < ${at(daysBefore(now, R.orgReleaseDays))}`,
+    },
+    {
+      name: 'licence_page_sign_ins',
+      table: sql`${licencePageSignIns}`,
+      key: sql.raw('id'),
+      where: sql`expires_at < ${at(daysBefore(now, R.licencePageSignInDays))}`,
+    },
+    {
+      name: 'licence_page_sessions',
+      table: sql`${licencePageSessions}`,
+      key: sql.raw('id_hash'),
+      where: sql`expires_at < ${at(daysBefore(now, R.licencePageSignInDays))}`,
     },
     {
       name: 'audit_event_details',

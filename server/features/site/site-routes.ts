@@ -24,6 +24,7 @@ import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { describeReleaseSigningKey } from '#server/licensing/releases/release-signing-key.ts';
 import { releaseCatalogReaderFor } from '#server/licensing/releases/release-catalog.ts';
 import { RELEASE_CATALOG_CHANNEL } from '#server/licensing/releases/release-repository.ts';
+import { readLicencePageOf } from '../licence-page/read-licence-page.ts';
 import { createPageResolver } from './page-address.ts';
 import { createPageCache, type PageCache, type PageRequest } from './page-cache.ts';
 import { canonicalPageStateOf, siteContextOf } from './site-context.ts';
@@ -77,6 +78,7 @@ export function siteRoutes(
   const portalLinkDeps = readPortalLinkDepsOf(deps);
   const quoteDeps = quoteDepsOf(deps);
   const syncDeps = syncDepsOf(deps);
+  const readLicencePage = readLicencePageOf(deps);
   // The client of each visitor's request, for services that count per client; renders of a
   // page's key alone (shared pages, warming) have none.
   const clients = new WeakMap<Request, string>();
@@ -93,6 +95,7 @@ export function siteRoutes(
     invoiceOrders: { readLink: (token) => readInvoiceOrderLink(portalLinkDeps, token) },
     keepTrialKey: { readLink: (token) => readKeepTrialLink(syncDeps, token) },
     quotes: { readSummary: (token) => readQuoteSummary(quoteDeps, token) },
+    licencePage: { read: readLicencePage },
   });
 
   /** Renders a request; `scriptMark` goes on every inline script the render writes. */

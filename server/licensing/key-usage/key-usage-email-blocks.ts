@@ -37,3 +37,12 @@ export function keyUsageEmailBlocks(key: string, accountBaseUrl: string): EmailB
     },
   ];
 }
+
+/** Every licence-key e-mail points to the licence page (decision 229). */
+export function licencePageEmailBlock(publicBaseUrl: string): EmailBlock {
+  return {
+    kind: 'note',
+    text: 'See the orgs that use your licence, release one after a sandbox refresh and download your invoices on',
+    link: { label: 'your licences page', url: `${publicBaseUrl}/licences` },
+  };
+}

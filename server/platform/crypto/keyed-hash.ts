@@ -28,6 +28,12 @@ export const keyedHashPurposes = {
   'keep-trial-key': 'base64url',
   /** The signature of an invoice or receipt link: the document's number (decision 180). */
   'payment-document': 'base64url',
+  /** The licence page's e-mailed code, keyed by its sign-in: `<sign-in id>:<code>` (decision 229). */
+  'licence-page-code': 'base64url',
+  /** The licence page's e-mailed link token (decision 229). */
+  'licence-page-link': 'base64url',
+  /** The licence page's session cookie value (decision 229). */
+  'licence-page-session': 'base64url',
 } as const satisfies Record<string, 'hex' | 'base64url'>;
 
 export type KeyedHashPurpose = keyof typeof keyedHashPurposes;

@@ -42,6 +42,13 @@ export const rateLimitRules = {
   // Access tokens for CI, created and revoked with the licence key (decision 074).
   accessTokensPerIp: { name: 'access-tokens:ip', limit: 60, windowSeconds: HOUR },
   accessTokensPerLicence: { name: 'access-tokens:licence', limit: 30, windowSeconds: HOUR },
+  // The licence page's sign-in (decision 229): codes e-mailed per address bound the mail a stranger
+  // can cause; tries per client and per address bound guessing on top of 5 tries per code.
+  licencePageCodePerIp: { name: 'licence-page-code:ip', limit: 20, windowSeconds: HOUR },
+  licencePageCodePerEmail: { name: 'licence-page-code:email', limit: 5, windowSeconds: HOUR },
+  licencePageSignInPerIp: { name: 'licence-page-sign-in:ip', limit: 30, windowSeconds: HOUR },
+  licencePageSignInPerEmail: { name: 'licence-page-sign-in:email', limit: 20, windowSeconds: HOUR },
+  licencePageActionPerIp: { name: 'licence-page:ip', limit: 60, windowSeconds: HOUR },
 } satisfies Record<string, RateLimitRule>;
 
 /**

@@ -27,6 +27,9 @@ describe('lifecycle e-mails', () => {
     expect(mail.text).toContain('Orgsmith Pro, 10 orgs');
     expect(mail.text).toContain('15 January 2027');
     expect(mail.text).toContain('Licence e-mail address: ops@acme.test');
+    // The licence page, where the orgs and invoices are (decision 229).
+    expect(mail.text).toContain(`${publicBaseUrl}/licences`);
+    expect(mail.html).toContain(`href="${publicBaseUrl}/licences"`);
     // The access-token example calls the account service, which may live on its own host.
     expect(mail.text).toContain('curl -X POST https://account.orgsmith.example/account/v1/');
     expect(mail.text).not.toContain(`${publicBaseUrl}/account/v1/`);

@@ -1,6 +1,9 @@
 import { planName, type Edition } from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
-import { keyUsageEmailBlocks } from '#server/licensing/key-usage/key-usage-email-blocks.ts';
+import {
+  keyUsageEmailBlocks,
+  licencePageEmailBlock,
+} from '#server/licensing/key-usage/key-usage-email-blocks.ts';
 import { gettingStartedBlocks, keySafetyNote } from '#server/platform/email/mail-blocks.ts';
 import type { QueuedEmail } from '#server/platform/email/outbox-repository.ts';
 import {
@@ -180,6 +183,7 @@ export function licenceKeyEmail(input: {
         text: `By using this licence key you accept the End User License Agreement: ${publicBaseUrl}/eula/cli`,
       },
       ...keyUsageEmailBlocks(key, accountBaseUrl),
+      licencePageEmailBlock(publicBaseUrl),
       ...addressFooter(licence),
     ],
   });

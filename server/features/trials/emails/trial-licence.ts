@@ -1,5 +1,8 @@
 import { siteConfig } from '#shared/site-config.ts';
-import { keyUsageEmailBlocks } from '#server/licensing/key-usage/key-usage-email-blocks.ts';
+import {
+  keyUsageEmailBlocks,
+  licencePageEmailBlock,
+} from '#server/licensing/key-usage/key-usage-email-blocks.ts';
 import { gettingStartedBlocks, keySafetyNote } from '#server/platform/email/mail-blocks.ts';
 import {
   formatEmailDate,
@@ -49,6 +52,7 @@ export function trialLicenceEmail(input: {
         link: { label: 'End User License Agreement', url: `${publicBaseUrl}/eula/cli` },
       },
       ...keyUsageEmailBlocks(key, input.accountBaseUrl ?? publicBaseUrl),
+      licencePageEmailBlock(publicBaseUrl),
       { kind: 'facts', items: [{ label: 'Licence e-mail address', value: email }] },
     ],
   });

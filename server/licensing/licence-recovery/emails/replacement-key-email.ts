@@ -1,5 +1,8 @@
 import { siteConfig } from '#shared/site-config.ts';
-import { keyUsageEmailBlocks } from '#server/licensing/key-usage/key-usage-email-blocks.ts';
+import {
+  keyUsageEmailBlocks,
+  licencePageEmailBlock,
+} from '#server/licensing/key-usage/key-usage-email-blocks.ts';
 import { keySafetyNote } from '#server/platform/email/mail-blocks.ts';
 import {
   formatEmailDate,
@@ -64,6 +67,7 @@ export function replacementKeyEmail(input: {
       },
       keySafetyNote(),
       ...keyUsageEmailBlocks(key, accountBaseUrl),
+      licencePageEmailBlock(publicBaseUrl),
       { kind: 'facts', items: [{ label: 'Licence e-mail address', value: email }] },
     ],
   });
