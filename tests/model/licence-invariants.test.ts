@@ -28,6 +28,7 @@ const invariants = [
   'noOneBlocks',
   'quotes',
   'unpaidCredit',
+  'releases',
 ] as const;
 type Invariant = (typeof invariants)[number];
 /** `MODEL_CHECK=quota,person` checks only those (to show what the model finds on older code). */
@@ -60,6 +61,8 @@ interface LicenceModel {
   person: number;
   /** Orgs that ever validated with this licence (the quota check validates them all). */
   orgs: Set<string>;
+  /** When the customer released an org of it (decision 228). */
+  releases: Date[];
   tokens: TokenModel[];
   /** Tokens that must no longer validate: revoked, or made before a key replacement. */
   deadTokens: TokenModel[];
@@ -108,6 +111,8 @@ const newReached = () => ({
   redeliveries: 0,
   /** Purchases whose licence went to another person of the run, its holder (decision 223). */
   holders: 0,
+  /** Orgs a customer released from a licence (decision 228). */
+  releases: 0,
 });
 let reached = newReached();
 
@@ -222,6 +227,7 @@ async function learnLicences(model: Model, person: number, key: string | undefin
       key,
       person,
       orgs: new Set(),
+      releases: [],
       tokens: [],
       deadTokens: [],
       ...(row.type === 'Trial'
@@ -604,6 +610,39 @@ const keepTrialKey = (p: number) =>
     reached.keptTrials++;
   });
 
+/**
+ * The customer releases one of the licence's orgs with its key (a sandbox refresh, decision 228):
+ * it stops counting, and no licence releases more than 3 orgs in 30 days.
+ */
+const releaseOrg = (l: number, o: number) =>
+  operation(
+    `releaseOrg(l${l}, o${o})`,
+    async (model) => {
+      const licence = pick(model.licences, l);
+      const org = licence ? pick([...licence.orgs], o) : undefined;
+      if (!licence || !org) return;
+      const released = await post('/account/v1/licenses/release-org', {
+        licenseKey: licence.key,
+        orgId: org,
+      });
+      if (released.status !== 200) return;
+      const now = world.t.deps.clock();
+      licence.orgs.delete(org);
+      licence.releases.push(now);
+      reached.releases++;
+      // Invariant 15 (releases): at most 3 releases of one licence within 30 days.
+      const window = licence.releases.filter(
+        (at) => at.getTime() > now.getTime() - 30 * 24 * 60 * 60 * 1000,
+      );
+      if (checked.has('releases') && window.length > 3) {
+        throw new Error(
+          `releases: licence ${licence.id} released ${window.length} orgs in 30 days`,
+        );
+      }
+    },
+    hasLicences,
+  );
+
 const companyBuyer = {
   companyName: 'Model GmbH',
   addressLine: 'Hauptstraße 1',
@@ -816,6 +855,7 @@ const commands = [
     )
     .map(([p, s, chosen, key, holder]) => buyByCard(p, s, chosen, key, holder)),
   fc.tuple(fc.nat(5), plan).map(([l, chosen]) => changePlan(l, chosen)),
+  fc.tuple(fc.nat(5), fc.nat(12)).map(([l, o]) => releaseOrg(l, o)),
   fc.nat(5).map(createToken),
   fc.nat(5).map(revokeToken),
   fc.nat(5).map(replaceKey),
