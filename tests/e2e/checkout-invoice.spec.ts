@@ -75,6 +75,10 @@ test.beforeAll(async ({ smtpSink }) => {
       SMTP_URL: sink.url,
       STRIPE_SECRET_KEY: '',
       LOG_LEVEL: 'warn',
+      // Enterprise 25 in EUR (€35,002 net) goes through at once; in USD ($37,800 net) it waits
+      // for finance (decision 230, the last test).
+      INVOICE_APPROVAL_FIRST_ORDER: 'trust',
+      INVOICE_APPROVAL_ABOVE: 'EUR:40000,USD:36000',
     },
   });
   await expect
@@ -318,4 +322,49 @@ test('a quote accepted by invoice: quote → accept page → invoice with its PO
   expect(await admin('invoices', 'mark-paid', number)).toContain(`Invoice ${number} is paid.`);
   await page.reload();
   await expect(heading).toContainText('Paid');
+});
+
+test('an order above INVOICE_APPROVAL_ABOVE waits for finance: no key until approved, then as before', async ({
+  page,
+  context,
+}) => {
+  const email = `large-${run}@example.com`;
+  await dismissCookieBanner(context, baseUrl);
+  // Enterprise 25 yearly in USD: $37,800 net, above the server's USD 36,000.
+  await page.goto(`${baseUrl}/pricing?size=25&period=yearly&currency=USD&modal=quote`);
+  await waitForHydration(page);
+  const dialog = page.getByRole('dialog', { name: 'Get a quote or pay by invoice' });
+  await dialog.getByRole('radio', { name: 'An order paid by invoice (net 30)' }).check();
+  await dialog.getByLabel('Company name').fill('Large Order AG');
+  await dialog.getByLabel('Billing email address').fill(email);
+  await dialog.getByLabel('Street and number').fill('Hauptstraße 9');
+  await dialog.getByLabel('Postal code').fill('10115');
+  await dialog.getByLabel('City').fill('Berlin');
+  await dialog.getByLabel('Country').selectOption('DE');
+  await dialog.getByRole('button', { name: 'Order Enterprise by invoice' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Check your inbox to confirm');
+
+  const mail = await sink.waitForMail({ to: email, subject: /Confirm your Orgsmith order/ });
+  const link = /https?:\/\/\S+\/invoice-order\?token=[\w-]+/.exec(mail.text)?.[0] ?? '';
+  await page.goto(link);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Confirm the order' }).click();
+  const status = page.getByRole('status');
+  await expect(status).toContainText('our finance team is reviewing it');
+  await expect(status).toContainText('You will hear from us by');
+  await expectNoAxeViolations(page, 'invoice order in review');
+  await sink.waitForMail({ to: email, subject: /is being reviewed/ });
+
+  // Nothing was created: the queue holds it; approving sends the invoice and the key.
+  const queue = await admin('invoice-orders', 'list', '--awaiting');
+  const orderId = /io_[A-Za-z0-9_-]{16}/.exec(queue)?.[0] ?? '';
+  expect(queue).toContain('awaiting approval (above threshold');
+  expect(
+    await admin('invoice-orders', 'approve', orderId, '--reason', 'Credit check passed'),
+  ).toMatch(new RegExp(`^Approved ${orderId}: invoice INV-\\d{4}-\\d{5}`));
+  const keyMail = await sink.waitForMail({ to: email, subject: /licence key/ });
+  expect(keyMail.text).toMatch(keyPattern);
+  expect(await admin('audit', 'list', '--target', `invoice_order:${orderId}`)).toContain(
+    'Credit check passed',
+  );
 });
