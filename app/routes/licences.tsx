@@ -1,4 +1,5 @@
 import type { Route } from './+types/licences.ts';
+import { keepDataWhileDialogsChange } from '../components/dialogs/revalidation.ts';
 import { LicencesView } from '../components/licence-page/LicencesView.tsx';
 import { SignInPanel } from '../components/licence-page/SignInPanel.tsx';
 import { siteContext } from '../context.ts';
@@ -10,6 +11,8 @@ export const meta = metaFor(pages.licences);
 
 /** One visitor's own licences, by the session cookie: never stored or shared (decision 229). */
 export const headers = perVisitHeaders;
+
+export const shouldRevalidate = keepDataWhileDialogsChange;
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const service = context.get(siteContext).services.licencePage;
