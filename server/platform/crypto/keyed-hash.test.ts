@@ -30,6 +30,8 @@ describe('keyedHash', () => {
       'keep-trial-key': 'base64url',
       'privacy-request': 'hex',
       'payment-document': 'base64url',
+      'operator-enrolment': 'base64url',
+      'console-session': 'base64url',
     });
     expect(keyedHash(secretKey, 'email', 'a')).toMatch(/^[0-9a-f]{64}$/);
     expect(keyedHash(secretKey, 'quote-token', 'a')).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -28,6 +28,10 @@ export const keyedHashPurposes = {
   'keep-trial-key': 'base64url',
   /** The signature of an invoice or receipt link: the document's number (decision 180). */
   'payment-document': 'base64url',
+  /** What `operator_enrolments` keeps instead of an enrolment link's token (decision 226). */
+  'operator-enrolment': 'base64url',
+  /** What `operator_sessions` keeps instead of the console cookie's token (decision 226). */
+  'console-session': 'base64url',
 } as const satisfies Record<string, 'hex' | 'base64url'>;
 
 export type KeyedHashPurpose = keyof typeof keyedHashPurposes;

@@ -20,3 +20,4 @@ export * from './schema/payment-documents.ts';
 export * from './schema/instances.ts';
 export * from './schema/fx-rates.ts';
 export * from './schema/audit.ts';
+export * from './schema/operators.ts';

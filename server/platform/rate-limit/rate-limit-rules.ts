@@ -42,6 +42,10 @@ export const rateLimitRules = {
   // Access tokens for CI, created and revoked with the licence key (decision 074).
   accessTokensPerIp: { name: 'access-tokens:ip', limit: 60, windowSeconds: HOUR },
   accessTokensPerLicence: { name: 'access-tokens:licence', limit: 30, windowSeconds: HOUR },
+  // The operator console (decision 226): each passkey sign-in attempt per client, so guessing
+  // (or a stolen authenticator without its PIN) is slow; a success spends one too.
+  consoleSignInPerIp: { name: 'console-sign-in:ip', limit: 10, windowSeconds: 900 },
+  consoleEnrolPerIp: { name: 'console-enrol:ip', limit: 20, windowSeconds: HOUR },
 } satisfies Record<string, RateLimitRule>;
 
 /**
