@@ -2,22 +2,12 @@ import * as z from 'zod/mini';
 import { emailAddressField } from './fields.ts';
 import { allPermissions, roles, type Permission, type Role } from '../console/permissions.ts';
 
-/** Where the console's JSON endpoints live, on the console's own listener (decision 226). */
-export const CONSOLE_API = '/console/api';
-
-/** The console's session cookie: host-only, HTTPS-only, never sent cross-site. */
-export const CONSOLE_SESSION_COOKIE = '__Host-orgsmith-console';
-
-/** The path of an enrolment link's page; the token follows. */
-export const CONSOLE_ENROL_PATH = '/console/enrol';
-
-/**
- * Whether a path is the console's: its pages, their route data (`/console.data`,
- * `/console/operators.data`) and its API. The public listener answers them 404.
- */
-export function isConsolePath(path: string): boolean {
-  return path === '/console' || path.startsWith('/console/') || path.startsWith('/console.');
-}
+export {
+  CONSOLE_API,
+  CONSOLE_ENROL_PATH,
+  CONSOLE_SESSION_COOKIE,
+  isConsolePath,
+} from '../console/paths.ts';
 
 export const consoleErrorCodes = {
   /** The passkey did not prove an operator who may sign in (unknown, disabled, bad signature). */
