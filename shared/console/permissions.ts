@@ -49,6 +49,7 @@ export const rolePermissions = {
   ],
   support: [
     ...readOnly,
+    'audit.read',
     'licence.suspend',
     'licence.extend_trial',
     'licence.change_orgs',
