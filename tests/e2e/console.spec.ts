@@ -103,6 +103,31 @@ for (const width of [1280, 390]) {
       page.getByRole('cell', { name: `support-${width}@orgsmith.test`, exact: true }),
     ).toBeVisible();
     await expectNoAxeViolations(page, `operators at ${width}`);
+    // No sideways scrolling of the page: the table scrolls in its own box at 390 px.
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+      ),
+    ).toBe(true);
+
+    // …changes their role, then disables them: each change said, and shown in the list.
+    const invitee = `support-${width}@orgsmith.test`;
+    const row = page.getByRole('row').filter({ hasText: invitee });
+    await row.getByLabel(`Role of ${invitee}`).selectOption('finance');
+    await row.getByRole('button', { name: `Change role of ${invitee}` }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: `${invitee} is now finance.` }),
+    ).toBeVisible();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page
+      .getByRole('row')
+      .filter({ hasText: invitee })
+      .getByRole('button', { name: `Disable ${invitee}` })
+      .click();
+    await expect(
+      page.getByRole('status').filter({ hasText: `${invitee} is disabled` }),
+    ).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: invitee })).toContainText('disabled');
 
     // Sign out, then in again with the same passkey.
     await page.getByRole('button', { name: 'Sign out' }).click();
