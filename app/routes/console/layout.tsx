@@ -93,3 +93,17 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
+
+/** A console page that failed: said in the console's frame, never the site's. */
+export function ErrorBoundary() {
+  return (
+    <main id="main" tabIndex={-1} className={`container ${styles.main}`}>
+      <title>Something went wrong - Orgsmith console</title>
+      <h1>Something went wrong</h1>
+      <p>
+        The console could not show this page. Try again in a moment, or{' '}
+        <a href="/console">go back to the console</a>.
+      </p>
+    </main>
+  );
+}
