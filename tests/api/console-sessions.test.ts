@@ -121,6 +121,52 @@ describe.each(databaseTargets)('operator console sessions on $name', (target) =>
     expect(expired.status).toBe(410);
   });
 
+  it('gives an invited operator a new link when invited again: the old one answers 410', async () => {
+    const first = await runAdminOn(
+      t,
+      'operators',
+      'invite',
+      'again@example.test',
+      '--role',
+      'viewer',
+    );
+    const second = await runAdminOn(
+      t,
+      'operators',
+      'invite',
+      'again@example.test',
+      '--role',
+      'support',
+    );
+    const tokenOf = (out: string) =>
+      enrolmentTokenOf(/\S+\/console\/enrol\/\S+/.exec(out)?.[0] ?? '');
+    expect(tokenOf(first.out)).not.toBe(tokenOf(second.out));
+    const old = await consoleRequest(t, 'enrolment/options', {
+      body: { token: tokenOf(first.out) },
+    });
+    expect(old.status).toBe(410);
+    const fresh = await consoleRequest(t, 'enrolment/options', {
+      body: { token: tokenOf(second.out) },
+    });
+    expect(fresh.status).toBe(200);
+    const listed = await runAdminOn(t, 'operators', 'list');
+    expect(listed.out).toMatch(/again@example\.test\s+support\s+invited/);
+    const id = (await (
+      await consoleRequest(t, 'enrolment/options', { body: { token: tokenOf(second.out) } })
+    ).json()) as { options: { user: { id: string } } };
+    const operatorId = Buffer.from(id.options.user.id, 'base64url').toString('utf8');
+    expect((await events(operatorId)).map((event) => event.action)).toEqual([
+      'operator.reinvited',
+      'operator.role_changed',
+      'operator.invited',
+    ]);
+    // An active operator is not invited again: their role changes in the console.
+    const owner = await signedInOperator(t, 'viewer');
+    const refused = await runAdminOn(t, 'operators', 'invite', owner.email, '--role', 'owner');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('is an active operator already');
+  });
+
   it('signs in with the passkey, ends the session after 30 idle minutes, and signs out', async () => {
     const owner = await signedInOperator(t, 'support');
     const signIn = await signInWithPasskey(t, owner.authenticator, owner.passkey);

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '#server/platform/audit/audit-log.ts';
 import { keyedHash } from '#server/platform/crypto/keyed-hash.ts';
 import { createLinkToken } from '#server/platform/crypto/link-token.ts';
 import { CONSOLE_ENROL_PATH, type OperatorView } from '#shared/contracts/console.ts';
@@ -57,6 +58,16 @@ export async function inviteOperator(
       : await repository.insert(input.email.trim(), input.role, now);
     if (!operator) return undefined;
     await repository.closeEnrolments(operator.id, now);
+    // A new link for someone still invited changes no column the trigger sees: said here.
+    if (existing?.status === 'invited') {
+      await recordAuditEvent(tx, {
+        action: 'operator.reinvited',
+        targetType: 'operator',
+        targetId: operator.id,
+        subjectEmail: operator.email,
+        after: { role: operator.role, linkExpiresAt: expiresAt.toISOString() },
+      });
+    }
     await repository.addEnrolment(
       enrolmentTokenHash(ports.secretKey, token),
       operator.id,
