@@ -146,6 +146,30 @@ for (const width of [1280, 390]) {
   });
 }
 
+test('a viewer sees no Operators page: the console hides what the role cannot do', async ({
+  page,
+  e2eServer,
+}) => {
+  const link = await invite(
+    e2eServer.dataDir,
+    e2eServer.consoleURL,
+    'viewer@orgsmith.test',
+    'viewer',
+  );
+  await addVirtualAuthenticator(page);
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Create a passkey' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Operator console' })).toBeVisible();
+  await expect(page.getByRole('main')).toContainText('viewer');
+  await expect(page.getByRole('link', { name: 'Operators' })).toHaveCount(0);
+  await page.goto(`${e2eServer.consoleURL}/console/operators`);
+  await expect(page.getByRole('status')).toHaveText(
+    'Your role (viewer) does not manage operators.',
+  );
+  await expect(page.getByRole('button', { name: 'Invite', exact: true })).toHaveCount(0);
+  await expectNoAxeViolations(page, 'operators as a viewer');
+});
+
 test('the public port has no console', async ({ request, e2eServer }) => {
   for (const path of ['/console', '/console/sign-in', '/console/api/session']) {
     const response = await request.get(`${e2eServer.baseURL}${path}`);
