@@ -69,6 +69,16 @@ describe.each(databaseTargets)('operator console sessions on $name', (target) =>
     const me = await consoleRequest(t, 'session', { session: session ?? null });
     expect(me.status).toBe(200);
 
+    // One operator under every spelling of the address (decision 211).
+    const twice = await runAdminOn(
+      t,
+      'operators',
+      'invite',
+      'owner.one@example.TEST',
+      '--role',
+      'viewer',
+    );
+    expect(twice.err).toContain('is an active operator already');
     // The link works once: its options and a second enrolment answer 410.
     const again = await consoleRequest(t, 'enrolment/options', { body: { token } });
     expect(again.status).toBe(410);

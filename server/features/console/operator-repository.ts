@@ -23,7 +23,7 @@ export function createOperatorRepository(db: Executor) {
       const [row] = await db
         .select()
         .from(operators)
-        .where(sql`lower(${operators.email}) = lower(${email})`);
+        .where(eq(operators.emailNormalized, sql`normalize_email_address(${email})`));
       return row;
     },
 

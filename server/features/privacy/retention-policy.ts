@@ -247,7 +247,7 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   },
   {
     table: 'operators',
-    columns: ['email'],
+    columns: ['email', 'email_normalized'],
     why: 'who may sign in to the operator console, and who an `operator:<id>` actor of the audit log is (decision 226)',
     period: { kind: 'while-an-operator' },
     deletedBy:

@@ -10,6 +10,8 @@
 create table operators (
   id uuid primary key default gen_random_uuid(),
   email text not null,
+  -- One operator under every spelling of an address (decision 211).
+  email_normalized text not null generated always as (normalize_email_address(email)) stored,
   role text not null check (role in ('owner', 'finance', 'support', 'viewer')),
   -- invited: no passkey yet; active: enrolled; disabled: may not sign in, sessions ended.
   status text not null default 'invited' check (status in ('invited', 'active', 'disabled')),
@@ -17,7 +19,7 @@ create table operators (
   updated_at timestamptz not null default now(),
   disabled_at timestamptz
 );
-create unique index operators_email_idx on operators (lower(email));
+create unique index operators_email_normalized_idx on operators (email_normalized);
 
 create table operator_passkeys (
   -- The credential id as the browser gives it (base64url).
@@ -67,7 +69,7 @@ create index operator_challenges_expires_idx on operator_challenges (expires_at)
 -- Operators: the action named by what changed.
 create or replace function audit_operator_change() returns trigger language plpgsql as $$
 declare
-  v_ignored text[] := array['updated_at'];
+  v_ignored text[] := array['updated_at', 'email_normalized'];
   v_before jsonb;
   v_after jsonb;
 begin

@@ -1,5 +1,5 @@
 import { bigint, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
+import { normalizedEmailOf } from './normalized-email.ts';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -13,13 +13,14 @@ export const operators = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
+    emailNormalized: normalizedEmailOf('email').notNull(),
     role: text('role', { enum: operatorRoles }).notNull(),
     status: text('status', { enum: operatorStatuses }).notNull().default('invited'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
     disabledAt: timestamptz('disabled_at'),
   },
-  (table) => [uniqueIndex('operators_email_idx').on(sql`lower(${table.email})`)],
+  (table) => [uniqueIndex('operators_email_normalized_idx').on(table.emailNormalized)],
 );
 
 /** An operator's passkeys: the public key and signature counter of each credential. */
