@@ -5,6 +5,7 @@ import type { InvoiceOrderLinkStatus } from '../shared/contracts/invoice-checkou
 import type { KeepTrialLinkStatus } from '../shared/contracts/keep-trial-key.ts';
 import type { LicencePageReading } from '../shared/contracts/licence-page.ts';
 import type { QuoteSummary } from '../shared/contracts/quotes.ts';
+import type { ConsoleSessionView } from '../shared/contracts/console.ts';
 import type { Currency } from '../shared/pricing/index.ts';
 import type { SigningKeyDescription } from '../shared/downloads/verification.ts';
 import type { ReleaseCatalogReader } from '../shared/downloads/versions.ts';
@@ -57,6 +58,11 @@ export interface SiteRequestContext {
    */
   scriptMark?: string;
   logger: RenderLogger;
+  /**
+   * Set only by the operator console's listener (decision 226): who is signed in, null for
+   * nobody. The site's listener never renders a console page.
+   */
+  console?: { session: ConsoleSessionView | null };
 }
 
 export const siteContext = createRouterContext<SiteRequestContext>();

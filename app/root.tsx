@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from 'react-router';
@@ -72,6 +73,8 @@ export function Layout({ children }: { children: ReactNode }) {
 
 function Shell({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>('root');
+  // The operator console's pages (decision 226) have their own layout, not the site's shell.
+  if (useLocation().pathname.startsWith('/console')) return children;
   return (
     <>
       <a className="skip-link" href="#main">

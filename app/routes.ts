@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from '@react-router/dev/routes';
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
 
 export default [
   index('routes/home.tsx'),
@@ -34,5 +34,14 @@ export default [
   route('slack', 'routes/redirects/slack.ts'),
   route('robots.txt', 'routes/seo/robots-txt.ts'),
   route('sitemap.xml', 'routes/seo/sitemap-xml.ts'),
+  // The operator console (decision 226): served only by its own listener (CONSOLE_PORT); the
+  // public one answers 404 for /console. Never in the page store or the sitemap.
+  layout('routes/console/layout.tsx', { id: 'console' }, [
+    route('console', 'routes/console/home.tsx'),
+    route('console/sign-in', 'routes/console/sign-in.tsx'),
+    route('console/enrol/:token', 'routes/console/enrol.tsx'),
+    route('console/operators', 'routes/console/operators.tsx'),
+    route('console/*', 'routes/console/not-found.tsx'),
+  ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

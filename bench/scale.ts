@@ -572,6 +572,7 @@ async function startInstance(url: string, poolMax: number): Promise<Instance> {
       ...SERVER_ENVIRONMENT,
       NODE_ENV: 'production',
       PORT: String(port),
+      CONSOLE_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       PUBLIC_BASE_URL: baseUrl,
       DATABASE_URL: url,

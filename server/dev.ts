@@ -3,8 +3,14 @@ import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { createServer as createViteServer } from 'vite';
 import { buildApp } from './app.ts';
+import { buildConsoleApp } from './console-app.ts';
 import { parseEnv } from './env.ts';
-import { listenHostsOf, listenOn, listeningMessage } from './platform/http/listen.ts';
+import {
+  consoleHostsOf,
+  listenHostsOf,
+  listenOn,
+  listeningMessage,
+} from './platform/http/listen.ts';
 import { createLogger } from './platform/logger.ts';
 import { createRuntime } from './runtime.ts';
 import { nearMissWarning } from './platform/startup/near-miss-variables.ts';
@@ -29,14 +35,14 @@ const logger = createLogger(env.LOG_LEVEL);
 if (env.nearMisses.length > 0) logger.warn(nearMissWarning(env.nearMisses));
 const vite = await createViteServer({ server: { middlewareMode: true } });
 const runtime = await createRuntime(env, logger).catch((error: unknown) => refuseStart(error));
-const app = buildApp(runtime.deps, {
-  serverBuild: async () => {
-    const build: unknown = await vite.ssrLoadModule('virtual:react-router/server-build');
-    if (!isServerBuild(build)) throw new Error('virtual:react-router/server-build did not load');
-    return build;
-  },
-});
+const serverBuild = async () => {
+  const build: unknown = await vite.ssrLoadModule('virtual:react-router/server-build');
+  if (!isServerBuild(build)) throw new Error('virtual:react-router/server-build did not load');
+  return build;
+};
+const app = buildApp(runtime.deps, { serverBuild });
 const listener = getRequestListener(app.fetch);
+const consoleListener = getRequestListener(buildConsoleApp(runtime.deps, { serverBuild }).fetch);
 const stopWorkers = runtime.startWorkers();
 // Loopback only while payments are test payments for want of keys (decision 156).
 const listening = await listenOn(listenHostsOf(env), env.PORT, () =>
@@ -48,8 +54,15 @@ logger.info(
   { hosts: listening.addresses, url: env.PUBLIC_BASE_URL },
   `dev server ${listeningMessage(listening, env)}`,
 );
+// The operator console's own listener (decision 226).
+const consoleListening = await listenOn(consoleHostsOf(env), env.CONSOLE_PORT, () =>
+  createHttpServer((req, res) => {
+    vite.middlewares(req, res, () => void consoleListener(req, res));
+  }),
+);
+logger.info({ url: env.CONSOLE_ORIGIN }, 'dev operator console listening');
 const shutdown = async () => {
-  for (const server of listening.servers) server.close();
+  for (const server of [...listening.servers, ...consoleListening.servers]) server.close();
   await vite.close();
   await stopWorkers();
   await runtime.close();

@@ -10,6 +10,7 @@ import { quoteDomain } from './billing/quotes/quote-module.ts';
 import { paymentDocumentDomain } from './billing/documents/payment-document-module.ts';
 import { fxRateDomain } from './billing/fx-rates/fx-rate-module.ts';
 import { subscriptionDomain } from './billing/subscriptions/subscription-module.ts';
+import { consoleDomain } from './features/console/console-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
 import { customerDomain } from './features/customers/customer-module.ts';
 import { licencePageDomain } from './features/licence-page/licence-page-module.ts';
@@ -77,6 +78,7 @@ export const domains: readonly AppDomain[] = [
   customerDomain,
   licencePageDomain,
   auditDomain,
+  consoleDomain,
   referenceDomain((urls) => apiDocument(urls)),
 ];
 
@@ -85,6 +87,11 @@ export function routeDefinitions(): readonly ApiOperationDoc[] {
   return domains
     .flatMap((domain) => [...(domain.hotPathRoutes ?? []), ...(domain.routes ?? [])])
     .flatMap((group) => group.docs);
+}
+
+/** Every domain's console endpoints: what the console listener registers (decision 226). */
+export function consoleRouteDefinitions(): readonly ApiOperationDoc[] {
+  return domains.flatMap((domain) => domain.consoleRoutes ?? []).flatMap((group) => group.docs);
 }
 
 /** The OpenAPI 3.1 document of every domain's route definitions. */

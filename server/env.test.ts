@@ -135,6 +135,28 @@ describe('payments on a public origin (decision 126)', () => {
   });
 });
 
+describe('the operator console (decision 226)', () => {
+  it('listens on 3001 at http://localhost:3001 by default, or where it is told', () => {
+    expect(parseEnv({})).toMatchObject({
+      CONSOLE_PORT: 3001,
+      CONSOLE_ORIGIN: 'http://localhost:3001',
+    });
+    expect(parseEnv({ CONSOLE_PORT: '4001' }).CONSOLE_ORIGIN).toBe('http://localhost:4001');
+    expect(parseEnv({ CONSOLE_ORIGIN: 'https://console.example.com/' }).CONSOLE_ORIGIN).toBe(
+      'https://console.example.com',
+    );
+  });
+
+  it('refuses an origin with a path, the public port, and a host that is not an address', () => {
+    expect(() => parseEnv({ CONSOLE_ORIGIN: 'https://example.com/console' })).toThrow(
+      /CONSOLE_ORIGIN: must be an origin without a path/,
+    );
+    expect(() => parseEnv({ PORT: '3001' })).toThrow(/CONSOLE_PORT: must differ from PORT/);
+    expect(() => parseEnv({ CONSOLE_HOST: 'console.example.com' })).toThrow(/CONSOLE_HOST/);
+    expect(() => parseEnv({ CONSOLE_PORT: '0' })).toThrow(/CONSOLE_PORT/);
+  });
+});
+
 describe('metrics access (decision 131)', () => {
   const token = 'metrics-token-0123456789abcdef0123456789';
 

@@ -175,6 +175,18 @@ const envShape = z.object({
     .string()
     .refine((host) => isIP(host) !== 0, 'must be an IP address, e.g. 127.0.0.1, ::1 or 0.0.0.0')
     .optional(),
+  /** The operator console's own listener (decision 226); it serves nothing else. */
+  CONSOLE_PORT: wholeNumber(1, 65535).default(3001),
+  /** The address that listener binds; unset = loopback only (127.0.0.1 and ::1). */
+  CONSOLE_HOST: z
+    .string()
+    .refine(
+      (host) => host === 'localhost' || isIP(host) !== 0,
+      'must be an IP address (e.g. 0.0.0.0, ::, 127.0.0.1) or localhost',
+    )
+    .optional(),
+  /** The console's origin as browsers reach it: its passkeys are bound to its host name. */
+  CONSOLE_ORIGIN: optionalUrl,
   /** Scheduled backups go here (decision 130); unset = none. */
   BACKUP_DIR: z.string().min(1).optional(),
   /** How often: `30m`, `24h`, `7d` (default 24h with BACKUP_DIR). */
@@ -267,6 +279,22 @@ export function mailSilentlyOnDisk(env: {
 const envSchema = envShape.transform((env, ctx) => {
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   const mail = chooseMailTransport(env);
+  const consoleOrigin = new URL(env.CONSOLE_ORIGIN ?? `http://localhost:${env.CONSOLE_PORT}`);
+  // Passkeys are bound to the host name (the WebAuthn relying party): the origin has no path.
+  if (consoleOrigin.pathname !== '/' || consoleOrigin.search || consoleOrigin.hash) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['CONSOLE_ORIGIN'],
+      message: 'must be an origin without a path, e.g. https://console.example.com',
+    });
+  }
+  if (env.CONSOLE_PORT === env.PORT) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['CONSOLE_PORT'],
+      message: 'must differ from PORT: the console has a listener of its own',
+    });
+  }
   if ('refused' in mail) {
     const [variable, message] = mail.refused;
     ctx.addIssue({ code: 'custom', path: [variable], message });
@@ -343,6 +371,7 @@ const envSchema = envShape.transform((env, ctx) => {
     METRICS_HOST:
       env.METRICS_PORT === undefined ? undefined : (env.METRICS_HOST ?? DEFAULT_METRICS_HOST),
     PUBLIC_BASE_URL: publicBaseUrl,
+    CONSOLE_ORIGIN: consoleOrigin.origin,
     ACCOUNT_API_URL: env.ACCOUNT_API_URL?.replace(/\/$/, ''),
     DOWNLOAD_BASE_URL: env.DOWNLOAD_BASE_URL.replace(/\/$/, ''),
     VIES_URL: env.VIES_URL.replace(/\/$/, ''),

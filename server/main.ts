@@ -5,11 +5,17 @@ import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { buildService } from './app.ts';
+import { buildConsoleApp } from './console-app.ts';
 import { parseEnv } from './env.ts';
 import { createLogger } from './platform/logger.ts';
 import { startMetricsListener } from './metrics/metrics-listener.ts';
 import { createLimitedServer } from './platform/http/connection-limits.ts';
-import { listenHostsOf, listenOn, listeningMessage } from './platform/http/listen.ts';
+import {
+  consoleHostsOf,
+  listenHostsOf,
+  listenOn,
+  listeningMessage,
+} from './platform/http/listen.ts';
 import { createRuntime } from './runtime.ts';
 import { nearMissWarning } from './platform/startup/near-miss-variables.ts';
 import { listenRefusal, refuseStart, StartupRefusal } from './platform/startup/startup-refusal.ts';
@@ -56,8 +62,13 @@ async function main(): Promise<void> {
     { ...runtime.deps, draining: () => stopping },
     { serverBuild, clientDir: path.join(buildDir, 'client') },
   );
+  const consoleApp = buildConsoleApp(
+    { ...runtime.deps, draining: () => stopping },
+    { serverBuild, clientDir: path.join(buildDir, 'client') },
+  );
   const stopWorkers = runtime.startWorkers();
   const honoListener = getRequestListener(app.fetch);
+  const consoleListener = getRequestListener(consoleApp.fetch);
   let servers: Server[] = [];
   const closeIdle = () => {
     for (const server of servers) server.closeIdleConnections();
@@ -78,10 +89,27 @@ async function main(): Promise<void> {
   }).catch((error: unknown) =>
     refuseStart(listenRefusal(error, 'PORT', env.PORT, env.HOST), verbose),
   );
-  servers = listening.servers;
   logger.info(
     { port: listening.port, hosts: listening.addresses, url: env.PUBLIC_BASE_URL },
     listeningMessage(listening, env),
+  );
+  // The operator console on a listener of its own, loopback unless CONSOLE_HOST (decision 226).
+  const consoleListening = await listenOn(consoleHostsOf(env), env.CONSOLE_PORT, () => {
+    const server = createLimitedServer(env.connectionLimits, (incoming, outgoing) => {
+      void consoleListener(incoming, outgoing);
+    });
+    server.prependListener('request', (_request: unknown, response: ServerResponse) => {
+      if (stopping) response.setHeader('Connection', 'close');
+      else response.once('finish', () => stopping && setImmediate(closeIdle));
+    });
+    return server;
+  }).catch((error: unknown) =>
+    refuseStart(listenRefusal(error, 'CONSOLE_PORT', env.CONSOLE_PORT, env.CONSOLE_HOST), verbose),
+  );
+  servers = [...listening.servers, ...consoleListening.servers];
+  logger.info(
+    { port: consoleListening.port, hosts: consoleListening.addresses, url: env.CONSOLE_ORIGIN },
+    `operator console listening on ${consoleListening.addresses.join(' and ')}`,
   );
   const metricsListener =
     env.METRICS_PORT === undefined || env.METRICS_HOST === undefined

@@ -5,7 +5,8 @@ import {
   routeAuthSchema,
   unreviewedPublicWrites,
 } from './platform/route-auth/route-auth.ts';
-import { routeDefinitions } from './domains.ts';
+import { consoleRouteDefinitions, routeDefinitions } from './domains.ts';
+import { consoleRoutesWithoutPermission } from './features/console/console-routes.ts';
 
 /**
  * The writes anyone may send with no credential at all, each with why that is safe. Keep it
@@ -47,5 +48,37 @@ describe('every route declares its auth (decision 225)', () => {
       'POST /account/v1/licenses/validate (validateLicense): accessToken',
       'POST /account/v1/webhooks/stripe (receiveStripeWebhook): stripeSignature',
     ]);
+  });
+});
+
+describe('every console route needs a permission (decision 226)', () => {
+  const docs = consoleRouteDefinitions();
+
+  it('declares { permission } unless the list says why not', () => {
+    expect(docs.length).toBeGreaterThan(5);
+    const missing = docs.filter(
+      (doc) =>
+        typeof doc.auth !== 'object' && !consoleRoutesWithoutPermission[doc.operationId]?.trim(),
+    );
+    expect(missing.map(label), 'console routes without a permission').toEqual([]);
+    // The exceptions are sign-in steps (public) or about the operator's own session.
+    for (const doc of docs.filter((doc) => typeof doc.auth !== 'object')) {
+      expect(['public', 'consoleSession'], label(doc)).toContain(doc.auth);
+    }
+    const stale = Object.keys(consoleRoutesWithoutPermission).filter(
+      (id) => !docs.some((doc) => doc.operationId === id && typeof doc.auth !== 'object'),
+    );
+    expect(stale, 'exceptions that are no longer console routes without a permission').toEqual([]);
+  });
+
+  it('lives under /console/api/ on the console listener only, never in the public routes', () => {
+    expect(docs.filter((doc) => !doc.path.startsWith('/console/api/')).map(label)).toEqual([]);
+    const publicDocs = routeDefinitions();
+    expect(
+      publicDocs
+        .filter((doc) => doc.path.startsWith('/console') || typeof doc.auth === 'object')
+        .map(label),
+    ).toEqual([]);
+    expect(publicDocs.filter((doc) => doc.auth === 'consoleSession').map(label)).toEqual([]);
   });
 });

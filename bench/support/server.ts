@@ -113,6 +113,7 @@ export async function startProductionServer(
       ...SERVER_ENVIRONMENT,
       NODE_ENV: 'production',
       PORT: String(port),
+      CONSOLE_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       PUBLIC_BASE_URL: baseUrl,
       DATABASE_URL: '',

@@ -7,5 +7,7 @@ export interface FeaturePorts extends BillingPorts {
     SUPPORT_EMAIL: string;
     GA_MEASUREMENT_ID?: string | undefined;
     SECURITY_TXT_EXPIRES: Date;
+    /** The operator console's origin: its passkeys' relying party (decision 226). */
+    CONSOLE_ORIGIN: string;
   };
 }

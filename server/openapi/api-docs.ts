@@ -63,6 +63,8 @@ function securityOf(auth: RouteAuth): SecurityRequirement[] {
       return [{}, { accessToken: [] }];
     case 'stripeSignature':
       return [{ stripeSignature: [] }];
+    case 'consoleSession':
+      return [{ consoleSession: [], ...csrf }];
   }
 }
 

@@ -11,6 +11,10 @@ export const errorCodes = {
   csrfTokenInvalid: 'CsrfTokenInvalid',
   /** An operator console endpoint called without a console session (decision 225). */
   consoleSessionRequired: 'ConsoleSessionRequired',
+  /** A console operator whose role lacks the endpoint's permission (decision 226). */
+  permissionDenied: 'PermissionDenied',
+  /** A console action that asks for the passkey again: the last check is too old. */
+  recentVerificationRequired: 'RecentVerificationRequired',
   /** No endpoint at this path of the account service or the site's API. */
   notFound: 'NotFound',
   internalError: 'InternalError',

@@ -69,6 +69,7 @@ test.beforeAll(async ({ smtpSink }) => {
     env: {
       ...process.env,
       PORT: String(port),
+      CONSOLE_PORT: String(await freePort()),
       PUBLIC_BASE_URL: baseUrl,
       DATABASE_URL: databaseUrl,
       DATA_DIR: dir,

@@ -111,6 +111,7 @@ test.describe('publishing a release', () => {
         env: {
           ...process.env,
           PORT: String(port),
+          CONSOLE_PORT: String(await freePort()),
           PUBLIC_BASE_URL: url,
           DATABASE_URL: databaseUrl,
           DATA_DIR: dir,

@@ -24,7 +24,13 @@ test('a graceful shutdown writes the rate-limit counts still in memory', async (
     void SMTP_URL;
     void DATABASE_URL;
     const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
-      env: { ...environment, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      env: {
+        ...environment,
+        PORT: String(port),
+        CONSOLE_PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));

@@ -47,6 +47,7 @@ describe('admin commands on a running server, embedded database', () => {
     const env = {
       DATA_DIR: dataDir,
       PORT: String(port),
+      CONSOLE_PORT: String(await freePort()),
       PUBLIC_BASE_URL: `http://localhost:${port}`,
       SECRET_KEY: 'fault-test-secret-key-0123456789abcdef',
     };

@@ -1,5 +1,6 @@
 import { parseEnv, type Env } from '#server/env.ts';
 import { buildApp, type BuildAppOptions } from '#server/app.ts';
+import { buildConsoleApp } from '#server/console-app.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { createLogger } from '#server/platform/logger.ts';
 import { assembleDeps } from '#server/runtime.ts';
@@ -10,6 +11,8 @@ import { appendFileSync } from 'node:fs';
 
 export interface TestApp {
   app: ReturnType<typeof buildApp>;
+  /** The operator console's app, as its own listener serves it (decision 226). */
+  consoleApp: ReturnType<typeof buildConsoleApp>;
   deps: AppDeps;
   /** The VIES fake `VIES_URL` points at, unless the test set VIES_URL itself. */
   vies: ViesFake | undefined;
@@ -54,6 +57,7 @@ export async function createTestApp(
   checkAnswersAgainstDocument(app);
   return {
     app,
+    consoleApp: buildConsoleApp(deps),
     deps,
     vies,
     setNow(date) {

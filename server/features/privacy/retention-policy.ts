@@ -50,7 +50,8 @@ export type RetentionPeriod =
   | { kind: 'licence' }
   | { kind: 'days'; days: number; after: string }
   | { kind: 'years-after-year-end'; years: number; after: string }
-  | { kind: 'while-trials-are-offered' };
+  | { kind: 'while-trials-are-offered' }
+  | { kind: 'while-an-operator' };
 
 export interface RetentionEntry {
   table: string;
@@ -291,6 +292,17 @@ export const retentionPolicy: readonly RetentionEntry[] = [
     deletedBy: retentionJob,
     onErasure: 'erased',
   },
+  {
+    table: 'operators',
+    columns: ['email', 'email_normalized'],
+    why: 'who may sign in to the operator console, and who an `operator:<id>` actor of the audit log is (decision 226)',
+    period: { kind: 'while-an-operator' },
+    deletedBy:
+      'nothing automatic: an operator is disabled, never deleted, so their actions stay attributable',
+    onErasure: {
+      kept: 'staff accounts are not customer data; an operator leaves by being disabled',
+    },
+  },
 ];
 
 /** A period as the document and the page say it. */
@@ -304,6 +316,8 @@ export function describePeriod(period: RetentionPeriod): string {
       return `${period.years} years after the end of the year ${period.after}`;
     case 'while-trials-are-offered':
       return 'while we offer trials';
+    case 'while-an-operator':
+      return 'while the person is an operator, and after they are disabled as the name behind their actions';
   }
 }
 

@@ -25,6 +25,8 @@ import { describeReleaseSigningKey } from '#server/licensing/releases/release-si
 import { releaseCatalogReaderFor } from '#server/licensing/releases/release-catalog.ts';
 import { RELEASE_CATALOG_CHANNEL } from '#server/licensing/releases/release-repository.ts';
 import { readLicencePageOf } from '../licence-page/read-licence-page.ts';
+import { answerNotFound } from '#server/platform/http/not-found.ts';
+import { isConsolePath } from '#shared/contracts/console.ts';
 import { createPageResolver } from './page-address.ts';
 import { createPageCache, type PageCache, type PageRequest } from './page-cache.ts';
 import { canonicalPageStateOf, siteContextOf } from './site-context.ts';
@@ -60,17 +62,21 @@ function pageRequestOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): PageRequest
   };
 }
 
+/** Renders one request of the app: `scriptMark` goes on every inline script the render writes. */
+export type SiteRender = (
+  request: Request,
+  scriptMark?: string,
+  extra?: Pick<SiteRequestContext, 'console'>,
+) => Promise<Response>;
+
 /**
- * The website: React Router renders the pages, and in production each shareable page is rendered
- * once and served from memory (decision 100). Publishing a release clears the store on every
- * instance (`NOTIFY release_catalog`), so /download and the home page's structured data change at
- * once.
+ * React Router's render of the app with the site's request context (its services read the
+ * database): the site's pages, and on its own listener the operator console's (decision 226).
  */
-export function siteRoutes(
+export function createSiteRenderer(
   deps: FeaturePorts,
   serverBuild: ServerBuild | (() => Promise<ServerBuild>),
-  security: SecurityHeaderOptions,
-): SiteRoutes {
+): { render: SiteRender; clients: WeakMap<Request, string> } {
   const { env } = deps;
   const handleDocument = createRequestHandler(serverBuild, env.NODE_ENV);
   const releases = releaseCatalogReaderFor(deps);
@@ -98,8 +104,7 @@ export function siteRoutes(
     licencePage: { read: readLicencePage },
   });
 
-  /** Renders a request; `scriptMark` goes on every inline script the render writes. */
-  async function render(request: Request, scriptMark?: string): Promise<Response> {
+  const render: SiteRender = async (request, scriptMark, extra) => {
     const build = typeof serverBuild === 'function' ? await serverBuild() : serverBuild;
     const site: SiteRequestContext = {
       publicBaseUrl: env.PUBLIC_BASE_URL,
@@ -111,11 +116,28 @@ export function siteRoutes(
       services: servicesFor(clients.get(request)),
       scriptMark,
       logger: deps.logger,
+      ...extra,
     };
     const context = new RouterContextProvider();
     context.set(siteContextOf(build), site);
     return handleDocument(request, context);
-  }
+  };
+  return { render, clients };
+}
+
+/**
+ * The website: React Router renders the pages, and in production each shareable page is rendered
+ * once and served from memory (decision 100). Publishing a release clears the store on every
+ * instance (`NOTIFY release_catalog`), so /download and the home page's structured data change at
+ * once. The operator console's pages are not the site's: 404 here (decision 226).
+ */
+export function siteRoutes(
+  deps: FeaturePorts,
+  serverBuild: ServerBuild | (() => Promise<ServerBuild>),
+  security: SecurityHeaderOptions,
+): SiteRoutes {
+  const { env } = deps;
+  const { render, clients } = createSiteRenderer(deps, serverBuild);
 
   // Development reloads the build per request: nothing to keep.
   const cache =
@@ -152,6 +174,8 @@ export function siteRoutes(
       await next();
     },
     render: async (c) => {
+      // The console has a listener of its own (decision 226).
+      if (isConsolePath(c.req.path)) return answerNotFound(c);
       clients.set(c.req.raw, rateLimitClient(c));
       // Development has no CSP (Vite injects its own scripts), so nothing to hash either.
       return cache ? cache.respond(pageRequestOf(c), c.req.raw) : render(c.req.raw);

@@ -92,6 +92,7 @@ describe('defineRoute', () => {
     expect(() => defineRoute({ ...definition, auth: unknownKind })).toThrow(
       /declares no valid auth \(decision 225\): "cookie"/,
     );
+    // @ts-expect-error: not a permission of #shared/console/permissions.ts.
     expect(() => defineRoute({ ...definition, auth: { permission: 'Licence suspend' } })).toThrow(
       /declares no valid auth/,
     );

@@ -2,7 +2,7 @@ import type { Context, Env, Hono, MiddlewareHandler, Next } from 'hono';
 import type { z } from 'zod';
 import { readJsonBody, readQuery, type RequestInput } from '../http/request-input.ts';
 import type { AppEnv } from '../http/types.ts';
-import { requirePermission } from '../route-auth/require-permission.ts';
+import { requireConsoleSession, requirePermission } from '../route-auth/require-permission.ts';
 import { describeRouteAuth, routeAuthSchema } from '../route-auth/route-auth.ts';
 import type { AnySchema, ApiOperationDoc, ObjectSchema } from './api-doc.ts';
 
@@ -64,7 +64,12 @@ export function defineRoute<R extends ApiRequestDoc = never, P extends string = 
   checkAuth(doc);
   const { auth } = doc;
   // What the declaration puts before the handler; the CSRF check is app-wide (`csrf.ts`).
-  const guard = typeof auth === 'object' ? requirePermission(auth.permission) : undefined;
+  const guard =
+    typeof auth === 'object'
+      ? requirePermission(auth.permission)
+      : auth === 'consoleSession'
+        ? requireConsoleSession
+        : undefined;
   const definition: RouteDefinition<R, P> = {
     doc,
     handle<E extends Env>(

@@ -33,6 +33,8 @@ describe('keyedHash', () => {
       'licence-page-code': 'base64url',
       'licence-page-link': 'base64url',
       'licence-page-session': 'base64url',
+      'operator-enrolment': 'base64url',
+      'console-session': 'base64url',
     });
     expect(keyedHash(secretKey, 'email', 'a')).toMatch(/^[0-9a-f]{64}$/);
     expect(keyedHash(secretKey, 'quote-token', 'a')).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -34,6 +34,10 @@ export const keyedHashPurposes = {
   'licence-page-link': 'base64url',
   /** The licence page's session cookie value (decision 229). */
   'licence-page-session': 'base64url',
+  /** What `operator_enrolments` keeps instead of an enrolment link's token (decision 226). */
+  'operator-enrolment': 'base64url',
+  /** What `operator_sessions` keeps instead of the console cookie's token (decision 226). */
+  'console-session': 'base64url',
 } as const satisfies Record<string, 'hex' | 'base64url'>;
 
 export type KeyedHashPurpose = keyof typeof keyedHashPurposes;

@@ -20,7 +20,7 @@ const isExempt = csrfExemptionsOf(
     route('post', '/cli/tokens/:id/revoke', 'licenceKey'),
     route('post', '/machines/ping', 'public'),
     route('post', '/forms/contact', 'csrf'),
-    route('delete', '/console/operators/:id', { permission: 'operator.disable' }),
+    route('delete', '/console/operators/:id', { permission: 'operator.manage' }),
     route('post', '/both/:name', 'licenceKey'),
     route('post', '/both/contact', 'csrf'),
   ]),

@@ -21,3 +21,4 @@ export * from './schema/instances.ts';
 export * from './schema/fx-rates.ts';
 export * from './schema/audit.ts';
 export * from './schema/licence-page.ts';
+export * from './schema/operators.ts';

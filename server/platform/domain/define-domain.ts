@@ -17,6 +17,12 @@ export interface Domain<RouteDeps, JobContext, Settings extends CommandSettings 
   /** Mounted after the CSRF check, in this order, before the site's catch-all. */
   routes?: ReadonlyArray<RouteGroup<RouteDeps>>;
   /**
+   * The operator console's endpoints (`/console/api/…`): mounted only by the console's own
+   * listener, behind its session middleware (decision 226), never on the public one. Each
+   * declares `{ permission }` unless `consoleRoutesWithoutPermission` says why not.
+   */
+  consoleRoutes?: ReadonlyArray<RouteGroup<RouteDeps>>;
+  /**
    * Loaded by the admin CLI, and by the server only when its admin socket runs a command, so a
    * server never loads what the commands need otherwise (decisions 135 and 189:
    * `server/lazy-imports.test.ts`).

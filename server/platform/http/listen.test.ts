@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '#server/env.ts';
-import { listenHostsOf, listenOn, listeningMessage, type Listening } from './listen.ts';
+import {
+  consoleHostsOf,
+  listenHostsOf,
+  listenOn,
+  listeningMessage,
+  type Listening,
+} from './listen.ts';
 
 const opened: Listening[] = [];
 afterEach(async () => {
@@ -24,6 +30,16 @@ describe('where the server listens (decision 156)', () => {
     expect(
       listenHostsOf(parseEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })),
     ).toEqual([undefined]);
+  });
+
+  it('puts the operator console on loopback unless CONSOLE_HOST says otherwise (decision 226)', () => {
+    // Whatever HOST and the payment keys say: the console is private by default.
+    expect(consoleHostsOf(parseEnv({ HOST: '0.0.0.0', PAYMENT_PROVIDER: 'local' }))).toEqual([
+      '127.0.0.1',
+      '::1',
+    ]);
+    expect(consoleHostsOf(parseEnv({ CONSOLE_HOST: 'localhost' }))).toEqual(['127.0.0.1', '::1']);
+    expect(consoleHostsOf(parseEnv({ CONSOLE_HOST: '10.0.0.5' }))).toEqual(['10.0.0.5']);
   });
 
   it('binds both loopback addresses on one port, and says why in the start line', async () => {

@@ -23,6 +23,13 @@ export function listenHostsOf(env: ListenSettings): Array<string | undefined> {
   return env.payments.loopbackOnly ? [...LOOPBACK_HOSTS] : [undefined];
 }
 
+/** Where the operator console listens (decision 226): `CONSOLE_HOST`, else loopback only. */
+export function consoleHostsOf(env: { CONSOLE_HOST?: string | undefined }): string[] {
+  if (env.CONSOLE_HOST === undefined || env.CONSOLE_HOST === 'localhost')
+    return [...LOOPBACK_HOSTS];
+  return [env.CONSOLE_HOST];
+}
+
 export interface Listening {
   /** One server per address bound, all with the same request handling. */
   servers: Server[];

@@ -49,6 +49,10 @@ export const rateLimitRules = {
   licencePageSignInPerIp: { name: 'licence-page-sign-in:ip', limit: 30, windowSeconds: HOUR },
   licencePageSignInPerEmail: { name: 'licence-page-sign-in:email', limit: 20, windowSeconds: HOUR },
   licencePageActionPerIp: { name: 'licence-page:ip', limit: 60, windowSeconds: HOUR },
+  // The operator console (decision 226): each passkey sign-in attempt per client, so guessing
+  // (or a stolen authenticator without its PIN) is slow; a success spends one too.
+  consoleSignInPerIp: { name: 'console-sign-in:ip', limit: 10, windowSeconds: 900 },
+  consoleEnrolPerIp: { name: 'console-enrol:ip', limit: 20, windowSeconds: HOUR },
 } satisfies Record<string, RateLimitRule>;
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPermission, type Permission } from '#shared/console/permissions.ts';
 
 /**
  * How the caller of an endpoint proves it may call it, declared on its `defineRoute` (decision
@@ -16,18 +17,20 @@ export type RouteAuth =
   | 'licenceKey'
   /** Stripe's webhook: `Stripe-Signature` over the raw body, verified by the handler. */
   | 'stripeSignature'
-  /** An operator of the console holding this permission (`licence.suspend`, …). */
-  | { readonly permission: string };
+  /** Any operator signed in to the console (their own session: who am I, sign out, step-up). */
+  | 'consoleSession'
+  /** An operator of the console whose role grants this permission (`licence.suspend`, …). */
+  | { readonly permission: Permission };
 
 /** The same kinds at run time, for definitions that escaped the type checker. */
 export const routeAuthSchema = z.union([
-  z.enum(['public', 'csrf', 'accessToken', 'licenceKey', 'stripeSignature']),
-  z.strictObject({ permission: z.string().regex(/^[a-z][a-z-]*(\.[a-z][a-z-]*)+$/) }),
+  z.enum(['public', 'csrf', 'accessToken', 'licenceKey', 'stripeSignature', 'consoleSession']),
+  z.strictObject({ permission: z.string().refine(isPermission) }),
 ]);
 
 /** Whether the caller's browser holds a cookie that a cross-site request would carry along. */
 export function checksCsrf(auth: RouteAuth): boolean {
-  return auth === 'csrf' || typeof auth === 'object';
+  return auth === 'csrf' || auth === 'consoleSession' || typeof auth === 'object';
 }
 
 /** `csrf`, or `permission licence.suspend`: for error messages. */

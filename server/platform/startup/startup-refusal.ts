@@ -58,11 +58,13 @@ export function dataDirRefusal(error: unknown, dataDir: string): unknown {
 /** Why a listener could not bind, as a refusal naming its port variable (and HOST when set). */
 export function listenRefusal(
   error: unknown,
-  variable: 'PORT' | 'METRICS_PORT',
+  variable: 'PORT' | 'METRICS_PORT' | 'CONSOLE_PORT',
   port: number | undefined,
   host: string | undefined,
 ): StartupRefusal {
-  const hostVariable = variable === 'PORT' ? 'HOST' : 'METRICS_HOST';
+  const hostVariable = { PORT: 'HOST', METRICS_PORT: 'METRICS_HOST', CONSOLE_PORT: 'CONSOLE_HOST' }[
+    variable
+  ];
   const where = `${variable}=${port ?? ''}${host === undefined ? '' : ` on ${hostVariable}=${host}`}`;
   const reasons: Record<string, string> = {
     EADDRINUSE: 'the port is in use by another process: stop it or choose another port',

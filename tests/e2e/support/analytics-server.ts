@@ -82,6 +82,7 @@ export async function startAnalyticsServer(): Promise<AnalyticsServer> {
     env: {
       ...process.env,
       PORT: String(port),
+      CONSOLE_PORT: String(await freePort()),
       PUBLIC_BASE_URL: baseUrl,
       DATA_DIR: dataDir,
       DATABASE_URL: '',

@@ -69,7 +69,8 @@ export async function waitForStillDom(page: Page, quietMs = 300, maxMs = 10_000)
  */
 async function waitForCookieBanner(page: Page) {
   const { isSitePage, cookies } = await page.evaluate(() => ({
-    isSitePage: '__reactRouterContext' in window,
+    // The operator console (decision 226) is rendered by React Router too, but has no banner.
+    isSitePage: '__reactRouterContext' in window && !location.pathname.startsWith('/console'),
     cookies: document.cookie,
   }));
   if (isSitePage && !readConsentState(cookies).dismissed) {

@@ -19,6 +19,8 @@ import { freePort } from '#tests/support/free-port.ts';
 export interface E2eServer {
   baseURL: string;
   port: number;
+  /** The operator console's own listener (decision 226): `http://localhost:<its port>`. */
+  consoleURL: string;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -32,6 +34,8 @@ export async function startE2eServer(options: {
 }): Promise<E2eServer> {
   const port = await freePort();
   const baseURL = `http://localhost:${port}`;
+  const consolePort = await freePort();
+  const consoleURL = `http://localhost:${consolePort}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'orgsmith-e2e-'));
   // A copy of the migrated embedded database instead of initdb and every migration (decision 201).
   await seedEmbeddedDatabase(dataDir);
@@ -41,6 +45,8 @@ export async function startE2eServer(options: {
       ...process.env,
       ...SERVER_ENVIRONMENT,
       PORT: String(port),
+      CONSOLE_PORT: String(consolePort),
+      CONSOLE_ORIGIN: consoleURL,
       DATA_DIR: dataDir,
       PUBLIC_BASE_URL: baseURL,
       DATABASE_URL: '',
@@ -66,7 +72,7 @@ export async function startE2eServer(options: {
     await stop();
     throw error;
   }
-  return { baseURL, port, dataDir, stop };
+  return { baseURL, port, consoleURL, dataDir, stop };
 }
 
 async function waitForHealth(child: ChildProcess, url: string, timeoutMs: number): Promise<void> {

@@ -9,6 +9,7 @@ import {
   SERVER_NODE_FLAGS,
 } from '#server/platform/node-flags.ts';
 import { createScratchDatabase, seedEmbeddedDatabase } from '#tests/support/databases.ts';
+import { freePort } from '#tests/support/free-port.ts';
 
 /** One server process (`npm run serve`'s bundle, flags and environment), as an operator runs it. */
 export interface Instance {
@@ -63,6 +64,7 @@ export async function startInstance(options: {
         NODE_ENV: 'production',
         LOG_LEVEL: 'info',
         PORT: String(port),
+        CONSOLE_PORT: String(await freePort()),
         PUBLIC_BASE_URL: `http://localhost:${port}`,
         SECRET_KEY: 'fault-test-secret-key-0123456789abcdef',
         ...options.env,

@@ -38,6 +38,7 @@ export async function startAndExit(
       ...SERVER_ENVIRONMENT,
       NODE_ENV: 'production',
       PORT: String(await freePort()),
+      CONSOLE_PORT: String(await freePort()),
       STRIPE_SECRET_KEY: '',
       STRIPE_WEBHOOK_SECRET: '',
       PAYMENT_PROVIDER: '',

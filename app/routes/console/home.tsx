@@ -1,0 +1,44 @@
+import { Link } from 'react-router';
+import { permissions, roleSummaries } from '#shared/console/permissions.ts';
+import { consoleMeta } from './console-meta.ts';
+import { can, useConsoleSession } from './layout.tsx';
+import styles from './Console.module.css';
+
+export const meta = () => consoleMeta('Home');
+
+/** Who is signed in, with which role, and what it allows. */
+export default function ConsoleHome() {
+  const session = useConsoleSession();
+  if (!session) return null;
+  const { operator } = session;
+  return (
+    <>
+      <h1>Operator console</h1>
+      <section className={styles.card} aria-labelledby="signed-in">
+        <h2 id="signed-in">Signed in</h2>
+        <p>
+          You are signed in as <strong>{operator.email}</strong> with the role{' '}
+          <span className={styles.badge}>{operator.role}</span>: {roleSummaries[operator.role]}.
+        </p>
+        <p className={styles.muted}>
+          The session ends after 30 minutes without activity, or when you sign out.
+        </p>
+      </section>
+      <section className={styles.card} aria-labelledby="allowed">
+        <h2 id="allowed">What your role allows</h2>
+        <ul className={styles.permissions}>
+          {operator.permissions.map((permission) => (
+            <li key={permission}>
+              <code title={permissions[permission]}>{permission}</code>
+            </li>
+          ))}
+        </ul>
+        {can(session, 'operator.manage') ? (
+          <p>
+            <Link to="/console/operators">Manage operators</Link>
+          </p>
+        ) : null}
+      </section>
+    </>
+  );
+}
