@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Permission } from '#shared/console/permissions.ts';
 import { actingAs, type AuditContext } from '#server/platform/audit/audit-context.ts';
 import type { Database } from '#server/platform/db/database.ts';
 import { revokeAccessToken } from '../access-tokens/revoke-access-token.ts';
@@ -32,28 +33,35 @@ const reason = z
  * audit log keeps. The console and the CLI send these; the permission each needs is
  * `licenceActionPermissions[kind]`.
  */
-export const licenceActionSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('revoke'), reason }),
-  z.strictObject({ kind: z.literal('reinstate'), reason }),
-  z.strictObject({
-    kind: z.literal('extend-trial'),
+const orgIdField = z.string().refine((value) => normalizeSalesforceOrgId(value) !== undefined, {
+  message: 'Name a Salesforce org id: 15 or 18 characters starting with 00D.',
+});
+
+/** Each action's fields besides its kind: the body of its console endpoint. */
+export const licenceActionBodies = {
+  revoke: z.strictObject({ reason }),
+  reinstate: z.strictObject({ reason }),
+  'extend-trial': z.strictObject({
     reason,
     days: z.number().int().min(1).max(MAX_TRIAL_EXTENSION_DAYS),
   }),
-  z.strictObject({
-    kind: z.literal('release-org'),
-    reason,
-    orgId: z.string().refine((value) => normalizeSalesforceOrgId(value) !== undefined, {
-      message: 'Name a Salesforce org id: 15 or 18 characters starting with 00D.',
-    }),
-  }),
-  z.strictObject({ kind: z.literal('resend-key'), reason }),
-  z.strictObject({
-    kind: z.literal('replace-key'),
+  'release-org': z.strictObject({ reason, orgId: orgIdField }),
+  'resend-key': z.strictObject({ reason }),
+  'replace-key': z.strictObject({
     reason,
     keepTokenIds: z.array(z.uuid()).max(100).default([]),
   }),
-  z.strictObject({ kind: z.literal('revoke-token'), reason, tokenId: z.uuid() }),
+  'revoke-token': z.strictObject({ reason, tokenId: z.uuid() }),
+};
+
+export const licenceActionSchema = z.discriminatedUnion('kind', [
+  licenceActionBodies.revoke.extend({ kind: z.literal('revoke') }),
+  licenceActionBodies.reinstate.extend({ kind: z.literal('reinstate') }),
+  licenceActionBodies['extend-trial'].extend({ kind: z.literal('extend-trial') }),
+  licenceActionBodies['release-org'].extend({ kind: z.literal('release-org') }),
+  licenceActionBodies['resend-key'].extend({ kind: z.literal('resend-key') }),
+  licenceActionBodies['replace-key'].extend({ kind: z.literal('replace-key') }),
+  licenceActionBodies['revoke-token'].extend({ kind: z.literal('revoke-token') }),
 ]);
 
 export type LicenceAction = z.output<typeof licenceActionSchema>;
@@ -68,7 +76,7 @@ export const licenceActionPermissions = {
   'resend-key': 'licence.resend_key',
   'replace-key': 'licence.replace_key',
   'revoke-token': 'token.revoke',
-} as const satisfies Record<LicenceActionKind, string>;
+} as const satisfies Record<LicenceActionKind, Permission>;
 
 /** Actions that end a licence or a credential: the console asks for the passkey again first. */
 export const licenceActionsEndingAccess: ReadonlySet<LicenceActionKind> = new Set([
