@@ -20,6 +20,7 @@ import {
 } from '#tests/security/support/invoice-orders.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { runAdminOn } from '../support/licensing.ts';
+import { signedInOperator } from '../support/console-operator.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { mailsTo } from './checkout-support.ts';
 
@@ -236,5 +237,42 @@ describe.each(databaseTargets)('invoice orders approved before credit on $name',
     expect(await orderRow(inReview.parse(await large.json()).orderId)).toMatchObject({
       reviewReason: 'above-threshold',
     });
+  });
+
+  it('lets finance approve and reject in the console; a viewer reads the queue but cannot act', async () => {
+    t.setNow(start);
+    const finance = await signedInOperator(t, 'finance');
+    const viewer = await signedInOperator(t, 'viewer');
+    const first = await placeAndConfirm(proOrder('ap@console-approval.test'));
+    const { orderId } = inReview.parse(await first.json());
+    const queue = await viewer.request('invoice-orders/awaiting');
+    expect(queue.status).toBe(200);
+    expect(JSON.stringify(await queue.json())).toContain(orderId);
+    expect(
+      (await viewer.request(`invoice-orders/${orderId}/approve`, { body: { reason: 'looks ok' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await finance.request(`invoice-orders/${orderId}/approve`, { body: { reason: '' } })).status,
+    ).toBe(400);
+    const approved = await finance.request(`invoice-orders/${orderId}/approve`, {
+      body: { reason: 'Known reseller' },
+    });
+    expect(approved.status).toBe(200);
+    expect(await orderRow(orderId)).toMatchObject({
+      status: 'confirmed',
+      reviewedBy: `operator:${finance.id}`,
+    });
+    const again = await finance.request(`invoice-orders/${orderId}/reject`, {
+      body: { reason: 'too late' },
+    });
+    expect(again.status).toBe(409);
+
+    const second = await placeAndConfirm(proOrder('ap@console-reject.test'));
+    const rejected = await finance.request(
+      `invoice-orders/${inReview.parse(await second.json()).orderId}/reject`,
+      { body: { reason: 'No company found under that name' } },
+    );
+    expect(rejected.status).toBe(200);
   });
 });
