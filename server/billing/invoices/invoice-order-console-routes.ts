@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CONSOLE_API } from '#shared/contracts/console.ts';
 import { invoiceCheckoutRequestSchema } from '#shared/contracts/invoice-checkout.ts';
 import {
-  consoleSessionErrorSchema,
+  consoleDeniedResponses,
   errorBodySchema,
   invalidRequestErrorSchema,
   noQueryParameters,
@@ -18,14 +18,7 @@ import { createInvoiceOrderRepository } from './invoice-order-repository.ts';
 import { approveInvoiceOrder, rejectInvoiceOrder } from './review-invoice-order.ts';
 
 const tag = 'Operator console';
-const denied = {
-  401: { description: 'No console session.', schema: consoleSessionErrorSchema },
-  403: {
-    description:
-      'PermissionDenied (named), or RecentVerificationRequired: ask for the passkey again.',
-    schema: errorBodySchema,
-  },
-};
+const denied = consoleDeniedResponses;
 const reviewBody = z.strictObject({
   reason: z
     .string()

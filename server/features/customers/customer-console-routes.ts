@@ -9,7 +9,7 @@ import {
   type LicenceActionKind,
 } from '#server/licensing/licence-support/licence-actions.ts';
 import {
-  consoleSessionErrorSchema,
+  consoleDeniedResponses,
   errorBodySchema,
   invalidRequestErrorSchema,
   noQueryParameters,
@@ -22,14 +22,7 @@ import { SEARCH_MAX_LENGTH, searchCustomers } from './customer-search-repository
 import { customerStory } from './customer-story.ts';
 
 const tag = 'Operator console';
-const denied = {
-  401: { description: 'No console session.', schema: consoleSessionErrorSchema },
-  403: {
-    description:
-      'PermissionDenied (named), or RecentVerificationRequired: ask for the passkey again.',
-    schema: errorBodySchema,
-  },
-};
+const denied = consoleDeniedResponses;
 
 const searchRoute = defineRoute({
   method: 'get',

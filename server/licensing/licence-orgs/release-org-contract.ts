@@ -1,21 +1,15 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
-import { orgIdField } from '../licence-validation/licence-validation-contract.ts';
+import {
+  optionalLicenceKeyField,
+  orgIdField,
+} from '../licence-validation/licence-validation-contract.ts';
 
 /** `POST /account/v1/licenses/release-org`: the key in the body, or an access token as bearer. */
 export const releaseOrgRequestSchema = zm
   .strictObject({
-    licenseKey: zm.optional(
-      zm
-        .string({ error: 'licenseKey must be text.' })
-        .check(
-          zm.trim(),
-          zm.minLength(1, 'licenseKey is empty.'),
-          zm.maxLength(200, 'licenseKey is too long.'),
-          zm.describe(
-            'The licence key; omit it when sending an access token as `Authorization: Bearer`.',
-          ),
-        ),
+    licenseKey: optionalLicenceKeyField(
+      'The licence key; omit it when sending an access token as `Authorization: Bearer`.',
     ),
     orgId: orgIdField('The Salesforce org id to release (15 or 18 characters, starts with 00D).'),
   })

@@ -40,20 +40,25 @@ export function orgIdField(description: string) {
   );
 }
 
+/** The licence key in a body, when no access token is sent as `Authorization: Bearer`. */
+export function optionalLicenceKeyField(description: string) {
+  return zm.optional(
+    zm
+      .string({ error: 'licenseKey must be text.' })
+      .check(
+        zm.trim(),
+        zm.minLength(1, 'licenseKey is empty.'),
+        zm.maxLength(200, 'licenseKey is too long.'),
+        zm.describe(description),
+      ),
+  );
+}
+
 /** `POST /account/v1/licenses/validate`: the key in the body, or an access token as bearer. */
 export const validationRequestSchema = zm
   .strictObject({
-    licenseKey: zm.optional(
-      zm
-        .string({ error: 'licenseKey must be text.' })
-        .check(
-          zm.trim(),
-          zm.minLength(1, 'licenseKey is empty.'),
-          zm.maxLength(200, 'licenseKey is too long.'),
-          zm.describe(
-            'The licence key from the licence e-mail; omit it when sending an access token as `Authorization: Bearer`.',
-          ),
-        ),
+    licenseKey: optionalLicenceKeyField(
+      'The licence key from the licence e-mail; omit it when sending an access token as `Authorization: Bearer`.',
     ),
     productId: zm
       .string({ error: 'productId is required.' })

@@ -54,6 +54,16 @@ export const errorBodySchema = z
   .object({ Error: z.string(), message: z.string(), issues: issuesSchema.optional() })
   .meta({ id: 'ErrorBody', description: 'An error with its machine code.' });
 
+/** What every console endpoint declared `{ permission }` may answer besides its own (decision 226). */
+export const consoleDeniedResponses = {
+  401: { description: 'No console session.', schema: consoleSessionErrorSchema },
+  403: {
+    description:
+      'PermissionDenied (the permission named), or RecentVerificationRequired: ask for the passkey again.',
+    schema: errorBodySchema,
+  },
+};
+
 /** The headers of rate-limited endpoints. */
 export const rateLimitHeadersDoc: Record<string, ApiHeaderDoc> = {
   'X-RateLimit-Limit': {
