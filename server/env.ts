@@ -357,7 +357,11 @@ const envSchema = envShape.transform((env, ctx) => {
   }
   const approvalAbove = readInvoiceApprovalAbove(env.INVOICE_APPROVAL_ABOVE);
   if (!approvalAbove.ok) {
-    ctx.addIssue({ code: 'custom', path: ['INVOICE_APPROVAL_ABOVE'], message: approvalAbove.message });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['INVOICE_APPROVAL_ABOVE'],
+      message: approvalAbove.message,
+    });
   }
   if (ctx.issues.length > 0 || 'refused' in mail || !approvalAbove.ok) return z.NEVER;
   return {

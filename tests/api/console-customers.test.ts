@@ -22,17 +22,15 @@ describe.each(databaseTargets)('support in the console on $name', (target) => {
   afterAll(() => t.close());
 
   const validate = async (key: string) =>
-    z
-      .object({ code: z.string() })
-      .parse(
-        await (
-          await postJson(t, VALIDATE, {
-            licenseKey: key,
-            productId: 'orgsmith-cli',
-            orgId: orgId(3),
-          })
-        ).json(),
-      ).code;
+    z.object({ code: z.string() }).parse(
+      await (
+        await postJson(t, VALIDATE, {
+          licenseKey: key,
+          productId: 'orgsmith-cli',
+          orgId: orgId(3),
+        })
+      ).json(),
+    ).code;
 
   it('finds a customer and tells the story to anyone who may read licences', async () => {
     const { licence, key } = await createLicence(t, { email: 'Console.Customer+x@example.com' });

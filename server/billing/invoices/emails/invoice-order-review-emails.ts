@@ -1,4 +1,9 @@
-import { planName, type BillingPeriod, type Currency, type Edition } from '#shared/pricing/index.ts';
+import {
+  planName,
+  type BillingPeriod,
+  type Currency,
+  type Edition,
+} from '#shared/pricing/index.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { renderEmail, type RenderedEmail } from '#server/platform/email/render-email.ts';
 
@@ -36,7 +41,10 @@ export function invoiceOrderInReviewEmail(input: {
         items: [
           { label: 'Order', value: input.orderId },
           { label: 'Plan', value: planName(input.order.edition, input.order.quantity) },
-          { label: 'Billing', value: `${input.order.billingPeriod}, in ${input.order.currency}, net 30` },
+          {
+            label: 'Billing',
+            value: `${input.order.billingPeriod}, in ${input.order.currency}, net 30`,
+          },
         ],
       },
       {
