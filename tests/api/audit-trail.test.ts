@@ -10,7 +10,14 @@ import { databaseTargets } from '../support/databases.ts';
 import { runAdminOn } from '../support/licensing.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { outboxRows, postJson, requestTrial } from './account-support.ts';
-import { licenceKeyPattern } from './checkout-support.ts';
+import {
+  createCheckout,
+  licenceKeyPattern,
+  payLocally,
+  pro10YearlyEur,
+  successCard,
+} from './checkout-support.ts';
+import { enterpriseOrder, orderAndConfirm } from '#tests/security/support/invoice-orders.ts';
 
 const exported = z.object({
   id: z.number(),
@@ -168,5 +175,18 @@ describe.each(databaseTargets)('the audit trail on $name', (target) => {
     expect(verified.err).toMatch(
       new RegExp(`^broken: event ${victim.id} of \\d+ read: its fields were changed\\.$`),
     );
+  });
+
+  it('attributes every change a trial, a card purchase and an invoice order make to someone', async () => {
+    await requestTrial(t, { emailAddress: 'attributed@example.com', productId: 'orgsmith-cli' });
+    const { sessionId } = await createCheckout(t, pro10YearlyEur);
+    await payLocally(t, sessionId, { email: 'card-buyer@example.com', card: successCard });
+    await orderAndConfirm(t, enterpriseOrder('ap@attributed-company.test'));
+    const unattributed = await t.deps.database.db
+      .select({ action: auditEvents.action })
+      .from(auditEvents)
+      .where(eq(auditEvents.actor, 'system:unattributed'));
+    // A change outside a transaction, or outside any context, would be written so (decision 224).
+    expect(unattributed).toEqual([]);
   });
 });
