@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { singleLineCheck } from '#shared/contracts/fields.ts';
 import { currencies, type Currency } from '#shared/pricing/index.ts';
 
 /**
@@ -88,3 +90,14 @@ export function reviewDueAt(now: Date): Date {
   }
   return new Date(day.getTime() + DAY_MS - 1000);
 }
+
+/**
+ * The reason of a finance decision (decision 230), from the CLI or the console: required, one line,
+ * read by the buyer when the order is rejected.
+ */
+export const reviewReasonSchema = z
+  .string('A reason is required')
+  .trim()
+  .min(3, 'The reason is at least 3 characters')
+  .max(300, 'The reason is at most 300 characters')
+  .check(singleLineCheck());

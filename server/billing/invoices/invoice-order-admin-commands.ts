@@ -12,6 +12,7 @@ import { adminSyncDeps, type AdminSyncSettings } from '../payments/admin-sync-de
 import { invoiceCheckoutRequestSchema } from '#shared/contracts/invoice-checkout.ts';
 import { viesClientOf } from '../vat/confirm-vat-id.ts';
 import { approveInvoiceOrder, rejectInvoiceOrder } from './review-invoice-order.ts';
+import { reviewReasonSchema } from './invoice-approval.ts';
 import {
   cancelInvoiceOrderAsOperator,
   DEFAULT_CANCELLATION_REASON,
@@ -164,14 +165,6 @@ const cancel: AdminCommand<AdminSyncSettings> = {
     return EXIT_OK;
   },
 };
-
-/** A finance decision's reason: required, one line, read by the buyer when rejected. */
-const reviewReasonSchema = z
-  .string('--reason "…" is required')
-  .trim()
-  .min(3, '--reason is at least 3 characters')
-  .max(300, '--reason is at most 300 characters')
-  .check(singleLineCheck());
 
 function orderIdOf(args: string[], command: string): string {
   const [orderId] = args;

@@ -13,20 +13,14 @@ import type { AppEnv } from '#server/platform/http/types.ts';
 import type { BillingPorts } from '../billing-ports.ts';
 import { syncDepsOf } from '../subscriptions/sync-subscription.ts';
 import { viesClientOf } from '../vat/confirm-vat-id.ts';
+import { reviewReasonSchema } from './invoice-approval.ts';
 import { invoiceOrderAmounts } from './invoice-order-amounts.ts';
 import { createInvoiceOrderRepository } from './invoice-order-repository.ts';
 import { approveInvoiceOrder, rejectInvoiceOrder } from './review-invoice-order.ts';
 
 const tag = 'Operator console';
 const denied = consoleDeniedResponses;
-const reviewBody = z.strictObject({
-  reason: z
-    .string()
-    .trim()
-    .min(3)
-    .max(300)
-    .regex(/^[^\r\n]*$/, 'one line'),
-});
+const reviewBody = z.strictObject({ reason: reviewReasonSchema });
 
 const queueRoute = defineRoute({
   method: 'get',
