@@ -8,6 +8,13 @@ import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { siteConfig } from '#shared/site-config.ts';
 import { germanCompany, licenceKeyPattern, postCheckout } from '#tests/api/checkout-support.ts';
 import { databaseTargets } from '#tests/support/databases.ts';
+import {
+  consoleRequest,
+  sessionCookieOf,
+  signedInOperator,
+  signInWithPasskey,
+  type ConsoleTestOperator,
+} from '#tests/support/console-operator.ts';
 import { orgId, runAdminOn } from '#tests/support/licensing.ts';
 import { csrfHeaders, type TestApp } from '#tests/support/test-app.ts';
 import { localProvider, stripeProvider, type ModelProvider } from './support/providers.ts';
@@ -29,6 +36,7 @@ const invariants = [
   'quotes',
   'unpaidCredit',
   'releases',
+  'review',
 ] as const;
 type Invariant = (typeof invariants)[number];
 /** `MODEL_CHECK=quota,person` checks only those (to show what the model finds on older code). */
@@ -86,12 +94,23 @@ interface Model {
   quoteLinks: { number: string; token: string; person: number }[];
   /** Subscriptions of each person ordered by invoice, confirmed and not paid yet. */
   unpaidOrders: Map<number, Set<string>>;
+  /** Invoice orders confirmed and waiting for finance (decision 230): nothing of them may exist yet. */
+  awaiting: AwaitingOrder[];
+}
+
+interface AwaitingOrder {
+  orderId: string;
+  /** Who placed it (the billing address's person) and who the key goes to. */
+  person: number;
+  keyTo: number;
 }
 
 interface World {
   provider: ModelProvider;
   t: TestApp;
   ip: number;
+  /** Finance's operator in this app's console, made at the first review. */
+  finance?: ConsoleTestOperator;
 }
 
 let world: World;
@@ -113,6 +132,10 @@ const newReached = () => ({
   holders: 0,
   /** Orgs a customer released from a licence (decision 228). */
   releases: 0,
+  /** Invoice orders that waited for finance, and those finance approved or rejected in the console. */
+  reviews: 0,
+  approvals: 0,
+  rejections: 0,
 });
 let reached = newReached();
 
@@ -315,6 +338,22 @@ async function checkInvariants(model: Model): Promise<void> {
     }
     // Invariant 9 (unpaid credit): a certificate never outlives an unpaid invoice's due date.
     if (checked.has('unpaidCredit')) await checkUnpaidCredit(licence);
+  }
+  // Invariant 11 (credit after review): an order waiting for finance has created nothing yet.
+  for (const order of checked.has('review') ? model.awaiting : []) {
+    const [row] = await rows(
+      sql`select status, subscription_id, invoice_number from invoice_orders where id = ${order.orderId}`,
+      z.object({
+        status: z.string(),
+        subscription_id: z.string().nullable(),
+        invoice_number: z.string().nullable(),
+      }),
+    );
+    if (row?.status !== 'awaiting_approval' || row.subscription_id || row.invoice_number) {
+      throw new Error(
+        `credit after review: order ${order.orderId} waiting for finance is ${JSON.stringify(row)}`,
+      );
+    }
   }
   // Invariant 4 (person): an erased person is in no table but the records the law keeps.
   for (const person of checked.has('person') ? model.erased : []) {
@@ -689,16 +728,74 @@ const orderByInvoice = (
       const token = /\/invoice-order\?token=([A-Za-z0-9_-]+)/.exec(mail?.text_body ?? '')?.[1];
       if (!token) return;
       const confirmed = await post('/account/v1/checkout/invoice/confirm', { token });
+      if (confirmed.status === 202) {
+        // Decision 230: a company's first order, or one above the threshold, waits for finance.
+        const { orderId } = z.object({ orderId: z.string() }).parse(await confirmed.json());
+        model.awaiting.push({ orderId, person: p, keyTo });
+        reached.reviews++;
+        return;
+      }
       if (confirmed.status !== 200) return refusal(confirmed, 'the confirmation');
       const { subscriptionId } = z
         .object({ subscriptionId: z.string() })
         .parse(await confirmed.json());
-      model.unpaidOrders.set(p, new Set([...(model.unpaidOrders.get(p) ?? []), subscriptionId]));
-      reached.invoiceOrders++;
+      await ordered(model, p, keyTo, subscriptionId);
       if (holder !== null) reached.holders++;
-      const keyMail = await newestMail(model, keyTo, ['licence-key']);
-      await learnLicences(model, keyTo, licenceKeyPattern.exec(keyMail?.text_body ?? '')?.[0]);
     },
+  );
+
+/** A confirmed order's subscription is owed; its licence key went to `keyTo`. */
+async function ordered(model: Model, p: number, keyTo: number, subscriptionId: string) {
+  model.unpaidOrders.set(p, new Set([...(model.unpaidOrders.get(p) ?? []), subscriptionId]));
+  reached.invoiceOrders++;
+  const keyMail = await newestMail(model, keyTo, ['licence-key']);
+  await learnLicences(model, keyTo, licenceKeyPattern.exec(keyMail?.text_body ?? '')?.[0]);
+}
+
+/**
+ * Finance in the console (decisions 226, 230): one operator per app, who signs in with their
+ * passkey before each review (the model's clock moves by days; a fresh sign-in is also the
+ * passkey check an approval asks for).
+ */
+async function financeRequest(path: string, body: unknown): Promise<Response> {
+  world.finance ??= await signedInOperator(world.t, 'finance');
+  const { authenticator, passkey } = world.finance;
+  const signedIn = await signInWithPasskey(world.t, authenticator, passkey);
+  const session = sessionCookieOf(signedIn);
+  if (!session) throw new Error(`finance could not sign in: ${signedIn.status}`);
+  return consoleRequest(world.t, path, { session, body });
+}
+
+/** Finance approves or rejects one of the orders waiting for them, with a reason. */
+const reviewOrder = (i: number, decision: 'approve' | 'reject') =>
+  operation(
+    `${decision}Order(${i})`,
+    async (model) => {
+      const order = pick(model.awaiting, i);
+      if (!order) return;
+      model.awaiting = model.awaiting.filter((other) => other !== order);
+      const reason = decision === 'approve' ? 'Known company' : 'We could not verify the company';
+      const answer = await financeRequest(`invoice-orders/${order.orderId}/${decision}`, {
+        reason,
+      });
+      if (answer.status !== 200) {
+        throw new Error(
+          `finance's ${decision} of ${order.orderId} answered ${answer.status}: ${await answer.text()}`,
+        );
+      }
+      if (decision === 'reject') {
+        reached.rejections++;
+        return;
+      }
+      reached.approvals++;
+      const [row] = await rows(
+        sql`select subscription_id from invoice_orders where id = ${order.orderId}`,
+        z.object({ subscription_id: z.string() }),
+      );
+      if (!row) throw new Error(`approved order ${order.orderId} has no subscription`);
+      await ordered(model, order.person, order.keyTo, row.subscription_id);
+    },
+    (model) => model.awaiting.length > 0,
   );
 
 /** The buyer pays one of their open invoices (the operator marks it paid, as for a transfer). */
@@ -883,6 +980,9 @@ const commands = [
     )
     .map(([p, s, chosen, holder]) => orderByInvoice(p, s, chosen, holder)),
   person.map(payInvoice),
+  fc.nat(3).map((i) => reviewOrder(i, 'approve')),
+  fc.nat(3).map((i) => reviewOrder(i, 'approve')),
+  fc.nat(3).map((i) => reviewOrder(i, 'reject')),
   fc.tuple(fc.nat(5), spelling).map(([q, s]) => payQuoteByCard(q, s)),
   fc.nat(40).map(redeliver),
   fc.tuple(person, spelling).map(([p, s]) => exportPerson(p, s)),
@@ -937,6 +1037,7 @@ describe.each(providers)(
                   quotes: new Map(),
                   quoteLinks: [],
                   unpaidOrders: new Map(),
+                  awaiting: [],
                 },
                 real: world,
               });

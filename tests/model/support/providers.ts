@@ -36,7 +36,14 @@ export interface ModelProvider {
 }
 
 const card = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' };
-const env = { LICENSE_VALIDATION_CACHE_SECONDS: '0', LICENSE_VALIDATION_RATE_LIMIT: '0' };
+const env = {
+  LICENSE_VALIDATION_CACHE_SECONDS: '0',
+  LICENSE_VALIDATION_RATE_LIMIT: '0',
+  // Decision 230 as in production: a company's first order waits for finance, and so does an
+  // Enterprise order (the model's Pro orders are below this net amount, its Enterprise ones above).
+  INVOICE_APPROVAL_FIRST_ORDER: 'review',
+  INVOICE_APPROVAL_ABOVE: 'EUR:20000',
+};
 
 export async function localProvider(target: TestDatabaseTarget, now: Date): Promise<ModelProvider> {
   const t = await createTestApp(target, { now, env });
