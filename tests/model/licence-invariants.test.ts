@@ -16,6 +16,7 @@ import {
   type ConsoleTestOperator,
 } from '#tests/support/console-operator.ts';
 import { orgId, runAdminOn } from '#tests/support/licensing.ts';
+import type { Role } from '#shared/console/permissions.ts';
 import { csrfHeaders, type TestApp } from '#tests/support/test-app.ts';
 import { localProvider, stripeProvider, type ModelProvider } from './support/providers.ts';
 
@@ -72,6 +73,8 @@ interface LicenceModel {
   /** When the customer released an org of it (decision 228). */
   releases: Date[];
   tokens: TokenModel[];
+  /** An operator revoked it and none reinstated it since: its key must not validate. */
+  revoked?: boolean;
   /** Tokens that must no longer validate: revoked, or made before a key replacement. */
   deadTokens: TokenModel[];
   /** Set while the licence is a trial nobody proved to own since: it must not change. */
@@ -109,8 +112,8 @@ interface World {
   provider: ModelProvider;
   t: TestApp;
   ip: number;
-  /** Finance's operator in this app's console, made at the first review. */
-  finance?: ConsoleTestOperator;
+  /** Operators of this app's console, each made at their role's first step. */
+  operators: Partial<Record<Role, ConsoleTestOperator>>;
 }
 
 let world: World;
@@ -136,6 +139,9 @@ const newReached = () => ({
   reviews: 0,
   approvals: 0,
   rejections: 0,
+  /** Licences an owner revoked in the console, and those support reinstated. */
+  revoked: 0,
+  reinstated: 0,
 });
 let reached = newReached();
 
@@ -332,6 +338,10 @@ async function checkInvariants(model: Model): Promise<void> {
       }
     }
     // Invariant 3 (credentials): a revoked token, or one made before the key was replaced, is dead.
+    if (checked.has('credentials') && licence.revoked) {
+      const answer = await validate(licence, [...licence.orgs][0] ?? orgId(1));
+      if (answer.valid) throw new Error(`credentials: revoked licence ${licence.id} validates`);
+    }
     for (const dead of checked.has('credentials') ? licence.deadTokens : []) {
       const answer = await validate({ token: dead.token }, orgId(900));
       if (answer.valid) throw new Error(`credentials: token "${dead.name}" still validates`);
@@ -714,7 +724,10 @@ const orderByInvoice = (
         billingEmail,
         ...(holder === null ? {} : { licenceHolderEmail: actingAs(model, keyTo, holder) }),
       });
-      const owesNothing = (model.unpaidOrders.get(p)?.size ?? 0) === 0;
+      // An order waiting for finance is as open as an unpaid one (decision 230).
+      const owesNothing =
+        (model.unpaidOrders.get(p)?.size ?? 0) === 0 &&
+        !model.awaiting.some((order) => order.person === p);
       const refusal = async (response: Response, when: string) => {
         if (response.status !== 409 || !checked.has('noOneBlocks')) return;
         const { Error: code } = z.object({ Error: z.string() }).parse(await response.json());
@@ -753,18 +766,54 @@ async function ordered(model: Model, p: number, keyTo: number, subscriptionId: s
 }
 
 /**
- * Finance in the console (decisions 226, 230): one operator per app, who signs in with their
- * passkey before each review (the model's clock moves by days; a fresh sign-in is also the
- * passkey check an approval asks for).
+ * An operator in the console (decisions 226, 227, 230): one per role and app, who signs in with
+ * their passkey before each step (the model's clock moves by days; a fresh sign-in is also the
+ * passkey check an approval or a revocation asks for).
  */
-async function financeRequest(path: string, body: unknown): Promise<Response> {
-  world.finance ??= await signedInOperator(world.t, 'finance');
-  const { authenticator, passkey } = world.finance;
+async function operatorRequest(role: Role, path: string, body: unknown): Promise<Response> {
+  const operator = (world.operators[role] ??= await signedInOperator(world.t, role));
+  const { authenticator, passkey } = operator;
   const signedIn = await signInWithPasskey(world.t, authenticator, passkey);
   const session = sessionCookieOf(signedIn);
   if (!session) throw new Error(`finance could not sign in: ${signedIn.status}`);
   return consoleRequest(world.t, path, { session, body });
 }
+
+/**
+ * An owner revokes a licence in the console, or support reinstates one it revoked (decision
+ * 227): a revoked licence's key and tokens stop validating, whatever the customer does next.
+ */
+const operatorRevokes = (l: number, undo: boolean) =>
+  operation(
+    `${undo ? 'reinstate' : 'revoke'}ByOperator(l${l})`,
+    async (model) => {
+      const licence = pick(
+        model.licences.filter((candidate) => Boolean(candidate.revoked) === undo),
+        l,
+      );
+      if (!licence) return;
+      const answer = await operatorRequest(
+        undo ? 'support' : 'owner',
+        `licences/${licence.id}/${undo ? 'reinstate' : 'revoke'}`,
+        { reason: undo ? 'Paid after all' : 'Chargeback' },
+      );
+      if (answer.status !== 200) {
+        throw new Error(
+          `the operator's ${undo ? 'reinstatement' : 'revocation'} of ${licence.id} answered ${answer.status}: ${await answer.text()}`,
+        );
+      }
+      if (undo) {
+        licence.revoked = false;
+        reached.reinstated++;
+        return;
+      }
+      licence.revoked = true;
+      reached.revoked++;
+      licence.deadTokens.push(...licence.tokens);
+      licence.tokens = [];
+    },
+    (model) => model.licences.some((licence) => Boolean(licence.revoked) === undo),
+  );
 
 /** Finance approves or rejects one of the orders waiting for them, with a reason. */
 const reviewOrder = (i: number, decision: 'approve' | 'reject') =>
@@ -775,9 +824,13 @@ const reviewOrder = (i: number, decision: 'approve' | 'reject') =>
       if (!order) return;
       model.awaiting = model.awaiting.filter((other) => other !== order);
       const reason = decision === 'approve' ? 'Known company' : 'We could not verify the company';
-      const answer = await financeRequest(`invoice-orders/${order.orderId}/${decision}`, {
-        reason,
-      });
+      const answer = await operatorRequest(
+        'finance',
+        `invoice-orders/${order.orderId}/${decision}`,
+        {
+          reason,
+        },
+      );
       if (answer.status !== 200) {
         throw new Error(
           `finance's ${decision} of ${order.orderId} answered ${answer.status}: ${await answer.text()}`,
@@ -937,6 +990,11 @@ const erasePerson = (p: number, s: number) =>
     model.quoteLinks = model.quoteLinks.filter((quote) => quote.person !== p);
     model.quotes.delete(p);
     model.unpaidOrders.delete(p);
+    // An order waiting for finance has created nothing: it is erased with its buyer; a holder's
+    // address is taken out of it, and an approval then sends the key to the buyer.
+    model.awaiting = model.awaiting
+      .filter((order) => order.person !== p)
+      .map((order) => (order.keyTo === p ? { ...order, keyTo: order.person } : order));
   });
 
 const commands = [
@@ -983,6 +1041,8 @@ const commands = [
   fc.nat(3).map((i) => reviewOrder(i, 'approve')),
   fc.nat(3).map((i) => reviewOrder(i, 'approve')),
   fc.nat(3).map((i) => reviewOrder(i, 'reject')),
+  fc.nat(5).map((l) => operatorRevokes(l, false)),
+  fc.nat(5).map((l) => operatorRevokes(l, true)),
   fc.tuple(fc.nat(5), spelling).map(([q, s]) => payQuoteByCard(q, s)),
   fc.nat(40).map(redeliver),
   fc.tuple(person, spelling).map(([p, s]) => exportPerson(p, s)),
@@ -1002,7 +1062,7 @@ describe.each(providers)(
     async function startWorld(): Promise<void> {
       if (!target) throw new Error('no test database');
       const started = await provider.start(target, new Date('2026-01-15T10:00:00Z'));
-      world = { provider: started, t: started.t, ip: 0 };
+      world = { provider: started, t: started.t, ip: 0, operators: {} };
     }
     beforeAll(async () => {
       await startWorld();
