@@ -23,9 +23,15 @@ export const openBillingPortalRequestSchema = z.strictObject({
 export type OpenBillingPortalRequest = z.output<typeof openBillingPortalRequestSchema>;
 
 /** The answer: where the browser goes next, the payment provider's portal session. */
-export interface OpenBillingPortalResponse {
-  url: string;
-}
+export const openBillingPortalResponseSchema = z
+  .object({
+    url: z
+      .string()
+      .check(z.describe('Where to send the browser: the payment provider’s portal session.')),
+  })
+  .register(z.globalRegistry, { id: 'BillingPortalSession' });
+
+export type OpenBillingPortalResponse = z.output<typeof openBillingPortalResponseSchema>;
 
 /** What the landing page knows about its link, read without using it. */
 export type PortalLinkStatus =

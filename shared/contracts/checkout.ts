@@ -159,10 +159,16 @@ export type CheckoutRequest = z.output<typeof checkoutRequestSchema>;
 export type CheckoutRequestInput = z.input<typeof checkoutRequestSchema>;
 
 /** The answer: the site reads `sessionId` (docs/product-rules.md#service-calls) and sends the buyer to `url`. */
-export interface CheckoutResponse {
-  sessionId: string;
-  url: string;
-}
+export const checkoutResponseSchema = z
+  .object({
+    sessionId: z.string(),
+    url: z
+      .string()
+      .check(z.describe('Where to send the buyer: the provider’s hosted checkout page.')),
+  })
+  .register(z.globalRegistry, { id: 'CheckoutSession' });
+
+export type CheckoutResponse = z.output<typeof checkoutResponseSchema>;
 
 /** What the checkout-success page says about the licence of a checkout session. */
 export type CheckoutStatus =

@@ -7,6 +7,7 @@ import {
   buyerVatIdCheck,
 } from './buyer-address.ts';
 import { singleLineCheck } from './fields.ts';
+import { INVOICE_ORDER_LINK_HOURS } from './invoice-order-messages.ts';
 import { licenceHolderEmailField, licenceHolderMessages } from './licence-holder.ts';
 
 const TEXT_MAX_LENGTH = 200;
@@ -109,26 +110,19 @@ export type InvoiceCheckoutRequest = z.output<typeof invoiceCheckoutRequestSchem
 export type InvoiceCheckoutRequestInput = z.input<typeof invoiceCheckoutRequestSchema>;
 
 /** `201` of the order: nothing is created until the link e-mailed to `billingEmail` is confirmed. */
-export interface InvoiceOrderPlaced {
-  status: 'confirmation-sent';
-  billingEmail: string;
-  /** ISO 8601: when the confirmation link stops working. */
-  confirmBy: string;
-  /** `invoiceOrderMessages.checkInbox`, for clients that show the answer as it is. */
-  message: string;
-}
+/** The `201` of an order by invoice: a confirmation link went to the billing address. */
+export const invoiceOrderPlacedSchema = z
+  .object({
+    status: z.literal('confirmation-sent'),
+    billingEmail: z.string().check(z.describe('Where the confirmation link was sent.')),
+    confirmBy: z
+      .string()
+      .check(z.describe(`ISO 8601: the link works ${INVOICE_ORDER_LINK_HOURS} hours.`)),
+    message: z.string().check(z.describe('“Check your inbox to confirm…”, to show as it is.')),
+  })
+  .register(z.globalRegistry, { id: 'InvoiceOrderPlaced' });
 
-/** Whether an answer body is the `201` of an order by invoice (the browser reads it as unknown). */
-export function isInvoiceOrderPlaced(value: unknown): value is InvoiceOrderPlaced {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'status' in value &&
-    value.status === 'confirmation-sent' &&
-    'billingEmail' in value &&
-    typeof value.billingEmail === 'string'
-  );
-}
+export type InvoiceOrderPlaced = z.output<typeof invoiceOrderPlacedSchema>;
 
 /** The site's page the confirmation e-mail links to, with `?token=…` (decision 153). */
 export const INVOICE_ORDER_PAGE = '/invoice-order';
@@ -175,26 +169,43 @@ export type InvoiceOrderLinkStatus =
   | { state: 'missing' };
 
 /** A confirmed order waiting for finance (decision 230): 202, no key and no invoice yet. */
-export interface InvoiceOrderInReview {
-  status: 'in-review';
-  orderId: string;
-  /** ISO 8601: finance answers by then. */
-  reviewBy: string;
-  message: string;
-}
+export const invoiceOrderInReviewSchema = z
+  .object({
+    status: z.literal('in-review'),
+    orderId: z.string(),
+    reviewBy: z.string().check(z.describe('ISO 8601: finance answers by then.')),
+    message: z
+      .string()
+      .check(z.describe('“Thank you: your order is confirmed and…”, to show as it is.')),
+  })
+  .register(z.globalRegistry, { id: 'InvoiceOrderInReview' });
+
+export type InvoiceOrderInReview = z.output<typeof invoiceOrderInReviewSchema>;
 
 /** The confirmed order: the licence key goes to `licenceEmail`, the invoice is at `invoiceUrl`. */
-export interface InvoiceCheckoutResponse {
-  subscriptionId: string;
-  invoiceNumber: string;
-  invoiceUrl: string;
-  /** Gross, with VAT; net and VAT beside it (minor units). */
-  amountDue: number;
-  amountNet: number;
-  amountVat: number;
-  currency: 'USD' | 'EUR';
-  dueAt: string;
-  licenceEmail: string;
-  /** Where the invoice was e-mailed; null when none was (test mode). */
-  invoiceEmailedTo: string | null;
-}
+export const invoiceCheckoutResponseSchema = z
+  .object({
+    subscriptionId: z.string(),
+    invoiceNumber: z.string(),
+    invoiceUrl: z
+      .string()
+      .check(z.describe('The provider’s page of the invoice: pay there, or get the PDF.')),
+    amountDue: z.number().check(z.describe('With VAT, in minor units (cents).')),
+    amountNet: z.number().check(z.describe('Without VAT, in minor units.')),
+    amountVat: z
+      .number()
+      .check(z.describe('The VAT of `amountDue` (0 for a reverse charge or outside the EU).')),
+    currency: z.enum(['USD', 'EUR']),
+    dueAt: z.string().check(z.describe('ISO 8601: 30 days after the invoice was issued.')),
+    licenceEmail: z.string().check(z.describe('Where the licence key was sent.')),
+    invoiceEmailedTo: z
+      .nullable(z.string())
+      .check(
+        z.describe(
+          'Where the provider e-mailed the invoice; null when it sent none (test mode): then `invoiceUrl` is the only copy.',
+        ),
+      ),
+  })
+  .register(z.globalRegistry, { id: 'InvoiceOrder' });
+
+export type InvoiceCheckoutResponse = z.output<typeof invoiceCheckoutResponseSchema>;

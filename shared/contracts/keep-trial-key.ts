@@ -19,15 +19,23 @@ export const keepTrialKeyRequestSchema = z.strictObject({
 });
 
 /** The facts the page shows and the POST answers: which key stays and which one stops. */
-export interface KeepTrialKeyFacts {
-  email: string;
-  edition: Edition;
-  quantity: number;
-  /** The last group of the trial's key: the key that stays. */
-  trialKeyHint: string;
-  /** The last group of the key e-mailed with the purchase: it stops working. */
-  newKeyHint: string;
-}
+export const keepTrialKeyFactsSchema = z
+  .object({
+    email: z.string().check(z.describe('The trial’s address, where the confirmation went.')),
+    edition: z.enum(['Starter', 'Pro', 'Enterprise']),
+    quantity: z.int(),
+    trialKeyHint: z
+      .string()
+      .check(z.describe('The last group of the trial key, which now carries the subscription.')),
+    newKeyHint: z
+      .string()
+      .check(z.describe('The last group of the key e-mailed at purchase, now revoked.')),
+  })
+  .register(z.globalRegistry, { id: 'TrialKeyKept' });
+
+export type KeepTrialKeyFacts = z.output<typeof keepTrialKeyFactsSchema>;
+const editionMatches: Edition extends KeepTrialKeyFacts['edition'] ? true : false = true;
+void editionMatches;
 
 /** What the page knows about its link, read without using it. */
 export type KeepTrialLinkStatus =

@@ -59,15 +59,18 @@ export type QuoteRequest = z.output<typeof quoteRequestSchema>;
 export type QuoteRequestInput = z.input<typeof quoteRequestSchema>;
 
 /** `201` answer: the quote's number and its two links (absolute, each carrying the token). */
-export interface QuoteResponse {
-  number: string;
-  /** `YYYY-MM-DD`, the last day the quote's prices hold. */
-  validUntil: string;
-  /** `/quotes/<number>.pdf?token=…` */
-  downloadUrl: string;
-  /** `/quote/accept?token=…` */
-  acceptUrl: string;
-}
+export const quoteResponseSchema = z
+  .object({
+    number: z.string().check(z.describe('Q-YYYY-NNNN, counted per year.')),
+    validUntil: z.string().check(z.describe('YYYY-MM-DD: the last day the quote’s prices hold.')),
+    downloadUrl: z.string().check(z.describe('The PDF: /quotes/<number>.pdf?token=…')),
+    acceptUrl: z
+      .string()
+      .check(z.describe('The page that accepts the quote: /quote/accept?token=…')),
+  })
+  .register(z.globalRegistry, { id: 'Quote' });
+
+export type QuoteResponse = z.output<typeof quoteResponseSchema>;
 
 /** One priced line as the accept page lists it (amounts already formatted to the cent). */
 export interface QuoteSummaryLine {

@@ -1,56 +1,27 @@
-import type { ReleaseVerificationLinks } from './verification.ts';
+import type {
+  DownloadArtifact,
+  DownloadSelection,
+  Release,
+  ReleaseArtifact,
+} from '../contracts/releases.ts';
 
 /**
  * The release catalog's vocabulary (docs/product-rules.md#data): the operating systems, architectures and formats an
  * artifact can have, and the shapes releases take in the API, the page and the feed.
  */
-export const operatingSystems = ['Windows', 'macOS', 'Linux'] as const;
-export type OperatingSystem = (typeof operatingSystems)[number];
+import type { ArtifactArchitecture, ArtifactFormat, OperatingSystem } from './vocabulary.ts';
 
-export const artifactArchitectures = ['x86', 'x64', 'arm64', 'universal'] as const;
-export type ArtifactArchitecture = (typeof artifactArchitectures)[number];
-
-export const artifactFormats = ['msi', 'zip', 'pkg'] as const;
-export type ArtifactFormat = (typeof artifactFormats)[number];
-
-/** One downloadable build: what a download button, an analytics label and a redirect point at. */
-export interface DownloadSelection {
-  operatingSystem: OperatingSystem;
-  architecture: ArtifactArchitecture;
-  format: ArtifactFormat;
-}
-
-export interface ReleaseArtifact extends DownloadSelection {
-  description: string;
-  fileName: string;
-  /** Absolute link to the file host, built at read time from DOWNLOAD_BASE_URL. */
-  downloadUri: string;
-  /** Lower-case hex SHA-256 of the file. */
-  sha256: string;
-  sizeBytes: number;
-}
-
-/** Every release carries the links that verify it (decision 140): SHA256SUMS, signature, SBOM, key. */
-export interface Release extends ReleaseVerificationLinks {
-  /** Semantic version, e.g. `3.2.2` or `3.3.0-beta.1`. */
-  version: string;
-  /** ISO date, `YYYY-MM-DD`. */
-  releaseDate: string;
-  prerelease: boolean;
-  /** Change-log items; text between backticks is code. */
-  notes: string[];
-  artifacts: ReleaseArtifact[];
-}
-
-/** The download artifact entity of docs/product-rules.md#data, as `/api/downloads/suggested` returns it. */
-export interface DownloadArtifact extends DownloadSelection {
-  description: string;
-  version: { label: string; releaseDate: string };
-  downloadUri: string;
-  fileName: string;
-  sha256: string;
-  sizeBytes: number;
-}
+export {
+  artifactArchitectures,
+  artifactFormats,
+  operatingSystems,
+  type ArtifactArchitecture,
+  type ArtifactFormat,
+  type OperatingSystem,
+} from './vocabulary.ts';
+// The shapes releases take in the API, the page and the feed: the answers' own schemas
+// (shared/contracts/releases.ts), so what the API documents is what the code builds.
+export type { DownloadArtifact, DownloadSelection, Release, ReleaseArtifact };
 
 export function toDownloadArtifact(release: Release, artifact: ReleaseArtifact): DownloadArtifact {
   return {

@@ -4,28 +4,16 @@
  * `Sec-CH-UA-Bitness`, or `navigator.userAgentData`). Client hints win: Chromium freezes its
  * user-agent string (always "Win64; x64" on Windows, always "Intel Mac OS X" on a Mac).
  */
-export const detectedOperatingSystems = [
-  'Windows',
-  'macOS',
-  'Linux',
-  'ChromeOS',
-  'Android',
-  'iOS',
-  'unknown',
-] as const;
-export type DetectedOperatingSystem = (typeof detectedOperatingSystems)[number];
+import type { DetectedPlatform } from '../contracts/releases.ts';
+import type { CpuArchitecture, DetectedOperatingSystem } from './vocabulary.ts';
 
-/** CPU architectures by the names the download rules use (docs/product-rules.md#constants). */
-export const cpuArchitectures = [
-  'amd64',
-  'ia32',
-  'arm64',
-  'arm',
-  'ia64',
-  'mips64',
-  'mips',
-] as const;
-export type CpuArchitecture = (typeof cpuArchitectures)[number];
+export {
+  cpuArchitectures,
+  detectedOperatingSystems,
+  type CpuArchitecture,
+  type DetectedOperatingSystem,
+} from './vocabulary.ts';
+export type { DetectedPlatform };
 
 const sixtyFourBit: ReadonlySet<CpuArchitecture> = new Set(['amd64', 'arm64', 'ia64', 'mips64']);
 
@@ -40,12 +28,6 @@ export interface ClientHints {
   architecture?: string | undefined;
   /** `Sec-CH-UA-Bitness` / `getHighEntropyValues(['bitness'])`: "64", "32" or "". */
   bitness?: string | undefined;
-}
-
-export interface DetectedPlatform {
-  os: DetectedOperatingSystem;
-  /** `null` when neither the user agent nor the hints tell. */
-  cpu: CpuArchitecture | null;
 }
 
 const osPatterns: ReadonlyArray<[RegExp, DetectedOperatingSystem]> = [

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import {
   OPEN_BILLING_PORTAL_PATH,
+  openBillingPortalResponseSchema,
   portalLinkMessages,
-  type OpenBillingPortalResponse,
   type PortalLinkStatus,
 } from '#shared/contracts/billing-portal.ts';
 import { failureMessages, portalLinkNotices } from '#shared/contracts/messages.ts';
@@ -15,12 +15,6 @@ import { Alert } from '../ui/Alert.tsx';
 import styles from './BillingPortalPanel.module.css';
 
 type State = { kind: 'idle' } | { kind: 'opening' } | { kind: 'used' } | { kind: 'error' };
-
-function isPortalSession(value: unknown): value is OpenBillingPortalResponse {
-  return (
-    typeof value === 'object' && value !== null && 'url' in value && typeof value.url === 'string'
-  );
-}
 
 function RequestLink() {
   return (
@@ -76,9 +70,11 @@ export function BillingPortalPanel({
         signal: controller.signal,
         trustedBase: accountApiUrl,
       });
-      const body: unknown = response.ok ? await response.json() : undefined;
-      if (isPortalSession(body) && isSafeRedirect(body.url)) {
-        window.location.assign(body.url);
+      const body = openBillingPortalResponseSchema.safeParse(
+        response.ok ? await response.json() : undefined,
+      );
+      if (body.success && isSafeRedirect(body.data.url)) {
+        window.location.assign(body.data.url);
         return;
       }
       // 410: used or expired meanwhile (another tab, a second click): say so and offer a new one.

@@ -3,6 +3,8 @@ import { Link, useRouteLoaderData } from 'react-router';
 import {
   CANCEL_INVOICE_ORDER_PATH,
   CONFIRM_INVOICE_ORDER_PATH,
+  invoiceCheckoutResponseSchema,
+  invoiceOrderInReviewSchema,
   type InvoiceCheckoutResponse,
   type InvoiceOrderLinkStatus,
 } from '#shared/contracts/invoice-checkout.ts';
@@ -26,31 +28,6 @@ type State =
   | { kind: 'error'; message: string };
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
-function isOrder(value: unknown): value is InvoiceCheckoutResponse {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'invoiceNumber' in value &&
-    typeof value.invoiceNumber === 'string' &&
-    'invoiceUrl' in value &&
-    typeof value.invoiceUrl === 'string' &&
-    'dueAt' in value &&
-    typeof value.dueAt === 'string' &&
-    'licenceEmail' in value &&
-    typeof value.licenceEmail === 'string' &&
-    'invoiceEmailedTo' in value &&
-    (value.invoiceEmailedTo === null || typeof value.invoiceEmailedTo === 'string') &&
-    'amountDue' in value &&
-    typeof value.amountDue === 'number' &&
-    'amountNet' in value &&
-    typeof value.amountNet === 'number' &&
-    'amountVat' in value &&
-    typeof value.amountVat === 'number' &&
-    'currency' in value &&
-    (value.currency === 'USD' || value.currency === 'EUR')
-  );
-}
 
 /** The confirmed order: where the key went, the invoice, its amount and due date. */
 function Confirmed({ order }: { order: InvoiceCheckoutResponse }) {
@@ -141,21 +118,19 @@ export function InvoiceOrderPanel({
       });
       if (response.status === 204) return setState({ kind: 'cancelled' });
       if (response.status === 200) {
-        const body: unknown = await response.json();
+        const body = invoiceCheckoutResponseSchema.safeParse(await response.json());
         return setState(
-          isOrder(body)
-            ? { kind: 'confirmed', order: body }
+          body.success
+            ? { kind: 'confirmed', order: body.data }
             : { kind: 'error', message: invoiceOrderErrorMessage(undefined) },
         );
       }
       // Confirmed, waiting for finance (decision 230): the service words it, with the day.
       if (response.status === 202) {
-        const body: unknown = await response.json();
-        const message =
-          typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
+        const body = invoiceOrderInReviewSchema.safeParse(await response.json());
         return setState(
-          typeof message === 'string'
-            ? { kind: 'in-review', message }
+          body.success
+            ? { kind: 'in-review', message: body.data.message }
             : { kind: 'error', message: invoiceOrderErrorMessage(undefined) },
         );
       }

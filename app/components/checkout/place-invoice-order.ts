@@ -1,6 +1,6 @@
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import {
-  isInvoiceOrderPlaced,
+  invoiceOrderPlacedSchema,
   type InvoiceCheckoutRequestInput,
 } from '#shared/contracts/invoice-checkout.ts';
 import { invoiceOrderErrorMessage } from '#shared/contracts/invoice-order-messages.ts';
@@ -41,8 +41,8 @@ export async function placeInvoiceOrder(
   if (!response.ok) {
     return { ok: false, message: invoiceOrderErrorMessage(await readErrorCode(response)) };
   }
-  const body: unknown = await response.json();
-  return isInvoiceOrderPlaced(body)
-    ? { ok: true, billingEmail: body.billingEmail }
+  const body = invoiceOrderPlacedSchema.safeParse(await response.json());
+  return body.success
+    ? { ok: true, billingEmail: body.data.billingEmail }
     : { ok: false, message: invoiceOrderErrorMessage(undefined) };
 }

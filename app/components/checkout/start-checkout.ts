@@ -1,18 +1,7 @@
-import type { CheckoutRequestInput, CheckoutResponse } from '#shared/contracts/checkout.ts';
+import { checkoutResponseSchema, type CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
 import { apiFetch, readErrorCode } from '#app/http/api-fetch.ts';
 import { isSafeRedirect } from '#app/http/is-safe-redirect.ts';
-
-function isCheckoutResponse(value: unknown): value is CheckoutResponse {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'url' in value &&
-    typeof value.url === 'string' &&
-    'sessionId' in value &&
-    typeof value.sessionId === 'string'
-  );
-}
 
 /**
  * Opens a checkout at the account service (docs/product-rules.md#service-calls) and sends the
@@ -35,9 +24,9 @@ export async function startCheckout(
     if (!response.ok) {
       return { ok: false, message: billingErrorMessage(await readErrorCode(response)) };
     }
-    const body: unknown = await response.json();
-    if (isCheckoutResponse(body) && isSafeRedirect(body.url)) {
-      window.location.assign(body.url);
+    const body = checkoutResponseSchema.safeParse(await response.json());
+    if (body.success && isSafeRedirect(body.data.url)) {
+      window.location.assign(body.data.url);
       return { ok: true };
     }
   } catch {

@@ -15,6 +15,7 @@ import { quoteErrorMessage, quoteSuccessMessage } from '#shared/contracts/messag
 import {
   quoteFormSchema,
   quoteLimits,
+  quoteResponseSchema,
   type QuoteRequestInput,
   type QuoteResponse,
 } from '#shared/contracts/quotes.ts';
@@ -50,19 +51,6 @@ const holderSchema = z.object({ licenceHolderEmail: licenceHolderEmailField });
 type Done =
   | { kind: 'quote'; quote: QuoteResponse; email: string }
   | { kind: 'invoice'; billingEmail: string };
-
-function isQuoteResponse(value: unknown): value is QuoteResponse {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'number' in value &&
-    typeof value.number === 'string' &&
-    'downloadUrl' in value &&
-    typeof value.downloadUrl === 'string' &&
-    'acceptUrl' in value &&
-    typeof value.acceptUrl === 'string'
-  );
-}
 
 /**
  * "Buying for a company? Get a quote or pay by invoice" (decision 179): the company's details,
@@ -124,9 +112,9 @@ export function QuoteForm() {
         if (!response.ok) {
           return { ok: false, message: quoteErrorMessage(await readErrorCode(response)) };
         }
-        const body: unknown = await response.json();
-        if (!isQuoteResponse(body)) return { ok: false, message: quoteErrorMessage(undefined) };
-        setDone({ kind: 'quote', quote: body, email: values.emailAddress.trim() });
+        const body = quoteResponseSchema.safeParse(await response.json());
+        if (!body.success) return { ok: false, message: quoteErrorMessage(undefined) };
+        setDone({ kind: 'quote', quote: body.data, email: values.emailAddress.trim() });
         return { ok: true };
       }, quoteErrorMessage(undefined));
       return;

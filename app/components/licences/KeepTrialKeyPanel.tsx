@@ -3,6 +3,7 @@ import { Link, useRouteLoaderData } from 'react-router';
 import {
   keepTrialKeyMessages,
   KEEP_TRIAL_KEY_PATH,
+  keepTrialKeyFactsSchema,
   type KeepTrialKeyFacts,
   type KeepTrialLinkStatus,
 } from '#shared/contracts/keep-trial-key.ts';
@@ -18,23 +19,6 @@ type State =
   | { kind: 'kept'; facts: KeepTrialKeyFacts }
   | { kind: 'gone' }
   | { kind: 'error' };
-
-function isFacts(value: unknown): value is KeepTrialKeyFacts {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'email' in value &&
-    typeof value.email === 'string' &&
-    'edition' in value &&
-    (value.edition === 'Starter' || value.edition === 'Pro' || value.edition === 'Enterprise') &&
-    'quantity' in value &&
-    typeof value.quantity === 'number' &&
-    'trialKeyHint' in value &&
-    typeof value.trialKeyHint === 'string' &&
-    'newKeyHint' in value &&
-    typeof value.newKeyHint === 'string'
-  );
-}
 
 function Facts({ facts }: { facts: KeepTrialKeyFacts }) {
   return (
@@ -106,8 +90,8 @@ export function KeepTrialKeyPanel({
         trustedBase: accountApiUrl,
       });
       if (response.status === 200) {
-        const body: unknown = await response.json();
-        return setState(isFacts(body) ? { kind: 'kept', facts: body } : { kind: 'error' });
+        const body = keepTrialKeyFactsSchema.safeParse(await response.json());
+        return setState(body.success ? { kind: 'kept', facts: body.data } : { kind: 'error' });
       }
       setState(response.status === 410 ? { kind: 'gone' } : { kind: 'error' });
     } catch {

@@ -4,7 +4,7 @@ import {
   billingPortalRequestSchema,
   OPEN_BILLING_PORTAL_PATH,
   openBillingPortalRequestSchema,
-  type OpenBillingPortalResponse,
+  openBillingPortalResponseSchema,
 } from '#shared/contracts/billing-portal.ts';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import { portalLinkNotices } from '#shared/contracts/messages.ts';
@@ -29,20 +29,7 @@ import { openBillingPortal, openPortalDepsOf } from './open-billing-portal.ts';
 import { sendBillingPortalLink, sendLinkDepsOf } from './send-billing-portal-link.ts';
 import { z } from 'zod';
 import { MAX_PORTAL_LINKS } from './build-portal-links.ts';
-import type { SameType } from '#server/platform/api-doc/same-type.ts';
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
-
-const openBillingPortalResponseSchema = z
-  .object({
-    url: z.string().describe('Where to send the browser: the payment provider’s portal session.'),
-  })
-  .meta({ id: 'BillingPortalSession' });
-
-const responseMatches: SameType<
-  z.output<typeof openBillingPortalResponseSchema>,
-  OpenBillingPortalResponse
-> = true;
-void responseMatches;
 
 const requestBillingPortalLinkRoute = defineRoute({
   method: 'post',

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { checkoutRequestSchema, type CheckoutResponse } from '#shared/contracts/checkout.ts';
+import { checkoutRequestSchema, checkoutResponseSchema } from '#shared/contracts/checkout.ts';
 import { checkoutMessages } from '#shared/contracts/checkout.ts';
 import { licenceHolderMessages } from '#shared/contracts/licence-holder.ts';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
@@ -12,25 +12,13 @@ import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { checkoutDepsOf, createCheckoutSession } from './create-checkout-session.ts';
-import { z } from 'zod';
 import {
   errorBodySchema,
   payloadTooLargeErrorSchema,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
 } from '#server/platform/api-doc/common-errors.ts';
-import type { SameType } from '#server/platform/api-doc/same-type.ts';
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
-
-const checkoutResponseSchema = z
-  .object({
-    sessionId: z.string(),
-    url: z.string().describe('Where to send the buyer: the provider’s hosted checkout page.'),
-  })
-  .meta({ id: 'CheckoutSession' });
-
-const responseMatches: SameType<z.output<typeof checkoutResponseSchema>, CheckoutResponse> = true;
-void responseMatches;
 
 const createCheckoutSessionRoute = defineRoute({
   method: 'post',

@@ -7,13 +7,13 @@ import {
   invoiceCheckoutRequestSchema,
   invoiceOrderLinkRequestSchema,
   INVOICE_ORDER_PAGE,
-  type InvoiceCheckoutResponse,
+  invoiceCheckoutResponseSchema,
+  invoiceOrderInReviewSchema,
+  invoiceOrderPlacedSchema,
   type InvoiceOrderInReview,
-  type InvoiceOrderPlaced,
 } from '#shared/contracts/invoice-checkout.ts';
 import {
   invoiceOrderMessages,
-  INVOICE_ORDER_LINK_HOURS,
   INVOICE_ORDERS_PER_DOMAIN,
 } from '#shared/contracts/invoice-order-messages.ts';
 import { billingErrorMessage } from '#shared/contracts/messages.ts';
@@ -43,8 +43,6 @@ import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts'
 import { cancelInvoiceOrder } from './cancel-invoice-order.ts';
 import { confirmInvoiceOrder } from './confirm-invoice-order.ts';
 import { placeInvoiceOrder, type PlaceInvoiceOrderRefusal } from './place-invoice-order.ts';
-import { z } from 'zod';
-import type { SameType } from '#server/platform/api-doc/same-type.ts';
 import {
   defineRoute,
   defineRoutes,
@@ -87,63 +85,7 @@ function refuse(c: Context<AppEnv>, code: PlaceInvoiceOrderRefusal, currency: Cu
   }
 }
 
-const invoiceOrderPlacedSchema = z
-  .object({
-    status: z.literal('confirmation-sent'),
-    billingEmail: z.string().describe('Where the confirmation link was sent.'),
-    confirmBy: z.string().describe(`ISO 8601: the link works ${INVOICE_ORDER_LINK_HOURS} hours.`),
-    message: z.string().describe('“Check your inbox to confirm…”, to show as it is.'),
-  })
-  .meta({ id: 'InvoiceOrderPlaced' });
-
-const invoiceOrderSchema = z
-  .object({
-    subscriptionId: z.string(),
-    invoiceNumber: z.string(),
-    invoiceUrl: z
-      .string()
-      .describe('The provider’s page of the invoice: pay there, or get the PDF.'),
-    amountDue: z.number().describe('With VAT, in minor units (cents).'),
-    amountNet: z.number().describe('Without VAT, in minor units.'),
-    amountVat: z
-      .number()
-      .describe('The VAT of `amountDue` (0 for a reverse charge or outside the EU).'),
-    currency: z.enum(['USD', 'EUR']),
-    dueAt: z.string().describe('ISO 8601: 30 days after the invoice was issued.'),
-    licenceEmail: z.string().describe('Where the licence key was sent.'),
-    invoiceEmailedTo: z
-      .string()
-      .nullable()
-      .describe(
-        'Where the provider e-mailed the invoice; null when it sent none (test mode): then `invoiceUrl` is the only copy.',
-      ),
-  })
-  .meta({ id: 'InvoiceOrder' });
-
 const reviewDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
-const invoiceOrderInReviewSchema = z
-  .object({
-    status: z.literal('in-review'),
-    orderId: z.string(),
-    reviewBy: z.string().describe('ISO 8601: finance answers by then.'),
-    message: z.string().describe('“Thank you: your order is confirmed and…”, to show as it is.'),
-  })
-  .meta({ id: 'InvoiceOrderInReview' });
-
-const inReviewMatches: SameType<
-  z.output<typeof invoiceOrderInReviewSchema>,
-  InvoiceOrderInReview
-> = true;
-void inReviewMatches;
-
-const placedMatches: SameType<z.output<typeof invoiceOrderPlacedSchema>, InvoiceOrderPlaced> = true;
-void placedMatches;
-const responseMatches: SameType<
-  z.output<typeof invoiceOrderSchema>,
-  InvoiceCheckoutResponse
-> = true;
-void responseMatches;
 
 const linkResponses = {
   400: { description: 'Malformed JSON or token.', schema: invalidRequestErrorSchema },
@@ -205,7 +147,7 @@ const confirmInvoiceOrderRoute = defineRoute({
   description: `Uses the link's token once: the provider creates the customer and the subscription, its invoice is sent net 30 and the licence is issued (key e-mailed). Of two confirmations at the same moment one creates the subscription. Only this POST uses a link: a GET of the e-mailed link (${INVOICE_ORDER_PAGE}?token=…) shows the order and changes nothing.`,
   request: { body: invoiceOrderLinkRequestSchema },
   responses: {
-    200: { description: 'The order and its invoice.', schema: invoiceOrderSchema },
+    200: { description: 'The order and its invoice.', schema: invoiceCheckoutResponseSchema },
     202: {
       description:
         'Confirmed, and waiting for finance (a company’s first order, or above INVOICE_APPROVAL_ABOVE; decision 230): no key and no invoice until an operator approves it; the buyer is e-mailed the day finance answers by.',

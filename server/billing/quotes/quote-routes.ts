@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { quoteRequestSchema, type QuoteResponse } from '#shared/contracts/quotes.ts';
+import { quoteRequestSchema, quoteResponseSchema } from '#shared/contracts/quotes.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { gatePublicForm } from '#server/platform/rate-limit/enforce-rate-limits.ts';
@@ -7,29 +7,15 @@ import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts'
 import { createQuote, quoteDepsOf, quoteLinks } from './create-quote.ts';
 import { createQuotePdfCache } from './quote-pdf-cache.ts';
 import { readQuoteDocument } from './read-quote.ts';
-import { z } from 'zod';
 import {
   invalidRequestErrorSchema,
   payloadTooLargeErrorSchema,
   tooManyRequestsErrorSchema,
   unsupportedMediaTypeErrorSchema,
 } from '#server/platform/api-doc/common-errors.ts';
-import type { SameType } from '#server/platform/api-doc/same-type.ts';
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 
 export const QUOTES_PATH = '/account/v1/quotes';
-
-const quoteResponseSchema = z
-  .object({
-    number: z.string().describe('Q-YYYY-NNNN, counted per year.'),
-    validUntil: z.string().describe('YYYY-MM-DD: the last day the quote’s prices hold.'),
-    downloadUrl: z.string().describe('The PDF: /quotes/<number>.pdf?token=…'),
-    acceptUrl: z.string().describe('The page that accepts the quote: /quote/accept?token=…'),
-  })
-  .meta({ id: 'Quote' });
-
-const responseMatches: SameType<z.output<typeof quoteResponseSchema>, QuoteResponse> = true;
-void responseMatches;
 
 const createQuoteRoute = defineRoute({
   method: 'post',

@@ -1,12 +1,11 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import {
   keepTrialKeyMessages,
   keepTrialKeyRequestSchema,
   KEEP_TRIAL_KEY_PAGE,
   KEEP_TRIAL_KEY_PATH,
-  type KeepTrialKeyFacts,
+  keepTrialKeyFactsSchema,
 } from '#shared/contracts/keep-trial-key.ts';
 import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import {
@@ -19,28 +18,12 @@ import {
   unsupportedMediaTypeErrorSchema,
 } from '#server/platform/api-doc/common-errors.ts';
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
-import type { SameType } from '#server/platform/api-doc/same-type.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
 import { keepTrialKey } from './keep-trial-key.ts';
 import { syncDepsOf } from './sync-subscription.ts';
-
-const keptSchema = z
-  .object({
-    email: z.string().describe('The trial’s address, where the confirmation went.'),
-    edition: z.enum(['Starter', 'Pro', 'Enterprise']),
-    quantity: z.number().int(),
-    trialKeyHint: z
-      .string()
-      .describe('The last group of the trial key, which now carries the subscription.'),
-    newKeyHint: z.string().describe('The last group of the key e-mailed at purchase, now revoked.'),
-  })
-  .meta({ id: 'TrialKeyKept' });
-
-const keptMatches: SameType<z.output<typeof keptSchema>, KeepTrialKeyFacts> = true;
-void keptMatches;
 
 const keepTrialKeyRoute = defineRoute({
   method: 'post',
@@ -52,7 +35,10 @@ const keepTrialKeyRoute = defineRoute({
   description: `The button of the page (${KEEP_TRIAL_KEY_PAGE}?token=…) that the licence e-mail of a card purchase links to when the buyer's address has a trial that the checkout did not name. Uses the link once: the trial becomes the subscription's licence, the key e-mailed at purchase is revoked, and the trial-converted e-mail goes to the address. A GET of the page changes nothing.`,
   request: { body: keepTrialKeyRequestSchema },
   responses: {
-    200: { description: 'The trial now carries the subscription.', schema: keptSchema },
+    200: {
+      description: 'The trial now carries the subscription.',
+      schema: keepTrialKeyFactsSchema,
+    },
     400: { description: 'Malformed JSON or token.', schema: invalidRequestErrorSchema },
     410: {
       description:

@@ -6,18 +6,18 @@ import {
   findArtifact,
   operatingSystemNames,
   parseOperatingSystem,
-  operatingSystems,
-  type DownloadArtifact,
-  type Release,
 } from '#shared/downloads/catalog.ts';
 import {
   cpuArchitectureNames,
   detectPlatform,
   parseCpuArchitecture,
   type DetectedPlatform,
-  cpuArchitectures,
-  detectedOperatingSystems,
 } from '#shared/downloads/platform.ts';
+import {
+  detectedPlatformSchema,
+  downloadArtifactSchema,
+  releaseSchema,
+} from '#shared/contracts/releases.ts';
 import { RELEASE_FEED_PATH } from '#shared/downloads/paths.ts';
 import { parseVersionFilter, type LatestReleaseQuery } from '#shared/downloads/versions.ts';
 import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
@@ -32,7 +32,6 @@ import {
   errorBodySchema,
   invalidRequestErrorSchema,
 } from '#server/platform/api-doc/common-errors.ts';
-import type { SameType } from '#server/platform/api-doc/same-type.ts';
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 
 /** Client hints the download suggestion reads; browsers send the last two only after `Accept-CH`. */
@@ -153,65 +152,6 @@ const suggestedQuerySchema = z.object({
 
 const artifactArchitectureSchema = z.enum(artifactArchitectures);
 const artifactFormatSchema = z.enum(artifactFormats);
-
-const selection = {
-  operatingSystem: z.enum(operatingSystems),
-  architecture: z.enum(artifactArchitectures),
-  format: z.enum(artifactFormats),
-};
-
-const releaseSchema = z
-  .object({
-    version: z.string().describe('Semantic version, e.g. 3.2.2.'),
-    releaseDate: z.string().describe('YYYY-MM-DD.'),
-    prerelease: z.boolean(),
-    notes: z.array(z.string()).describe('Change-log items; text between backticks is code.'),
-    artifacts: z.array(
-      z.object({
-        ...selection,
-        description: z.string(),
-        fileName: z.string(),
-        downloadUri: z.string(),
-        sha256: z.string().describe('Lower-case hex SHA-256 of the file.'),
-        sizeBytes: z.number().int(),
-      }),
-    ),
-    sha256SumsUrl: z
-      .string()
-      .describe('SHA256SUMS of the release files (GNU format, `sha256sum -c` reads it).'),
-    signatureUrl: z
-      .string()
-      .describe('Detached Ed25519 signature of SHA256SUMS: the raw 64 bytes (decision 140).'),
-    sbomUrl: z
-      .string()
-      .nullable()
-      .describe('CycloneDX SBOM (JSON) of the release; null when none was published.'),
-    signingKeyUrl: z.string().describe('Public key (PEM) that signed this release’s SHA256SUMS.'),
-  })
-  .meta({ id: 'Release' });
-
-const downloadArtifactSchema = z
-  .object({
-    ...selection,
-    description: z.string(),
-    version: z.object({ label: z.string(), releaseDate: z.string() }),
-    downloadUri: z.string(),
-    fileName: z.string(),
-    sha256: z.string(),
-    sizeBytes: z.number().int(),
-  })
-  .meta({ id: 'DownloadArtifact' });
-
-const detectedPlatformSchema = z.object({
-  os: z.enum(detectedOperatingSystems),
-  cpu: z.enum(cpuArchitectures).nullable(),
-});
-
-// The documented shapes are the catalog's own types: this fails to compile if they drift.
-const releaseMatches: SameType<z.output<typeof releaseSchema>, Release> = true;
-const artifactMatches: SameType<z.output<typeof downloadArtifactSchema>, DownloadArtifact> = true;
-const platformMatches: SameType<z.output<typeof detectedPlatformSchema>, DetectedPlatform> = true;
-void [releaseMatches, artifactMatches, platformMatches];
 
 const latestQuery = z.object({
   versionFilter: z
