@@ -41,6 +41,8 @@ export default [
     route('console/sign-in', 'routes/console/sign-in.tsx'),
     route('console/enrol/:token', 'routes/console/enrol.tsx'),
     route('console/operators', 'routes/console/operators.tsx'),
+    route('console/customers', 'routes/console/customers.tsx'),
+    route('console/customer', 'routes/console/customer.tsx'),
     route('console/*', 'routes/console/not-found.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),

@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
-import { ADMIN_ENTRY } from '#server/platform/node-flags.ts';
 import { expect, test } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { addVirtualAuthenticator, invite } from './support/console.ts';
 
 /**
  * The operator console in Chromium (decision 226): an owner invited by `operators invite` opens
@@ -11,45 +8,8 @@ import { expectNoAxeViolations } from './support/axe.ts';
  * authenticator (user verification on), lands signed in, invites another operator, signs out
  * and signs in again with the passkey — at 1280 and 390 px, axe on every page.
  */
-const exec = promisify(execFile);
 // Two admin processes and several passkey ceremonies on a busy machine.
 test.describe.configure({ timeout: 90_000 });
-
-async function invite(dataDir: string, consoleURL: string, email: string, role: string) {
-  const done = await exec(
-    process.execPath,
-    [ADMIN_ENTRY, 'operators', 'invite', email, '--role', role],
-    {
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        CONSOLE_ORIGIN: consoleURL,
-        LOG_LEVEL: 'warn',
-      },
-    },
-  );
-  const url = /https?:\/\/\S+\/console\/enrol\/[A-Za-z0-9_-]{32}/.exec(done.stdout)?.[0];
-  if (!url) throw new Error(`no enrolment link in: ${done.stdout}`);
-  return url;
-}
-
-/** Chromium's virtual platform authenticator: a passkey with user verification, no prompt. */
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 for (const width of [1280, 390]) {
   test(`an owner enrols with a passkey, invites, signs out and in at ${width} px`, async ({

@@ -33,6 +33,11 @@ export default function ConsoleHome() {
             </li>
           ))}
         </ul>
+        {can(session, 'licence.read') ? (
+          <p>
+            <Link to="/console/customers">Find a customer</Link>
+          </p>
+        ) : null}
         {can(session, 'operator.manage') ? (
           <p>
             <Link to="/console/operators">Manage operators</Link>

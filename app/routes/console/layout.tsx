@@ -73,6 +73,9 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
               <NavLink to="/console" end>
                 Home
               </NavLink>
+              {can(session, 'licence.read') ? (
+                <NavLink to="/console/customers">Customers</NavLink>
+              ) : null}
               {can(session, 'operator.manage') ? (
                 <NavLink to="/console/operators">Operators</NavLink>
               ) : null}

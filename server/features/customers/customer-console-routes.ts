@@ -14,6 +14,7 @@ import {
   invalidRequestErrorSchema,
   noQueryParameters,
 } from '#server/platform/api-doc/common-errors.ts';
+import { paymentDocumentUrl } from '#server/billing/documents/payment-document-link.ts';
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 import { currentAuditContext } from '#server/platform/audit/audit-context.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
@@ -92,7 +93,11 @@ const actionRoutes = (Object.keys(licenceActionBodies) as LicenceActionKind[]).m
         description: 'LicenceNotFound, TokenNotFound or OrgNotInUse.',
         schema: errorBodySchema,
       },
-      409: { description: 'NotATrial, or KeyChanged (try again).', schema: errorBodySchema },
+      409: {
+        description:
+          'NotATrial, NotPro or FollowsSubscription (the org count of a licence a subscription governs), or KeyChanged (try again).',
+        schema: errorBodySchema,
+      },
       ...denied,
     },
   }),
@@ -103,6 +108,8 @@ const statusOf = {
   TokenNotFound: 404,
   OrgNotInUse: 404,
   NotATrial: 409,
+  NotPro: 409,
+  FollowsSubscription: 409,
   KeyChanged: 409,
 } as const;
 
@@ -132,7 +139,16 @@ export const customerConsoleRoutes = defineRoutes(
           404,
         );
       }
-      return c.json(story);
+      // Each document opens by its signed link (decision 180), as in the customer's e-mails.
+      return c.json({
+        ...story,
+        // The trail is the audit log's: shown to roles that may read it (a viewer may not).
+        audit: c.get('operator')?.permissions.includes('audit.read') ? story.audit : null,
+        documents: story.documents.map((document) => ({
+          ...document,
+          pdfUrl: paymentDocumentUrl(deps.env.PUBLIC_BASE_URL, deps.secretKey, document.number),
+        })),
+      });
     });
 
     for (const { kind, route } of actionRoutes) {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { priceConfig } from '#shared/pricing/index.ts';
+import { licenceActionPermissions as sharedLicenceActionPermissions } from '#shared/console/licence-actions.ts';
 import type { Permission } from '#shared/console/permissions.ts';
 import { actingAs, type AuditContext } from '#server/platform/audit/audit-context.ts';
 import type { Database } from '#server/platform/db/database.ts';
@@ -15,6 +17,10 @@ import {
   reinstateLicence,
   revokeLicence,
 } from '../licences/revoke-licence.ts';
+
+/** The org limits a Pro licence may be given: the Pro sizes of the pricing engine (4 to 24). */
+export const PRO_MIN_ORGS = priceConfig.proStartSize * priceConfig.proOrgsPerSizeUnit;
+export const PRO_MAX_ORGS = (priceConfig.enterpriseStartSize - 1) * priceConfig.proOrgsPerSizeUnit;
 
 /** The longest trial extension one action grants. */
 export const MAX_TRIAL_EXTENSION_DAYS = 366;
@@ -45,6 +51,14 @@ export const licenceActionBodies = {
     reason,
     days: z.number().int().min(1).max(MAX_TRIAL_EXTENSION_DAYS),
   }),
+  'change-orgs': z.strictObject({
+    reason,
+    orgs: z
+      .number()
+      .int()
+      .min(PRO_MIN_ORGS, `A Pro licence allows ${PRO_MIN_ORGS} to ${PRO_MAX_ORGS} orgs.`)
+      .max(PRO_MAX_ORGS, `A Pro licence allows ${PRO_MIN_ORGS} to ${PRO_MAX_ORGS} orgs.`),
+  }),
   'release-org': z.strictObject({ reason, orgId: orgIdField }),
   'resend-key': z.strictObject({ reason }),
   'replace-key': z.strictObject({
@@ -58,6 +72,7 @@ export const licenceActionSchema = z.discriminatedUnion('kind', [
   licenceActionBodies.revoke.extend({ kind: z.literal('revoke') }),
   licenceActionBodies.reinstate.extend({ kind: z.literal('reinstate') }),
   licenceActionBodies['extend-trial'].extend({ kind: z.literal('extend-trial') }),
+  licenceActionBodies['change-orgs'].extend({ kind: z.literal('change-orgs') }),
   licenceActionBodies['release-org'].extend({ kind: z.literal('release-org') }),
   licenceActionBodies['resend-key'].extend({ kind: z.literal('resend-key') }),
   licenceActionBodies['replace-key'].extend({ kind: z.literal('replace-key') }),
@@ -67,16 +82,9 @@ export const licenceActionSchema = z.discriminatedUnion('kind', [
 export type LicenceAction = z.output<typeof licenceActionSchema>;
 export type LicenceActionKind = LicenceAction['kind'];
 
-/** The console permission each action needs (docs/console.md). */
-export const licenceActionPermissions = {
-  revoke: 'licence.revoke',
-  reinstate: 'licence.suspend',
-  'extend-trial': 'licence.extend_trial',
-  'release-org': 'licence.release_org',
-  'resend-key': 'licence.resend_key',
-  'replace-key': 'licence.replace_key',
-  'revoke-token': 'token.revoke',
-} as const satisfies Record<LicenceActionKind, Permission>;
+/** The console permission each action needs (docs/console.md), shared with the console's pages. */
+export const licenceActionPermissions: Record<LicenceActionKind, Permission> =
+  sharedLicenceActionPermissions;
 
 /** Actions that end a licence or a credential: the console asks for the passkey again first. */
 export const licenceActionsEndingAccess: ReadonlySet<LicenceActionKind> = new Set([
@@ -107,7 +115,14 @@ export type LicenceActionResult =
     }
   | {
       ok: false;
-      code: 'LicenceNotFound' | 'NotATrial' | 'OrgNotInUse' | 'TokenNotFound' | 'KeyChanged';
+      code:
+        | 'LicenceNotFound'
+        | 'NotATrial'
+        | 'NotPro'
+        | 'FollowsSubscription'
+        | 'OrgNotInUse'
+        | 'TokenNotFound'
+        | 'KeyChanged';
       message: string;
     };
 
@@ -172,6 +187,44 @@ export async function runLicenceAction(
           extended,
           true,
           `The trial now ends ${extended.expiresAt?.toISOString() ?? '–'} (${plural(action.days, 'day')} more).`,
+        );
+      }
+      case 'change-orgs': {
+        if (licence.type === 'Trial' || licence.edition !== 'Pro') {
+          return {
+            ok: false,
+            code: 'NotPro',
+            message:
+              licence.type === 'Trial'
+                ? 'It is a trial: trials have no org limit.'
+                : `It is a ${licence.edition} licence: only Pro licences have an org count to change (Starter has 3, Enterprise no limit).`,
+          };
+        }
+        if (licence.subscriptionId) {
+          return {
+            ok: false,
+            code: 'FollowsSubscription',
+            message: `Its org count follows subscription ${licence.subscriptionId}: change the subscription's quantity instead (the next sync would undo a change here).`,
+          };
+        }
+        if (licence.quantity === action.orgs) {
+          return done(
+            licence,
+            false,
+            `It allows ${plural(action.orgs, 'org')} already; nothing changed.`,
+          );
+        }
+        const changed = await createLicenceRepository(ports.db).setProQuantity(
+          licence.id,
+          action.orgs,
+          now,
+        );
+        if (!changed)
+          return { ok: false, code: 'LicenceNotFound', message: `No licence ${licenceId}.` };
+        return done(
+          changed,
+          true,
+          `It now allows ${plural(action.orgs, 'org')} (was ${licence.quantity}).`,
         );
       }
       case 'release-org': {

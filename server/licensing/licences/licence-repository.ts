@@ -27,6 +27,32 @@ export function createLicenceRepository(db: Executor) {
     },
 
     /**
+     * Sets a Pro licence's org count (its quantity) when no subscription governs it (a licence
+     * action, decision 231); undefined when the licence is not a Pro one.
+     */
+    async setProQuantity(
+      licenceId: string,
+      quantity: number,
+      now: Date,
+    ): Promise<Licence | undefined> {
+      // In a transaction, where the audit log sees who acts (decision 224).
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(licences)
+          .set({ quantity, updatedAt: now })
+          .where(
+            and(
+              eq(licences.id, licenceId),
+              eq(licences.edition, 'Pro'),
+              isNull(licences.subscriptionId),
+            ),
+          )
+          .returning();
+        return row;
+      });
+    },
+
+    /**
      * Replaces the key hash if it is still `currentHash` (of two racing rotations one wins) and,
      * in the same transaction, revokes every access token of the licence but those in
      * `keepTokenIds`: credentials end with the key they were made with
