@@ -10,7 +10,8 @@ import { expect, test } from './support/test.ts';
  * cannot approve their own, and a second finance operator approves it; a viewer sees neither the
  * form nor the approval buttons. Axe on every page.
  */
-test.describe.configure({ timeout: 120_000 });
+// A purchase, three passkey ceremonies, two admin processes and five axe runs on a busy machine.
+test.describe.configure({ timeout: 300_000 });
 
 const run = Date.now().toString(36);
 
