@@ -43,6 +43,8 @@ export default [
     route('console/operators', 'routes/console/operators.tsx'),
     route('console/customers', 'routes/console/customers.tsx'),
     route('console/customer', 'routes/console/customer.tsx'),
+    route('console/refunds', 'routes/console/refunds.tsx'),
+    route('console/documents', 'routes/console/documents.tsx'),
     route('console/*', 'routes/console/not-found.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),

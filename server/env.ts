@@ -1,4 +1,8 @@
-import { readInvoiceApprovalAbove } from './billing/invoices/invoice-approval.ts';
+import {
+  readApprovalAbove,
+  readInvoiceApprovalAbove,
+} from './billing/invoices/invoice-approval.ts';
+import { DEFAULT_REFUND_APPROVAL_ABOVE } from './billing/refunds/refund-approval.ts';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -124,6 +128,8 @@ const envShape = z.object({
   INVOICE_APPROVAL_ABOVE: z.string().optional(),
   /** `review` (default): a company's first invoice order waits for finance; `trust`: it does not. */
   INVOICE_APPROVAL_FIRST_ORDER: z.enum(['review', 'trust']).default('review'),
+  /** Gross per console refund above which a second operator approves it (decision 233): 500, or EUR:500,USD:600. */
+  REFUND_APPROVAL_ABOVE: z.string().optional(),
   LICENSE_SIGNING_KEY: z
     .string()
     .refine(isEd25519PrivateKeyPem, 'must be an Ed25519 private key in PEM (PKCS#8)')
@@ -363,7 +369,13 @@ const envSchema = envShape.transform((env, ctx) => {
       message: approvalAbove.message,
     });
   }
-  if (ctx.issues.length > 0 || 'refused' in mail || !approvalAbove.ok) return z.NEVER;
+  const refundAbove = readApprovalAbove(env.REFUND_APPROVAL_ABOVE, DEFAULT_REFUND_APPROVAL_ABOVE);
+  if (!refundAbove.ok) {
+    ctx.addIssue({ code: 'custom', path: ['REFUND_APPROVAL_ABOVE'], message: refundAbove.message });
+  }
+  if (ctx.issues.length > 0 || 'refused' in mail || !approvalAbove.ok || !refundAbove.ok) {
+    return z.NEVER;
+  }
   return {
     ...env,
     bankAccounts,
@@ -371,6 +383,7 @@ const envSchema = envShape.transform((env, ctx) => {
       aboveMinor: approvalAbove.aboveMinor,
       firstOrder: env.INVOICE_APPROVAL_FIRST_ORDER,
     },
+    refundApprovalAboveMinor: refundAbove.aboveMinor,
     mail,
     METRICS_HOST:
       env.METRICS_PORT === undefined ? undefined : (env.METRICS_HOST ?? DEFAULT_METRICS_HOST),

@@ -2,6 +2,7 @@ import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import type { BankAccounts } from './bank-accounts.ts';
 import type { InvoiceApprovalPolicy } from './invoices/invoice-approval.ts';
 import type { PaymentSettings } from './payments/create-payment-provider.ts';
+import type { Currency } from '#shared/pricing/index.ts';
 import type { PaymentProvider } from './subscriptions/payment-provider.ts';
 
 /** What billing's routes and services use of the running service (decision 176). */
@@ -18,6 +19,8 @@ export interface BillingPorts extends LicensingPorts {
       bankAccounts: BankAccounts;
       /** When an invoice order waits for finance (decision 230). */
       invoiceApproval: InvoiceApprovalPolicy;
+      /** Gross per console refund above which a second operator approves it (decision 233). */
+      refundApprovalAboveMinor: Record<Currency, number>;
     };
   /** The card payment provider (Stripe or the built-in local provider). */
   payments: PaymentProvider;

@@ -79,6 +79,12 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
               {can(session, 'operator.manage') ? (
                 <NavLink to="/console/operators">Operators</NavLink>
               ) : null}
+              {can(session, 'billing.read') ? (
+                <NavLink to="/console/refunds">Refunds</NavLink>
+              ) : null}
+              {can(session, 'billing.read') ? (
+                <NavLink to="/console/documents">Documents</NavLink>
+              ) : null}
             </nav>
           ) : null}
           {session ? (

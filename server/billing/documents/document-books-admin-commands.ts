@@ -1,5 +1,4 @@
-import { calendarDateIn, daysBetween, isCalendarDate } from '#server/billing/calendar-date.ts';
-import { zipArchive, type ZipEntry } from '#server/platform/archive/zip-archive.ts';
+import { daysBetween, isCalendarDate } from '#server/billing/calendar-date.ts';
 import {
   AdminError,
   EXIT_OK,
@@ -9,18 +8,14 @@ import {
 } from '#server/platform/commands/command.ts';
 import { printTable } from '#server/platform/commands/command-io.ts';
 import { formatCents } from '#shared/pricing/index.ts';
-import { siteConfig } from '#shared/site-config.ts';
 import {
   bookCsvLines,
-  bookRowOf,
   ecSalesCsvLines,
   ecSalesList,
   totalsByCurrency,
-  totalsCsvLines,
   totalText,
 } from './document-books.ts';
-import { paymentDocumentSchema } from './payment-document.ts';
-import { createPaymentDocumentRepository } from './payment-document-repository.ts';
+import { booksZip, readBooks, type Period } from './read-document-books.ts';
 
 /** A period of at most this many days: a year, the longest an accountant closes at once. */
 export const MAX_PERIOD_DAYS = 366;
@@ -28,10 +23,7 @@ export const MAX_PERIOD_DAYS = 366;
 /** The ZIP's size limit: what an admin command may write through the socket (decision 190). */
 const MAX_ZIP_BYTES = 16 * 1024 * 1024;
 
-export interface Period {
-  from: string;
-  to: string;
-}
+export type { Period };
 
 /** `--from` and `--to` as a period: real days, from ≤ to, at most a year; usage errors (2) otherwise. */
 export function periodOf(options: Record<string, string | boolean | undefined>): Period {
@@ -67,18 +59,7 @@ const periodOptions = {
 
 /** The period's documents as rows of the books, in number order. */
 async function booksOf(context: AdminContext, period: Period) {
-  const entries = await createPaymentDocumentRepository(await context.database()).listIssuedBetween(
-    period.from,
-    period.to,
-  );
-  const timeZone = siteConfig.company.timeZone;
-  return entries.map(({ row, paidAt }) => {
-    const document = paymentDocumentSchema.parse(row.document);
-    return {
-      document,
-      row: bookRowOf({ row, document, paidOn: paidAt ? calendarDateIn(paidAt, timeZone) : null }),
-    };
-  });
+  return readBooks(await context.database(), period);
 }
 
 const list: AdminCommand = {
@@ -167,18 +148,7 @@ const exportBooks: AdminCommand = {
     const csv = bookCsvLines(rows);
     const totals = totalsByCurrency(rows);
     if (typeof options.zip === 'string') {
-      const { renderPaymentDocumentPdf } = await import('./render-payment-document-pdf.ts');
-      const entries: ZipEntry[] = [
-        { name: 'documents.csv', bytes: Buffer.from(`${csv.join('\r\n')}\r\n`) },
-        { name: 'totals.csv', bytes: Buffer.from(`${totalsCsvLines(totals).join('\r\n')}\r\n`) },
-      ];
-      for (const { document } of books) {
-        entries.push({
-          name: `pdf/${document.number}.pdf`,
-          bytes: await renderPaymentDocumentPdf(document),
-        });
-      }
-      const zip = zipArchive(entries, context.now());
+      const zip = await booksZip(books, context.now());
       if (zip.byteLength > MAX_ZIP_BYTES) {
         throw new AdminError(
           `The ZIP of ${books.length} documents would be ${(zip.byteLength / 1024 / 1024).toFixed(1)} MiB, over the 16 MiB a command may write: export a shorter period.`,

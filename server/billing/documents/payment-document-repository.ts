@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, between, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import {
   localInvoices,
@@ -95,6 +95,16 @@ export function createPaymentDocumentRepository(db: Executor) {
         .select()
         .from(paymentDocuments)
         .where(eq(paymentDocuments.creditsNumber, number))
+        .orderBy(asc(paymentDocuments.createdAt), asc(paymentDocuments.number));
+    },
+
+    /** The credit notes of several invoices and receipts at once (a month's list). */
+    creditNotesOfEach(numbers: readonly string[]): Promise<StoredPaymentDocument[]> {
+      if (numbers.length === 0) return Promise.resolve([]);
+      return db
+        .select()
+        .from(paymentDocuments)
+        .where(inArray(paymentDocuments.creditsNumber, [...numbers]))
         .orderBy(asc(paymentDocuments.createdAt), asc(paymentDocuments.number));
     },
 

@@ -20,15 +20,28 @@ export const DEFAULT_INVOICE_APPROVAL_ABOVE: Record<Currency, number> = { EUR: 5
 /** Finance answers within this many working days (Monday to Friday); the buyer is told the day. */
 export const INVOICE_REVIEW_WORKING_DAYS = 2;
 
+export type ApprovalAboveSetting =
+  { ok: true; aboveMinor: Record<Currency, number> } | { ok: false; message: string };
+
 /**
  * `INVOICE_APPROVAL_ABOVE`: one amount for every currency (`5000`), or per currency
  * (`EUR:5000,USD:6000`; a currency not named keeps its default), whole major units of the net
  * amount; `0` sends every order to the queue.
  */
-export function readInvoiceApprovalAbove(
+export function readInvoiceApprovalAbove(text: string | undefined): ApprovalAboveSetting {
+  return readApprovalAbove(text, DEFAULT_INVOICE_APPROVAL_ABOVE);
+}
+
+/**
+ * A four-eyes threshold setting (`INVOICE_APPROVAL_ABOVE`, `REFUND_APPROVAL_ABOVE`): one whole
+ * amount for every currency, or per currency (a currency not named keeps `defaults`), in major
+ * units; read as minor units.
+ */
+export function readApprovalAbove(
   text: string | undefined,
-): { ok: true; aboveMinor: Record<Currency, number> } | { ok: false; message: string } {
-  const major = { ...DEFAULT_INVOICE_APPROVAL_ABOVE };
+  defaults: Readonly<Record<Currency, number>>,
+): ApprovalAboveSetting {
+  const major = { ...defaults };
   const value = text?.trim() ?? '';
   const amount = (part: string) => (/^\d{1,9}$/.test(part) ? Number(part) : undefined);
   if (value !== '') {

@@ -5,11 +5,14 @@ import { localPaymentRoutes } from './local/local-routes.ts';
 import type { BillingPorts } from '../billing-ports.ts';
 import type { AdminSyncSettings } from './admin-sync-deps.ts';
 import { paymentWebhookRoutes } from './webhook-routes.ts';
+import { refundConsoleRoutes } from '../refunds/refund-console-routes.ts';
 
-/** The payment providers: Stripe's webhook, the local test provider's pages and billing engine, their commands. */
+/** The payment providers: Stripe's webhook, the local test provider's pages and billing engine, refunds, their commands. */
 export const paymentDomain = defineDomain<BillingPorts, { deps: BillingPorts }, AdminSyncSettings>({
   name: 'payments',
   routes: [paymentWebhookRoutes, defineRoutes([], localPaymentRoutes)],
+  // Refunds in the console (decision 233); `payments refund` is the command line's.
+  consoleRoutes: [refundConsoleRoutes],
   adminCommands: async () => [
     ...(await import('./stripe/stripe-admin-commands.ts')).stripeAdminCommands,
     ...(await import('./local/local-invoice-admin-commands.ts')).localInvoiceAdminCommands,

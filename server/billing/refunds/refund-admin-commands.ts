@@ -5,7 +5,7 @@ import { formatCents } from '#shared/pricing/index.ts';
 import { singleLineCheck } from '#shared/contracts/fields.ts';
 import { adminSyncDeps, type AdminSyncSettings } from '../payments/admin-sync-deps.ts';
 import { parseDocumentNumber } from '../documents/payment-document.ts';
-import { refundPayment } from './refund-payment.ts';
+import { REFUND_REASON_MAX_LENGTH, refundPayment } from './refund-payment.ts';
 
 /** `12`, `12.3`, `12.34`: an amount in the document's currency, at most two decimals. */
 const AMOUNT = /^(\d{1,9})(?:\.(\d{1,2}))?$/;
@@ -28,7 +28,7 @@ export const refundInputSchema = z.object({
     .string('--reason "…" is required: it is printed on the credit note')
     .trim()
     .min(3, '--reason "…" is required: it is printed on the credit note')
-    .max(200, '--reason is at most 200 characters')
+    .max(REFUND_REASON_MAX_LENGTH, `--reason is at most ${REFUND_REASON_MAX_LENGTH} characters`)
     .check(singleLineCheck()),
 });
 

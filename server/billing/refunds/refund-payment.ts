@@ -22,6 +22,9 @@ import type { Currency } from '#shared/pricing/index.ts';
  * payment, keeps them.
  */
 
+/** A refund's reason is printed on its credit note: at most this long. */
+export const REFUND_REASON_MAX_LENGTH = 200;
+
 export type RefundRefusalCode =
   /** No such invoice or receipt (or a credit note, which is not refunded). */
   | 'NotFound'
@@ -91,15 +94,13 @@ async function endIfWhollyRefunded(
   return invoice.subscriptionId;
 }
 
-/** A refund of one of our documents (the local provider's invoices and receipts). */
-async function refundDocument(
-  deps: SyncDeps,
-  request: RefundRequest,
-  number: string,
-): Promise<RefundResult> {
+type Refusal = Extract<RefundResult, { ok: false }>;
+
+/** One of our documents that may be refunded, and the provider's invoice behind it; or why not. */
+async function findOurDocument(deps: SyncDeps, number: string) {
   const found = await findPaymentDocumentStanding(deps.db, number);
   if (!found || found.document.kind === 'credit_note') {
-    return { ok: false, code: 'NotFound', detail: `No invoice or receipt ${number}.` };
+    return { ok: false, code: 'NotFound', detail: `No invoice or receipt ${number}.` } as const;
   }
   const row = await createPaymentDocumentRepository(deps.db).findByNumber(number);
   if (!row || row.provider !== deps.payments.name) {
@@ -107,8 +108,20 @@ async function refundDocument(
       ok: false,
       code: 'OtherProvider',
       detail: `${number} was paid through the ${row?.provider ?? 'other'} provider; this service runs ${deps.payments.name}.`,
-    };
+    } as const;
   }
+  return { ok: true, row, ...found } as const;
+}
+
+/** A refund of one of our documents (the local provider's invoices and receipts). */
+async function refundDocument(
+  deps: SyncDeps,
+  request: RefundRequest,
+  number: string,
+): Promise<RefundResult> {
+  const found = await findOurDocument(deps, number);
+  if (!found.ok) return found;
+  const { row } = found;
   const key = refundKey(request);
   const url = (credit: string) => paymentDocumentUrl(deps.publicBaseUrl, deps.secretKey, credit);
   const replayed = await createPaymentDocumentRepository(deps.db).findByIdempotencyKey(key);
@@ -205,20 +218,128 @@ async function refundProviderInvoice(
   };
 }
 
-export async function refundPayment(deps: SyncDeps, request: RefundRequest): Promise<RefundResult> {
+/** Refused before anything is looked up: not a positive amount, or a credit note named. */
+function refusedOutright(request: RefundRequest): Refusal | undefined {
   if (request.amountMinor !== null && request.amountMinor <= 0) {
     return { ok: false, code: 'TooMuch', detail: 'A refund is a positive amount.' };
   }
-  const parsed = parseDocumentNumber(request.reference);
-  if (parsed) {
-    if (parsed.series === 'CN') {
-      return {
-        ok: false,
-        code: 'NotFound',
-        detail: `${request.reference} is a credit note: refund the invoice or receipt it corrects.`,
-      };
-    }
+  if (parseDocumentNumber(request.reference)?.series === 'CN') {
+    return {
+      ok: false,
+      code: 'NotFound',
+      detail: `${request.reference} is a credit note: refund the invoice or receipt it corrects.`,
+    };
+  }
+  return undefined;
+}
+
+export async function refundPayment(deps: SyncDeps, request: RefundRequest): Promise<RefundResult> {
+  const refused = refusedOutright(request);
+  if (refused) return refused;
+  if (parseDocumentNumber(request.reference)) {
     return refundDocument(deps, request, request.reference);
   }
   return refundProviderInvoice(deps, request);
+}
+
+/** What a refund would do, before it is made (the console shows it before the operator confirms). */
+export interface RefundPreview {
+  /** The document refunded: ours (`INV-…`) or the provider's invoice number. */
+  reference: string;
+  currency: Currency;
+  /** What was paid for it, gross. */
+  paidMinor: number;
+  /** What is left to refund now. */
+  refundableMinor: number;
+  /** What this refund pays back: the amount asked for, or the rest. */
+  amountMinor: number;
+  /** Who issues the credit note: us (`CN-…`, e-mailed) or the provider (Stripe's). */
+  creditNoteBy: 'us' | 'provider';
+  /** The subscription the payment was for, if any. */
+  subscriptionId: string | null;
+  /**
+   * The refund leaves nothing of the subscription's latest payment, so the subscription and its
+   * licence end at once (the rule `endIfWhollyRefunded` applies after the refund).
+   */
+  endsSubscription: boolean;
+}
+
+function previewOf(
+  invoice: ProviderInvoice,
+  fields: Omit<RefundPreview, 'subscriptionId' | 'endsSubscription'>,
+): RefundPreview {
+  return {
+    ...fields,
+    subscriptionId: invoice.subscriptionId,
+    endsSubscription:
+      invoice.latest &&
+      invoice.subscriptionId !== null &&
+      fields.amountMinor >= fields.refundableMinor,
+  };
+}
+
+/**
+ * What `refundPayment` would do with `request` now, refusing exactly what it refuses (unknown
+ * document, unpaid, more than the rest, the other provider), and changing nothing.
+ */
+export async function previewRefund(
+  deps: SyncDeps,
+  request: RefundRequest,
+): Promise<{ ok: true; preview: RefundPreview } | Refusal> {
+  const refused = refusedOutright(request);
+  if (refused) return refused;
+  if (parseDocumentNumber(request.reference)) {
+    const found = await findOurDocument(deps, request.reference);
+    if (!found.ok) return found;
+    const { document, standing, row } = found;
+    if (standing.paidOn === null) return notPaid(row.number);
+    const amount = request.amountMinor ?? standing.refundableMinor;
+    if (standing.refundableMinor === 0 || amount > standing.refundableMinor) {
+      return tooMuch(row.number, money(standing.refundableMinor, document.currency));
+    }
+    const invoice = await deps.payments.retrieveInvoice(row.providerInvoiceId);
+    return {
+      ok: true,
+      preview: previewOf(invoice, {
+        reference: row.number,
+        currency: document.currency,
+        paidMinor: document.grossMinor,
+        refundableMinor: standing.refundableMinor,
+        amountMinor: amount,
+        creditNoteBy: 'us',
+      }),
+    };
+  }
+  let invoice: ProviderInvoice;
+  try {
+    invoice = await deps.payments.retrieveInvoice(request.reference);
+  } catch (error) {
+    if (isPaymentError(error, 'NotFound')) {
+      return { ok: false, code: 'NotFound', detail: `No invoice or receipt ${request.reference}.` };
+    }
+    throw error;
+  }
+  const ours = await createPaymentDocumentRepository(deps.db).findByProviderInvoice(
+    deps.payments.name,
+    invoice.invoiceId,
+  );
+  if (ours && ours.kind !== 'credit_note') {
+    return previewRefund(deps, { ...request, reference: ours.number });
+  }
+  if (invoice.status !== 'paid') return notPaid(request.reference);
+  const amount = request.amountMinor ?? invoice.refundableMinor;
+  if (invoice.refundableMinor === 0 || amount > invoice.refundableMinor) {
+    return tooMuch(request.reference, money(invoice.refundableMinor, invoice.currency));
+  }
+  return {
+    ok: true,
+    preview: previewOf(invoice, {
+      reference: invoice.number,
+      currency: invoice.currency,
+      paidMinor: invoice.totalMinor,
+      refundableMinor: invoice.refundableMinor,
+      amountMinor: amount,
+      creditNoteBy: 'provider',
+    }),
+  };
 }

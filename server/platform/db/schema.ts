@@ -22,3 +22,4 @@ export * from './schema/fx-rates.ts';
 export * from './schema/audit.ts';
 export * from './schema/licence-page.ts';
 export * from './schema/operators.ts';
+export * from './schema/refund-requests.ts';
