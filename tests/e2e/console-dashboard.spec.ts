@@ -12,7 +12,7 @@ import { expectNoAxeViolations } from './support/axe.ts';
  * 390 px, axe clean, no sideways scrolling. `admin dashboard` prints the same figures.
  */
 const exec = promisify(execFile);
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 180_000 });
 
 const adminEnv = (dataDir: string, consoleURL: string) => ({
   ...process.env,
