@@ -88,7 +88,7 @@ for (const width of [1280, 390]) {
     const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
       .toISOString()
       .slice(0, 7);
-    await main.getByLabel('Month').fill(previous);
+    await main.getByLabel('Month', { exact: true }).fill(previous);
     await main.getByRole('button', { name: 'Show' }).click();
     await expect(page).toHaveURL(`${e2eServer.consoleURL}/console?month=${previous}`);
     await expect(main.getByText('No paying subscriptions this month.')).toBeVisible();
