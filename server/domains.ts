@@ -13,6 +13,7 @@ import { subscriptionDomain } from './billing/subscriptions/subscription-module.
 import { consoleDomain } from './features/console/console-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
 import { customerDomain } from './features/customers/customer-module.ts';
+import { dashboardDomain } from './features/dashboard/dashboard-module.ts';
 import { licencePageDomain } from './features/licence-page/licence-page-module.ts';
 import { privacyDomain } from './features/privacy/privacy-module.ts';
 import { securityContactDomain } from './features/security-contact/security-contact-module.ts';
@@ -76,6 +77,7 @@ export const domains: readonly AppDomain[] = [
   rateLimitDomain,
   privacyDomain,
   customerDomain,
+  dashboardDomain,
   licencePageDomain,
   auditDomain,
   consoleDomain,

@@ -1,19 +1,24 @@
 import { Link } from 'react-router';
 import { permissions, roleSummaries } from '#shared/console/permissions.ts';
 import { consoleMeta } from './console-meta.ts';
+import { Dashboard } from './Dashboard.tsx';
 import { can, useConsoleSession } from './layout.tsx';
 import styles from './Console.module.css';
 
 export const meta = () => consoleMeta('Home');
 
-/** Who is signed in, with which role, and what it allows. */
+/**
+ * The console's home page: the founder's morning figures (decision 234) for every role, then who
+ * is signed in, with which role, and what it allows.
+ */
 export default function ConsoleHome() {
   const session = useConsoleSession();
   if (!session) return null;
   const { operator } = session;
+  const thisMonth = new Date().toISOString().slice(0, 7);
   return (
     <>
-      <h1>Operator console</h1>
+      <Dashboard thisMonth={thisMonth} />
       <section className={styles.card} aria-labelledby="signed-in">
         <h2 id="signed-in">Signed in</h2>
         <p>
@@ -23,16 +28,16 @@ export default function ConsoleHome() {
         <p className={styles.muted}>
           The session ends after 30 minutes without activity, or when you sign out.
         </p>
-      </section>
-      <section className={styles.card} aria-labelledby="allowed">
-        <h2 id="allowed">What your role allows</h2>
-        <ul className={styles.permissions}>
-          {operator.permissions.map((permission) => (
-            <li key={permission}>
-              <code title={permissions[permission]}>{permission}</code>
-            </li>
-          ))}
-        </ul>
+        <details>
+          <summary>What your role allows</summary>
+          <ul className={styles.permissions}>
+            {operator.permissions.map((permission) => (
+              <li key={permission}>
+                <code title={permissions[permission]}>{permission}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
         {can(session, 'licence.read') ? (
           <p>
             <Link to="/console/customers">Find a customer</Link>

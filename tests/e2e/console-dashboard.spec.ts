@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Page } from '@playwright/test';
+import { ADMIN_ENTRY } from '#server/platform/node-flags.ts';
+import { expect, test } from './support/test.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
+
+/**
+ * The console's home page is the founder's dashboard (decision 234): a viewer, enrolled with
+ * Chromium's virtual authenticator, reads the month's figures and the 12-month trend (inline SVG
+ * with text alternatives), picks another month, and finds nothing to act on — at 1280 and
+ * 390 px, axe clean, no sideways scrolling. `admin dashboard` prints the same figures.
+ */
+const exec = promisify(execFile);
+test.describe.configure({ timeout: 180_000 });
+
+const adminEnv = (dataDir: string, consoleURL: string) => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  DATABASE_URL: '',
+  CONSOLE_ORIGIN: consoleURL,
+  LOG_LEVEL: 'warn',
+});
+
+async function invite(dataDir: string, consoleURL: string, email: string) {
+  const done = await exec(
+    process.execPath,
+    [ADMIN_ENTRY, 'operators', 'invite', email, '--role', 'viewer'],
+    { env: adminEnv(dataDir, consoleURL) },
+  );
+  const url = /https?:\/\/\S+\/console\/enrol\/[A-Za-z0-9_-]{32}/.exec(done.stdout)?.[0];
+  if (!url) throw new Error(`no enrolment link in: ${done.stdout}`);
+  return url;
+}
+
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+for (const width of [1280, 390]) {
+  test(`a viewer reads the dashboard at ${width} px`, async ({ page, e2eServer }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const link = await invite(
+      e2eServer.dataDir,
+      e2eServer.consoleURL,
+      `dashboard-viewer-${width}@orgsmith.test`,
+    );
+    await addVirtualAuthenticator(page);
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Create a passkey' }).click();
+    // The passkey ceremony is slow on a busy machine.
+    await expect(page).toHaveURL(`${e2eServer.consoleURL}/console`, { timeout: 30_000 });
+
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { level: 2, name: 'Trials' })).toBeVisible({
+      timeout: 15_000,
+    });
+    await expect(
+      main.getByRole('heading', { level: 2, name: 'Active paid licences' }),
+    ).toBeVisible();
+    await expect(main.getByRole('heading', { level: 2, name: 'Invoices owed' })).toBeVisible();
+    await expect(main.getByRole('heading', { level: 2, name: /^MRR, / })).toBeVisible();
+    await expect(main.getByRole('heading', { level: 2, name: 'The last 12 months' })).toBeVisible();
+    // The charts are images with their figures in words.
+    await expect(main.getByRole('img', { name: /^Trials started each month, / })).toBeVisible();
+    // A viewer reads; there is nothing to act on (the month picker only reads).
+    await expect(main.getByRole('button')).toHaveText(['Show']);
+    await expectNoAxeViolations(page, `dashboard at ${width}`);
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+      ),
+    ).toBe(true);
+
+    // The month before, by the picker: its own figures, the address says which.
+    const now = new Date();
+    const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
+      .toISOString()
+      .slice(0, 7);
+    await main.getByLabel('Month', { exact: true }).fill(previous);
+    await main.getByRole('button', { name: 'Show' }).click();
+    await expect(page).toHaveURL(`${e2eServer.consoleURL}/console?month=${previous}`);
+    await expect(main.getByText('No paying subscriptions this month.')).toBeVisible();
+    await main.getByText('The numbers month by month').click();
+    await expect(main.getByRole('table', { name: 'Trials and MRR month by month' })).toBeVisible();
+    await expectNoAxeViolations(page, `dashboard, previous month, at ${width}`);
+
+    // A month not begun is refused in words.
+    await page.goto(`${e2eServer.consoleURL}/console?month=2999-01`);
+    await expect(page.getByRole('alert')).toContainText('2999-01 has not begun');
+  });
+}
+
+test('admin dashboard prints the same figures', async ({ e2eServer }) => {
+  const done = await exec(process.execPath, [ADMIN_ENTRY, 'dashboard'], {
+    env: adminEnv(e2eServer.dataDir, e2eServer.consoleURL),
+  });
+  expect(done.stdout).toMatch(/^Dashboard for \d{4}-\d{2}/);
+  expect(done.stdout).toContain('Active paid licences now: Starter 0, Pro 0, Enterprise 0');
+  const refused = exec(process.execPath, [ADMIN_ENTRY, 'dashboard', '--month', '2026-13'], {
+    env: adminEnv(e2eServer.dataDir, e2eServer.consoleURL),
+  });
+  await expect(refused).rejects.toMatchObject({ code: 2 });
+});
