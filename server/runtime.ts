@@ -88,6 +88,8 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
   });
   const database: DatabaseHandle = await openDatabase({
     databaseUrl: env.DATABASE_URL,
+    directUrl: env.DATABASE_DIRECT_URL,
+    timeouts: env.databaseTimeouts,
     dataDir: env.DATA_DIR,
     poolMax: env.DATABASE_POOL_MAX,
     onLockLost: (error) => {
@@ -100,10 +102,15 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       throw dataDirRefusal(error, env.DATA_DIR);
     }
     const reason = error instanceof Error ? error.message : String(error);
+    // Behind a pooler the direct URL is opened first (migrations): name both.
+    const variables =
+      env.DATABASE_DIRECT_URL === env.DATABASE_URL
+        ? 'DATABASE_URL'
+        : 'DATABASE_URL or DATABASE_DIRECT_URL';
     throw new StartupRefusal(
       'DATABASE_URL',
-      `DATABASE_URL: the PostgreSQL database cannot be opened (${reason}): check that the server runs` +
-        ' and that the URL names a user and a database it has',
+      `${variables}: the PostgreSQL database cannot be opened (${reason}): check that the server runs` +
+        ` and that the URL${variables === 'DATABASE_URL' ? '' : 's'} name${variables === 'DATABASE_URL' ? 's' : ''} a user and a database it has`,
       { cause: error },
     );
   });

@@ -287,8 +287,18 @@ describe('deploy/: nginx in front of two instances on PostgreSQL', () => {
       >;
       volumes?: Record<string, unknown>;
     };
-    expect(Object.keys(compose.services).sort()).toEqual(['app1', 'app2', 'postgres', 'proxy']);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'app1',
+      'app2',
+      'pgbouncer',
+      'postgres',
+      'proxy',
+    ]);
     expect(compose.services.app1?.build?.target).toBe('app');
+    // The pool through PgBouncer, LISTEN and migrations direct (tests/deploy/pgbouncer.test.ts).
+    expect(compose.services.pgbouncer?.build?.target).toBe('pgbouncer');
+    expect(compose.services.app1?.environment?.DATABASE_URL).toContain('@pgbouncer:6432/');
+    expect(compose.services.app1?.environment?.DATABASE_DIRECT_URL).toContain('@postgres:5432/');
     expect(compose.services.proxy?.build?.target).toBe('proxy');
     expect(compose.services.proxy?.environment?.APP_SERVERS).toContain('app2:3000');
     // Scheduled backups, as /security describes them, into one volume both instances share.
