@@ -14,6 +14,7 @@ import { consoleDomain } from './features/console/console-module.ts';
 import { contactDomain } from './features/contact/contact-module.ts';
 import { customerDomain } from './features/customers/customer-module.ts';
 import { licencePageDomain } from './features/licence-page/licence-page-module.ts';
+import { logsDomain } from './features/logs/logs-module.ts';
 import { privacyDomain } from './features/privacy/privacy-module.ts';
 import { securityContactDomain } from './features/security-contact/security-contact-module.ts';
 import { trialDomain } from './features/trials/trial-module.ts';
@@ -77,6 +78,7 @@ export const domains: readonly AppDomain[] = [
   privacyDomain,
   customerDomain,
   licencePageDomain,
+  logsDomain,
   auditDomain,
   consoleDomain,
   referenceDomain((urls) => apiDocument(urls)),
