@@ -299,6 +299,7 @@ export function createOutboxRepository(db: Executor) {
           htmlBody: content.htmlBody,
           attachments: content.attachments,
           nextAttemptAt: now,
+          createdAt: now,
           resentFrom: original.id,
         })
         .returning();
