@@ -1,9 +1,8 @@
-import { and, count, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { actingAs, type AuditContext } from '#server/platform/audit/audit-context.ts';
 import { recordAuditEvent } from '#server/platform/audit/audit-log-repository.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import { emailOutbox, outboxStatuses } from '#server/platform/db/schema.ts';
+import { outboxStatuses } from '#server/platform/db/schema.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import {
   createOutboxRepository,
@@ -190,21 +189,11 @@ export async function resendEmail(
             'Its content is no longer kept (sent more than 14 days ago, or before resends existed).',
         } as const;
       }
-      // One resend at a time per address, so the limit holds under concurrent clicks.
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtextextended(${`email-resend:${original.toAddressNormalized}`}, 0))`,
+      const recent = await outbox.lockAndCountResendsTo(
+        original.toAddressNormalized,
+        new Date(now.getTime() - 86_400_000),
       );
-      const [recent] = await tx
-        .select({ count: count() })
-        .from(emailOutbox)
-        .where(
-          and(
-            eq(emailOutbox.toAddressNormalized, original.toAddressNormalized),
-            isNotNull(emailOutbox.resentFrom),
-            gte(emailOutbox.createdAt, new Date(now.getTime() - 86_400_000)),
-          ),
-        );
-      if ((recent?.count ?? 0) >= RESENDS_PER_ADDRESS_PER_DAY) {
+      if (recent >= RESENDS_PER_ADDRESS_PER_DAY) {
         return {
           ok: false,
           code: 'ResendLimit',

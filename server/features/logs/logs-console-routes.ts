@@ -19,7 +19,7 @@ import {
   retryEmail,
   type EmailActionResult,
 } from './email-log.ts';
-import { eventLogQuerySchema, listPaymentEvents } from './payment-event-log.ts';
+import { eventLogQuerySchema, listPaymentEvents } from './payment-event-log-repository.ts';
 
 const tag = 'Operator console';
 const denied = consoleDeniedResponses;

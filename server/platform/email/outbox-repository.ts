@@ -1,5 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
 import { emailOutbox, type OutboxStatus, type StoredAttachment } from '../db/schema.ts';
 import type { EmailAttachment } from './outgoing-email.ts';
@@ -305,6 +319,27 @@ export function createOutboxRepository(db: Executor) {
         .returning();
       if (!row) throw new Error('outbox insert returned no row');
       return row;
+    },
+
+    /**
+     * Resends queued to one address since `since` (the resend limit, decision 235), after taking
+     * the address's lock for the rest of the transaction, so concurrent resends count each other.
+     */
+    async lockAndCountResendsTo(normalizedAddress: string, since: Date): Promise<number> {
+      await db.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`email-resend:${normalizedAddress}`}, 0))`,
+      );
+      const [row] = await db
+        .select({ count: sql<number>`count(*)`.mapWith(Number) })
+        .from(emailOutbox)
+        .where(
+          and(
+            eq(emailOutbox.toAddressNormalized, normalizedAddress),
+            isNotNull(emailOutbox.resentFrom),
+            gte(emailOutbox.createdAt, since),
+          ),
+        );
+      return row?.count ?? 0;
     },
 
     /** Drops sealed copies past their window; returns how many (the retention job). */
