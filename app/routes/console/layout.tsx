@@ -73,6 +73,7 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
               <NavLink to="/console" end>
                 Home
               </NavLink>
+              {can(session, 'billing.read') ? <NavLink to="/console/logs">Logs</NavLink> : null}
               {can(session, 'operator.manage') ? (
                 <NavLink to="/console/operators">Operators</NavLink>
               ) : null}
