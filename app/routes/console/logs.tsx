@@ -47,7 +47,26 @@ const eventStatuses = [
 const time = (iso: string | null) =>
   iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 16) : '—';
 
-/** Reads one log page by page (keyset: `before` = the last page's `next`). */
+type PageResult<T> = { rows: T[]; next: number | null } | { error: string };
+
+/** One page of a log (keyset: `before` = the page before's `next`); to sign-in on 401. */
+async function fetchPage<T>(
+  path: string,
+  key: 'emails' | 'events',
+  queryText: string,
+  before: number | null,
+): Promise<PageResult<T>> {
+  const params = new URLSearchParams(queryText);
+  if (before !== null) params.set('before', String(before));
+  const text = params.toString();
+  const answer = await consoleApi(text ? `${path}?${text}` : path);
+  if (answer.status === 401) window.location.assign('/console/sign-in');
+  if (answer.status !== 200) return { error: messageOf(answer, 'The log could not be read.') };
+  const body = answer.body as Record<string, unknown> & { next: number | null };
+  return { rows: body[key] as T[], next: body.next };
+}
+
+/** Reads one log page by page, again on a new filter or after a change (`version`). */
 function useLogPages<T>(
   path: string,
   key: 'emails' | 'events',
@@ -59,32 +78,33 @@ function useLogPages<T>(
   const [error, setError] = useState<string | null>(null);
   const queryText = query.toString();
 
-  async function load(before: number | null): Promise<void> {
-    const params = new URLSearchParams(queryText);
-    if (before !== null) params.set('before', String(before));
-    const text = params.toString();
-    const answer = await consoleApi(text ? `${path}?${text}` : path);
-    if (answer.status === 401) {
-      window.location.assign('/console/sign-in');
+  const apply = (result: PageResult<T>, append: boolean) => {
+    if ('error' in result) {
+      setError(result.error);
       return;
     }
-    if (answer.status !== 200) {
-      setError(messageOf(answer, 'The log could not be read.'));
-      return;
-    }
-    const body = answer.body as Record<string, unknown> & { next: number | null };
-    const page = body[key] as T[];
     setError(null);
-    setRows((current) => (before === null ? page : [...(current ?? []), ...page]));
-    setNext(body.next);
-  }
+    setRows((current) => (append ? [...(current ?? []), ...result.rows] : result.rows));
+    setNext(result.next);
+  };
 
   useEffect(() => {
-    void load(null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- reload on a new filter or change
-  }, [queryText, version]);
+    let current = true;
+    void fetchPage<T>(path, key, queryText, null).then((result) => {
+      if (current) apply(result, false);
+    });
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `apply` only calls state setters
+  }, [path, key, queryText, version]);
 
-  return { rows, next, error, more: () => load(next) };
+  return {
+    rows,
+    next,
+    error,
+    more: async () => apply(await fetchPage<T>(path, key, queryText, next), true),
+  };
 }
 
 function EmailLog({ mayAct }: { mayAct: boolean }) {
