@@ -205,7 +205,7 @@ function EmailLog({ mayAct }: { mayAct: boolean }) {
       {log.error ? <Notice tone="danger">{log.error}</Notice> : null}
       {log.rows === null && !log.error ? <p aria-live="polite">Loading…</p> : null}
       {log.rows ? (
-        <div className={styles.tableWrap}>
+        <div className={styles.tableWrap} tabIndex={0} role="region" aria-label="E-mails table">
           <table className={styles.table} data-testid="email-log">
             <caption className="visually-hidden">E-mails, newest first</caption>
             <thead>
@@ -334,7 +334,7 @@ function EventLog() {
       {log.error ? <Notice tone="danger">{log.error}</Notice> : null}
       {log.rows === null && !log.error ? <p aria-live="polite">Loading…</p> : null}
       {log.rows ? (
-        <div className={styles.tableWrap}>
+        <div className={styles.tableWrap} tabIndex={0} role="region" aria-label="Events table">
           <table className={styles.table} data-testid="event-log">
             <caption className="visually-hidden">Stripe events received, newest first</caption>
             <thead>
