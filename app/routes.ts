@@ -45,6 +45,7 @@ export default [
     route('console/customer', 'routes/console/customer.tsx'),
     route('console/refunds', 'routes/console/refunds.tsx'),
     route('console/documents', 'routes/console/documents.tsx'),
+    route('console/logs', 'routes/console/logs.tsx'),
     route('console/*', 'routes/console/not-found.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),

@@ -15,6 +15,7 @@ import { contactDomain } from './features/contact/contact-module.ts';
 import { customerDomain } from './features/customers/customer-module.ts';
 import { dashboardDomain } from './features/dashboard/dashboard-module.ts';
 import { licencePageDomain } from './features/licence-page/licence-page-module.ts';
+import { logsDomain } from './features/logs/logs-module.ts';
 import { privacyDomain } from './features/privacy/privacy-module.ts';
 import { securityContactDomain } from './features/security-contact/security-contact-module.ts';
 import { trialDomain } from './features/trials/trial-module.ts';
@@ -79,6 +80,7 @@ export const domains: readonly AppDomain[] = [
   customerDomain,
   dashboardDomain,
   licencePageDomain,
+  logsDomain,
   auditDomain,
   consoleDomain,
   referenceDomain((urls) => apiDocument(urls)),

@@ -17,6 +17,7 @@ export const permissions = {
   'operator.manage': "Change an operator's role, disable an operator",
   'audit.read': 'Read the audit log',
   'billing.read': 'See subscriptions, invoice orders, quotes, documents and e-mails sent',
+  'email.resend': 'Send a failed e-mail again now, or resend a delivered one',
   'refund.request': 'Ask for a refund',
   'refund.approve': 'Approve a refund (asks for the passkey again)',
   'invoice_order.approve': 'Approve an invoice order (asks for the passkey again)',
@@ -46,6 +47,7 @@ export const rolePermissions = {
     'invoice_order.approve',
     'licence.suspend',
     'licence.resend_key',
+    'email.resend',
   ],
   support: [
     ...readOnly,
@@ -58,6 +60,7 @@ export const rolePermissions = {
     'licence.replace_key',
     'token.revoke',
     'refund.request',
+    'email.resend',
   ],
   viewer: readOnly,
 } as const satisfies Record<string, readonly Permission[]>;

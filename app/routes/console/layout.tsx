@@ -76,6 +76,7 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
               {can(session, 'licence.read') ? (
                 <NavLink to="/console/customers">Customers</NavLink>
               ) : null}
+              {can(session, 'billing.read') ? <NavLink to="/console/logs">Logs</NavLink> : null}
               {can(session, 'operator.manage') ? (
                 <NavLink to="/console/operators">Operators</NavLink>
               ) : null}

@@ -1,11 +1,17 @@
-import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
-import { paymentEvents, subscriptions } from '#server/platform/db/schema.ts';
+import {
+  paymentEvents,
+  subscriptions,
+  type PaymentEventOutcome,
+} from '#server/platform/db/schema.ts';
 import type { SubscriptionTerms } from '#server/billing/subscriptions/lifecycle-rules.ts';
 import { isSubscriptionStatus } from './payment-types.ts';
 import type { PaymentEvent, PaymentProviderName, SubscriptionSnapshot } from './payment-types.ts';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+const notFailed = or(isNull(paymentEvents.outcome), ne(paymentEvents.outcome, 'failed'));
 
 /** The subscription mirror and the processed-event ledger. */
 export function createSubscriptionRepository(db: Executor) {
@@ -17,15 +23,21 @@ export function createSubscriptionRepository(db: Executor) {
       );
     },
 
+    /** Whether this event was processed before (a failed attempt does not count). */
     async eventProcessed(provider: PaymentProviderName, eventId: string): Promise<boolean> {
       const rows = await db
         .select({ eventId: paymentEvents.eventId })
         .from(paymentEvents)
-        .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)));
+        .where(
+          and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId), notFailed),
+        );
       return rows.length > 0;
     },
 
-    /** Records an event; false when it was recorded before (the unique key decides). */
+    /**
+     * Records an event; false when it was recorded before (the unique key decides). A failed
+     * attempt's row is taken over: this delivery is the one that may apply it (decision 235).
+     */
     async recordEvent(
       provider: PaymentProviderName,
       event: PaymentEvent,
@@ -39,10 +51,74 @@ export function createSubscriptionRepository(db: Executor) {
           type: event.type,
           subscriptionId: event.subscriptionId,
           processedAt: now,
+          lastReceivedAt: now,
         })
-        .onConflictDoNothing()
+        .onConflictDoUpdate({
+          target: [paymentEvents.provider, paymentEvents.eventId],
+          set: {
+            outcome: null,
+            error: null,
+            processedAt: now,
+            lastReceivedAt: now,
+            deliveries: sql`${paymentEvents.deliveries} + 1`,
+          },
+          setWhere: eq(paymentEvents.outcome, 'failed'),
+        })
         .returning({ eventId: paymentEvents.eventId });
       return inserted.length === 1;
+    },
+
+    /** What the sync of a recorded event did (the event log, decision 235). */
+    async recordOutcome(
+      provider: PaymentProviderName,
+      eventId: string,
+      outcome: PaymentEventOutcome,
+    ): Promise<void> {
+      await db
+        .update(paymentEvents)
+        .set({ outcome })
+        .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)));
+    },
+
+    /** Another delivery of an event processed before: counted, nothing else done. */
+    async countDuplicate(provider: PaymentProviderName, eventId: string, now: Date): Promise<void> {
+      await db
+        .update(paymentEvents)
+        .set({ deliveries: sql`${paymentEvents.deliveries} + 1`, lastReceivedAt: now })
+        .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)));
+    },
+
+    /**
+     * An event whose sync threw: recorded as failed with the error, outside the rolled-back
+     * transaction, unless a delivery processed it meanwhile. The provider delivers it again.
+     */
+    async recordFailure(
+      provider: PaymentProviderName,
+      event: PaymentEvent,
+      error: string,
+      now: Date,
+    ): Promise<void> {
+      await db
+        .insert(paymentEvents)
+        .values({
+          provider,
+          eventId: event.id,
+          type: event.type,
+          subscriptionId: event.subscriptionId,
+          processedAt: now,
+          lastReceivedAt: now,
+          outcome: 'failed',
+          error,
+        })
+        .onConflictDoUpdate({
+          target: [paymentEvents.provider, paymentEvents.eventId],
+          set: {
+            error,
+            lastReceivedAt: now,
+            deliveries: sql`${paymentEvents.deliveries} + 1`,
+          },
+          setWhere: eq(paymentEvents.outcome, 'failed'),
+        });
     },
 
     async find(

@@ -29,6 +29,7 @@ import {
   type SubscriptionTerms,
 } from '#server/billing/subscriptions/lifecycle-rules.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
+import { maskAddressesIn } from '#server/platform/email/mask-address.ts';
 import type { Logger } from '#server/platform/logger.ts';
 import type { BankAccounts } from '#server/billing/bank-accounts.ts';
 import { issuePaymentDocuments } from '#server/billing/documents/issue-payment-documents.ts';
@@ -307,6 +308,7 @@ export async function syncSubscription(
   const provider = deps.payments.name;
   const ledger = createSubscriptionRepository(deps.db);
   if (event && (await ledger.eventProcessed(provider, event.id))) {
+    await ledger.countDuplicate(provider, event.id, deps.clock());
     return { outcome: 'duplicate', licenceId: null };
   }
   const readAt = deps.clock();
@@ -322,8 +324,20 @@ export async function syncSubscription(
   const documentsSent: Array<{ number: string; to: string }> = [];
   const result = await deps.db.transaction(async (tx) => {
     const repository = createSubscriptionRepository(tx);
+    const applied = await applyInTransaction(tx, repository);
+    // The event log shows what each event did (decision 235).
+    if (event && applied.outcome !== 'duplicate') {
+      await repository.recordOutcome(provider, event.id, applied.outcome);
+    }
+    return applied;
+  });
+  async function applyInTransaction(
+    tx: Executor,
+    repository: ReturnType<typeof createSubscriptionRepository>,
+  ) {
     await repository.lock(provider, subscriptionId);
     if (event && !(await repository.recordEvent(provider, event, readAt))) {
+      await repository.countDuplicate(provider, event.id, readAt);
       return { outcome: 'duplicate' as const, licenceId: null, queued: 0, cancelNow: false };
     }
     if (!snapshot)
@@ -492,7 +506,7 @@ export async function syncSubscription(
       queued: emails.length,
       cancelNow: change.cancelSubscriptionNow,
     };
-  });
+  }
 
   if (result.queued > 0) deps.wakeOutbox();
   if (result.cancelNow) {
@@ -502,15 +516,36 @@ export async function syncSubscription(
   return { outcome: result.outcome, licenceId: result.licenceId, documentsSent };
 }
 
-/** Handles one verified provider event: events about no subscription are only recorded. */
+/**
+ * Handles one verified provider event: events about no subscription are only recorded. An event
+ * whose handling throws is recorded as failed with its error (the event log, decision 235) and
+ * the error rethrown, so the provider delivers it again.
+ */
 export async function handlePaymentEvent(deps: SyncDeps, event: PaymentEvent): Promise<SyncResult> {
-  if (event.subscriptionId) return syncSubscription(deps, event.subscriptionId, event);
-  const recorded = await createSubscriptionRepository(deps.db).recordEvent(
-    deps.payments.name,
-    event,
-    deps.clock(),
-  );
-  return { outcome: recorded ? 'ignored' : 'duplicate', licenceId: null };
+  const ledger = createSubscriptionRepository(deps.db);
+  try {
+    if (event.subscriptionId) return await syncSubscription(deps, event.subscriptionId, event);
+    const now = deps.clock();
+    if (!(await ledger.recordEvent(deps.payments.name, event, now))) {
+      await ledger.countDuplicate(deps.payments.name, event.id, now);
+      return { outcome: 'duplicate', licenceId: null };
+    }
+    await ledger.recordOutcome(deps.payments.name, event.id, 'ignored');
+    return { outcome: 'ignored', licenceId: null };
+  } catch (error) {
+    const message = maskAddressesIn(
+      (error instanceof Error ? error.message : String(error)).slice(0, 500),
+    );
+    await ledger
+      .recordFailure(deps.payments.name, event, message, deps.clock())
+      .catch((recordError: unknown) =>
+        deps.logger.error(
+          { err: recordError, eventId: event.id },
+          'could not record a failed event',
+        ),
+      );
+    throw error;
+  }
 }
 
 /** The sync's dependencies taken from the app's. */

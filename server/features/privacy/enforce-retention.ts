@@ -1,5 +1,6 @@
 import type { Database } from '#server/platform/db/database.ts';
 import { deleteMailFiles, listMailFiles } from '#server/platform/email/mail-files.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import type { Job } from '#server/platform/jobs/job.ts';
 import type { Logger } from '#server/platform/logger.ts';
 import {
@@ -66,6 +67,9 @@ export function retentionJob(deps: {
       const report = await enforceRetention(deps.db, now, { signal });
       const files = await enforceMailFileRetention(deps.dataDir, now);
       if (files > 0) report['mail files'] = files;
+      // A sent e-mail's sealed copy lasts its resend window only (decision 235).
+      const seals = await createOutboxRepository(deps.db).dropExpiredSeals(now);
+      if (seals > 0) report['sealed e-mail copies'] = seals;
       const rows = Object.values(report).reduce((sum, count) => sum + count, 0);
       if (rows > 0) logger.info(report, 'retention: rows past their period deleted');
       return rows;

@@ -133,7 +133,7 @@ export const retentionPolicy: readonly RetentionEntry[] = [
   {
     table: 'email_outbox',
     columns: ['to_address', 'to_address_normalized', 'reply_to', 'reply_to_normalized', 'subject'],
-    why: 'delivering e-mails and answering "did it go out?"; bodies are cleared once sent',
+    why: 'delivering e-mails and answering "did it go out?"; bodies are cleared once sent (a sealed copy is kept 14 days for a resend, decision 235)',
     period: { kind: 'days', days: R.emailDays, after: 'it was sent or failed' },
     deletedBy: `${retentionJob}; the licence lifecycle job, with the last licence of its address`,
     onErasure: 'erased',

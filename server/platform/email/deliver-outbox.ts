@@ -2,6 +2,7 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { Job } from '../jobs/job.ts';
 import { maskAddressesIn } from './mask-address.ts';
+import { RESEND_WINDOW_DAYS, sealContent } from './sealed-content.ts';
 import type { MailTransport } from './outgoing-email.ts';
 import { attachmentsOf, createOutboxRepository, type OutboxRow } from './outbox-repository.ts';
 
@@ -30,6 +31,11 @@ export interface OutboxDeliveryOptions {
   takeOverAfterMs?: number;
   /** Told the outcome of every attempt (`/metrics`). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
+  /**
+   * The instance secret: a sent message's content is kept sealed with it for a resend from the
+   * console (decision 235). Without it, nothing is kept.
+   */
+  secretKey?: string;
 }
 
 export interface DeliveryReport {
@@ -196,7 +202,17 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
     onOutcome?.('sent');
     report.sent++;
     const sentAt = clock();
-    await record(row, () => outbox.markSent(row, sentAt));
+    const sealed = options.secretKey
+      ? {
+          content: sealContent(options.secretKey, row.id, {
+            textBody: row.textBody,
+            htmlBody: row.htmlBody,
+            attachments: row.attachments,
+          }),
+          until: new Date(sentAt.getTime() + RESEND_WINDOW_DAYS * 86_400_000),
+        }
+      : undefined;
+    await record(row, () => outbox.markSent(row, sentAt, sealed));
     logger.info({ outboxId: row.id, kind: row.kind, transport: transport.name }, 'e-mail sent');
   }
 

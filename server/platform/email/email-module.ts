@@ -11,6 +11,7 @@ interface EmailJobContext {
     clock: () => Date;
     logger: Logger;
     metrics: { outboxDelivered(outcome: DeliveryOutcome): void };
+    secretKey: string;
   };
 }
 
@@ -26,6 +27,7 @@ export const emailDomain = defineDomain<never, EmailJobContext>({
       clock: deps.clock,
       logger: deps.logger,
       onOutcome: deps.metrics.outboxDelivered,
+      secretKey: deps.secretKey,
     }),
   ],
 });

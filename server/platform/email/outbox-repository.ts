@@ -1,5 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
 import { emailOutbox, type OutboxStatus, type StoredAttachment } from '../db/schema.ts';
 import type { EmailAttachment } from './outgoing-email.ts';
@@ -183,7 +197,11 @@ export function createOutboxRepository(db: Executor) {
      * (its first reply lost with the connection) still finds it. False when the claim was no
      * longer this worker's: another took the message over meanwhile.
      */
-    async markSent(claimed: OutboxRow, now: Date): Promise<boolean> {
+    async markSent(
+      claimed: OutboxRow,
+      now: Date,
+      sealed?: { content: string; until: Date },
+    ): Promise<boolean> {
       const rows = await db
         .update(emailOutbox)
         .set({
@@ -194,6 +212,9 @@ export function createOutboxRepository(db: Executor) {
           htmlBody: null,
           attachments: null,
           lastError: null,
+          // A copy for a resend, sealed, for a while (decision 235).
+          sealedContent: sealed?.content ?? null,
+          sealedUntil: sealed?.until ?? null,
         })
         .where(recordable(claimed, 'sent'))
         .returning({ id: emailOutbox.id });
@@ -226,6 +247,109 @@ export function createOutboxRepository(db: Executor) {
         .where(inArray(emailOutbox.status, options.statuses))
         .orderBy(desc(emailOutbox.createdAt), desc(emailOutbox.id))
         .limit(options.limit);
+    },
+
+    /**
+     * A page of the e-mail log, newest first (the console, decision 235): by state, by recipient
+     * (its normalized address) and before a message id (the page cursor).
+     */
+    listPage(options: {
+      status?: OutboxStatus;
+      toNormalized?: string;
+      before?: number;
+      limit: number;
+    }): Promise<OutboxRow[]> {
+      return db
+        .select()
+        .from(emailOutbox)
+        .where(
+          and(
+            options.status ? eq(emailOutbox.status, options.status) : undefined,
+            options.toNormalized
+              ? eq(emailOutbox.toAddressNormalized, options.toNormalized)
+              : undefined,
+            options.before !== undefined ? lt(emailOutbox.id, options.before) : undefined,
+          ),
+        )
+        .orderBy(desc(emailOutbox.id))
+        .limit(options.limit);
+    },
+
+    /** Makes a failed message due now with a fresh set of attempts; false if it is not failed. */
+    async retryFailed(id: number, now: Date): Promise<OutboxRow | undefined> {
+      const [row] = await db
+        .update(emailOutbox)
+        .set({
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          leasedUntil: null,
+          claimToken: null,
+        })
+        .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, 'failed')))
+        .returning();
+      return row;
+    },
+
+    /** Queues a copy of a sent message (an operator's resend): same content, a new Message-ID. */
+    async enqueueCopy(
+      original: OutboxRow,
+      content: {
+        textBody: string | null;
+        htmlBody: string | null;
+        attachments: StoredAttachment[] | null;
+      },
+      now: Date,
+    ): Promise<OutboxRow> {
+      const [row] = await db
+        .insert(emailOutbox)
+        .values({
+          kind: original.kind,
+          messageId: randomUUID(),
+          toAddress: original.toAddress,
+          replyTo: original.replyTo,
+          subject: original.subject,
+          textBody: content.textBody,
+          htmlBody: content.htmlBody,
+          attachments: content.attachments,
+          nextAttemptAt: now,
+          createdAt: now,
+          resentFrom: original.id,
+        })
+        .returning();
+      if (!row) throw new Error('outbox insert returned no row');
+      return row;
+    },
+
+    /**
+     * Resends queued to one address since `since` (the resend limit, decision 235), after taking
+     * the address's lock for the rest of the transaction, so concurrent resends count each other.
+     */
+    async lockAndCountResendsTo(normalizedAddress: string, since: Date): Promise<number> {
+      await db.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`email-resend:${normalizedAddress}`}, 0))`,
+      );
+      const [row] = await db
+        .select({ count: sql<number>`count(*)`.mapWith(Number) })
+        .from(emailOutbox)
+        .where(
+          and(
+            eq(emailOutbox.toAddressNormalized, normalizedAddress),
+            isNotNull(emailOutbox.resentFrom),
+            gte(emailOutbox.createdAt, since),
+          ),
+        );
+      return row?.count ?? 0;
+    },
+
+    /** Drops sealed copies past their window; returns how many (the retention job). */
+    async dropExpiredSeals(now: Date): Promise<number> {
+      const rows = await db
+        .update(emailOutbox)
+        .set({ sealedContent: null, sealedUntil: null })
+        .where(and(isNotNull(emailOutbox.sealedContent), lte(emailOutbox.sealedUntil, now)))
+        .returning({ id: emailOutbox.id });
+      return rows.length;
     },
 
     /** Makes an unsent message due now with a fresh set of attempts (operator retry). */

@@ -18,8 +18,10 @@ export function emailOutboxJob(options: {
   logger: Logger;
   /** Told the outcome of every delivery attempt (`/metrics`). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
+  /** Seals a sent message's content for a resend (decision 235). */
+  secretKey: string;
 }): Job {
-  const { db, env, clock, exclusive, onOutcome } = options;
+  const { db, env, clock, exclusive, onOutcome, secretKey } = options;
   const logger = options.logger.child({ worker: 'outbox' });
   const transport = createMailTransport({ smtpUrl: env.SMTP_URL, dataDir: env.DATA_DIR }, logger);
   const delivery = createOutboxDelivery({
@@ -29,6 +31,7 @@ export function emailOutboxJob(options: {
     clock,
     logger,
     onOutcome,
+    secretKey,
   });
   const released = exclusive ? createOutboxRepository(db).releaseAllLeases() : Promise.resolve(0);
   void released.then(

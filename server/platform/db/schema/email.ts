@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { normalizedEmailOf } from './normalized-email.ts';
 
 export const outboxStatuses = ['pending', 'sent', 'failed'] as const;
@@ -47,11 +57,26 @@ export const emailOutbox = pgTable(
     lastError: text('last_error'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     sentAt: timestamptz('sent_at'),
+    /** A sent message's content, sealed with the instance secret, for a resend (decision 235). */
+    sealedContent: text('sealed_content'),
+    /** Until when the sealed content is kept; it cannot be resent after. */
+    sealedUntil: timestamptz('sealed_until'),
+    /** The message this one resends (an operator's resend). */
+    resentFrom: bigint('resent_from', { mode: 'number' }).references(
+      (): AnyPgColumn => emailOutbox.id,
+      { onDelete: 'set null' },
+    ),
   },
   (table) => [
     index('email_outbox_to_address_normalized_idx').on(table.toAddressNormalized),
     index('email_outbox_reply_to_normalized_idx')
       .on(table.replyToNormalized)
       .where(sql`${table.replyToNormalized} is not null`),
+    index('email_outbox_sealed_until_idx')
+      .on(table.sealedUntil)
+      .where(sql`${table.sealedContent} is not null`),
+    index('email_outbox_resent_from_idx')
+      .on(table.resentFrom)
+      .where(sql`${table.resentFrom} is not null`),
   ],
 );

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -9,6 +10,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { VatIdConfirmation } from '#shared/pricing/vat-id-confirmation.ts';
@@ -21,6 +23,10 @@ const editionColumn = () => text('edition', { enum: ['Starter', 'Pro', 'Enterpri
 const billingPeriodColumn = () => text('billing_period', { enum: ['monthly', 'yearly'] }).notNull();
 const currencyColumn = () => text('currency', { enum: ['USD', 'EUR'] }).notNull();
 
+/** What the sync of one provider event did (decision 235). */
+export const paymentEventOutcomes = ['applied', 'ignored', 'stale', 'pending', 'failed'] as const;
+export type PaymentEventOutcome = (typeof paymentEventOutcomes)[number];
+
 /** Provider events already applied (primary key = the redelivery guard). */
 export const paymentEvents = pgTable(
   'payment_events',
@@ -30,8 +36,21 @@ export const paymentEvents = pgTable(
     type: text('type').notNull(),
     subscriptionId: text('subscription_id'),
     processedAt: timestamptz('processed_at').notNull().defaultNow(),
+    /** Orders the event log and is its page cursor (decision 235). */
+    seq: bigint('seq', { mode: 'number' }).generatedByDefaultAsIdentity(),
+    /** What its sync did; null for events recorded before outcomes were kept. */
+    outcome: text('outcome', { enum: paymentEventOutcomes }),
+    /** Why it failed (`outcome` = `failed`), shortened. */
+    error: text('error'),
+    /** Deliveries of this event id; more than one means duplicates arrived. */
+    deliveries: integer('deliveries').notNull().default(1),
+    lastReceivedAt: timestamptz('last_received_at'),
   },
-  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+  (table) => [
+    primaryKey({ columns: [table.provider, table.eventId] }),
+    uniqueIndex('payment_events_seq_idx').on(table.seq),
+    index('payment_events_outcome_idx').on(table.outcome, table.seq),
+  ],
 );
 
 /** Each subscription as last read from its provider, and the licence it pays for. */
