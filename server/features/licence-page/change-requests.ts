@@ -67,22 +67,25 @@ export async function requestChange(
     return { ok: false, code: 'NotPaidByInvoice' };
   }
   attribute({ actor: customerActor(emailNormalized) });
-  const [row] = await deps.db
-    .insert(subscriptionChangeRequests)
-    .values({
-      id: randomUUID(),
-      provider: subscription.provider,
-      subscriptionId: subscription.subscriptionId,
-      licenceId: licence.id,
-      emailNormalized,
-      kind: input.kind,
-      seats: input.kind === 'seats' ? (input.seats ?? null) : null,
-      edition: input.kind === 'plan' ? (input.edition ?? null) : null,
-      message: input.message ? input.message : null,
-      createdAt: deps.clock(),
-    })
-    .onConflictDoNothing()
-    .returning();
+  // In a transaction: the audit trigger reads the actor from the transaction's settings.
+  const [row] = await deps.db.transaction((tx) =>
+    tx
+      .insert(subscriptionChangeRequests)
+      .values({
+        id: randomUUID(),
+        provider: subscription.provider,
+        subscriptionId: subscription.subscriptionId,
+        licenceId: licence.id,
+        emailNormalized,
+        kind: input.kind,
+        seats: input.kind === 'seats' ? (input.seats ?? null) : null,
+        edition: input.kind === 'plan' ? (input.edition ?? null) : null,
+        message: input.message ? input.message : null,
+        createdAt: deps.clock(),
+      })
+      .onConflictDoNothing()
+      .returning(),
+  );
   if (!row) return { ok: false, code: 'ChangeRequestOpen' };
   return { ok: true, request: row };
 }
