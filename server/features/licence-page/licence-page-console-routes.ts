@@ -13,14 +13,14 @@ import {
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import type { FeaturePorts } from '../feature-ports.ts';
-import { answerChangeRequest, changeRequestView, listChangeRequests } from './change-requests.ts';
+import { answerChangeRequest, changeRequestView, listChangeRequests } from './change-request-repository.ts';
 import {
   checkCustomerView,
   endCustomerView,
   readCustomerView,
   startCustomerView,
   VIEW_AS_MINUTES,
-} from './view-as.ts';
+} from './customer-view-repository.ts';
 
 const tag = 'Operator console';
 const denied = consoleDeniedResponses;

@@ -49,7 +49,7 @@ import type { AppEnv } from '#server/platform/http/types.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
-import { changeRequestView, requestChange } from './change-requests.ts';
+import { changeRequestView, requestChange } from './change-request-repository.ts';
 import { createOwnToken, replaceOwnKey, revokeOwnToken } from './keys-and-tokens.ts';
 import { releaseOwnOrg } from './release-own-org.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.ts';

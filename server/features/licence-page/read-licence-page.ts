@@ -8,7 +8,7 @@ import {
 import type { Executor } from '#server/platform/db/database.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { customerStory } from '../customers/customer-story.ts';
-import { changeRequestView, newestChangeRequests } from './change-requests.ts';
+import { changeRequestView, newestChangeRequests } from './change-request-repository.ts';
 import { sessionIdOfCookieHeader } from './session-cookie.ts';
 import { readSession } from './sign-in.ts';
 
