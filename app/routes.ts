@@ -41,6 +41,7 @@ export default [
     route('console/sign-in', 'routes/console/sign-in.tsx'),
     route('console/enrol/:token', 'routes/console/enrol.tsx'),
     route('console/operators', 'routes/console/operators.tsx'),
+    route('console/view-as/:id?', 'routes/console/view-as.tsx'),
     route('console/*', 'routes/console/not-found.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
