@@ -46,6 +46,7 @@ export default [
     route('console/refunds', 'routes/console/refunds.tsx'),
     route('console/documents', 'routes/console/documents.tsx'),
     route('console/logs', 'routes/console/logs.tsx'),
+    route('console/view-as/:id?', 'routes/console/view-as.tsx'),
     route('console/*', 'routes/console/not-found.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),

@@ -21,6 +21,7 @@ export const permissions = {
   'refund.request': 'Ask for a refund',
   'refund.approve': 'Approve a refund (asks for the passkey again)',
   'invoice_order.approve': 'Approve an invoice order (asks for the passkey again)',
+  'change_request.answer': "Mark a customer's change request done or decline it",
 } as const;
 
 export type Permission = keyof typeof permissions;
@@ -45,6 +46,7 @@ export const rolePermissions = {
     'refund.request',
     'refund.approve',
     'invoice_order.approve',
+    'change_request.answer',
     'licence.suspend',
     'licence.resend_key',
     'email.resend',

@@ -52,6 +52,18 @@ export const errorCodes = {
   licenceSessionRequired: 'LicenceSessionRequired',
   /** No licence of the signed-in address has this id. */
   licenceNotFound: 'LicenceNotFound',
+  /** No active access token of the licence has this id (decision 236). */
+  accessTokenNotFound: 'AccessTokenNotFound',
+  /** A licence holds the most active access tokens it may (20). */
+  accessTokenLimitReached: 'AccessTokenLimitReached',
+  /** The licence's key changed while it was being replaced: reload and try again. */
+  keyChanged: 'KeyChanged',
+  /** "Request a change" is for subscriptions paid by invoice (decision 236). */
+  notPaidByInvoice: 'NotPaidByInvoice',
+  /** The subscription already has a change request waiting for an answer. */
+  changeRequestOpen: 'ChangeRequestOpen',
+  /** An operator's view of a customer's page changes nothing (decision 236). */
+  viewAsReadOnly: 'ViewAsReadOnly',
   /** The quote is past its last valid day. */
   quoteExpired: 'QuoteExpired',
 } as const;

@@ -63,6 +63,46 @@ export const licencePageReleasedSchema = z
   })
   .register(z.globalRegistry, { id: 'LicencePageOrgReleased' });
 
+export const changeRequestKinds = ['seats', 'plan', 'cancel'] as const;
+export const changeRequestEditions = ['Starter', 'Pro', 'Enterprise'] as const;
+export const CHANGE_REQUEST_MESSAGE_MAX = 1000;
+export const CHANGE_REQUEST_SEATS_MAX = 1000;
+
+export const changeRequestViewSchema = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(changeRequestKinds),
+    seats: z.nullable(z.number()),
+    edition: z.nullable(z.string()),
+    status: z.enum(['open', 'done', 'declined']),
+    createdAt: z.iso.datetime(),
+    answeredAt: z.nullable(z.iso.datetime()),
+    answerReason: z.nullable(z.string()),
+  })
+  .register(z.globalRegistry, { id: 'LicencePageChangeRequest' });
+
+export type ChangeRequestView = z.output<typeof changeRequestViewSchema>;
+
+export const licencePageTokenSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  hint: z.string(),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.nullable(z.iso.datetime()),
+});
+
+/** How a licence is paid: by card (Stripe's portal), by invoice ("Request a change"), or not. */
+export const licencePageBillingSchema = z.object({
+  collection: z.enum(['card', 'invoice', 'none']),
+  edition: z.nullable(z.string()),
+  seats: z.nullable(z.number()),
+  /** The newest change request of the subscription, open or answered. */
+  changeRequest: z.nullable(changeRequestViewSchema),
+});
+
+export type LicencePageToken = z.output<typeof licencePageTokenSchema>;
+export type LicencePageBilling = z.output<typeof licencePageBillingSchema>;
+
 /** An org as its owner sees it: the id, and until when it holds a slot. */
 export const licencePageOrgSchema = z.object({
   orgId: z.string(),
@@ -84,6 +124,9 @@ export const licencePageLicenceSchema = z.object({
   orgLimit: z.union([z.number(), z.literal('unlimited')]),
   orgsInUse: z.number(),
   orgs: z.array(licencePageOrgSchema),
+  /** The access tokens that still work (decision 236). */
+  tokens: z.array(licencePageTokenSchema),
+  billing: licencePageBillingSchema,
 });
 
 export const licencePageDocumentSchema = z.object({
@@ -122,4 +165,113 @@ export const licencePageMessages = {
   sessionRequired: 'Your session has ended. Sign in again.',
   licenceUnknown: 'No licence of yours has this id.',
   failed: 'Something went wrong and nothing was changed. Please try again in a minute.',
+} as const;
+
+// Keys and tokens, billing changes (issue 42, items 4 and 6; decision 236).
+export const LICENCE_PAGE_REPLACE_KEY_PATH = '/account/v1/licence-page/replace-key';
+export const LICENCE_PAGE_CREATE_TOKEN_PATH = '/account/v1/licence-page/create-token';
+export const LICENCE_PAGE_REVOKE_TOKEN_PATH = '/account/v1/licence-page/revoke-token';
+export const LICENCE_PAGE_CHANGE_REQUEST_PATH = '/account/v1/licence-page/change-request';
+
+/** The page where a card subscription is managed (Stripe's billing portal, by e-mailed link). */
+export const BILLING_PORTAL_PAGE = '/billing-portal';
+
+export const licencePageReplaceKeyRequestSchema = z.strictObject({
+  licenceId: z.uuid('licenceId must be a licence id.'),
+  keepTokenIds: z._default(
+    z.array(z.uuid('keepTokenIds must be token ids.')).check(z.maxLength(100)),
+    [],
+  ),
+});
+
+export const licencePageReplacedKeySchema = z
+  .object({
+    key: z.string().check(z.describe('The new key. Shown this once; it is e-mailed too.')),
+    maskedKey: z.string(),
+    endedTokens: z.number(),
+    keptTokens: z.number(),
+  })
+  .register(z.globalRegistry, { id: 'LicencePageReplacedKey' });
+
+export const ACCESS_TOKEN_NAME_MAX = 100;
+
+export const licencePageCreateTokenRequestSchema = z.strictObject({
+  licenceId: z.uuid('licenceId must be a licence id.'),
+  name: z
+    .string({ error: 'Name the token.' })
+    .check(
+      z.trim(),
+      z.minLength(1, 'Name the token, e.g. "GitHub Actions".'),
+      z.maxLength(ACCESS_TOKEN_NAME_MAX, `A name has at most ${ACCESS_TOKEN_NAME_MAX} characters.`),
+      z.regex(/^[^\p{Cc}]*$/u, 'A name is one line.'),
+    ),
+});
+
+export const licencePageCreatedTokenSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    hint: z.string(),
+    createdAt: z.iso.datetime(),
+    token: z.string().check(z.describe('The token. Shown this once: store it as a CI secret.')),
+  })
+  .register(z.globalRegistry, { id: 'LicencePageCreatedToken' });
+
+export const licencePageRevokeTokenRequestSchema = z.strictObject({
+  licenceId: z.uuid('licenceId must be a licence id.'),
+  tokenId: z.uuid('tokenId must be a token id.'),
+});
+
+export const licencePageRevokedTokenSchema = z
+  .object({ id: z.uuid(), alreadyRevoked: z.boolean() })
+  .register(z.globalRegistry, { id: 'LicencePageRevokedToken' });
+
+export const licencePageChangeRequestSchema = z
+  .strictObject({
+    licenceId: z.uuid('licenceId must be a licence id.'),
+    kind: z.enum(changeRequestKinds, 'Choose seats, plan or cancel.'),
+    seats: z.optional(
+      z
+        .number('Seats must be a number.')
+        .check(
+          z.int('Seats must be a whole number.'),
+          z.minimum(1, 'At least 1 seat.'),
+          z.maximum(CHANGE_REQUEST_SEATS_MAX, `At most ${CHANGE_REQUEST_SEATS_MAX} seats.`),
+        ),
+    ),
+    edition: z.optional(z.enum(changeRequestEditions, 'Choose Starter, Pro or Enterprise.')),
+    message: z.optional(
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.maxLength(
+            CHANGE_REQUEST_MESSAGE_MAX,
+            `A message has at most ${CHANGE_REQUEST_MESSAGE_MAX} characters.`,
+          ),
+        ),
+    ),
+  })
+  .check(
+    z.refine((value) => value.kind !== 'seats' || value.seats !== undefined, {
+      message: 'Say how many seats.',
+      path: ['seats'],
+    }),
+    z.refine((value) => value.kind !== 'plan' || value.edition !== undefined, {
+      message: 'Choose the plan.',
+      path: ['edition'],
+    }),
+  );
+
+export type LicencePageChangeRequest = z.output<typeof licencePageChangeRequestSchema>;
+
+export const licencePageKeyMessages = {
+  tokenUnknown: 'This licence has no such access token.',
+  tokenLimit: 'This licence has as many access tokens as it may hold (20). Revoke one first.',
+  keyChanged: 'The key changed meanwhile. Reload the page and try again.',
+  notByInvoice:
+    'This licence is not paid by invoice: change a card subscription in the billing portal.',
+  changeRequestOpen:
+    'A change request of this subscription is already waiting for our answer. We will e-mail you; then you can ask again.',
+  viewAsReadOnly: 'This is a read-only view of the customer’s page: nothing was changed.',
 } as const;

@@ -10,7 +10,16 @@ import {
 } from '#shared/contracts/licence-page.ts';
 import { apiFetch } from '#app/http/api-fetch.ts';
 import { Alert } from '../ui/Alert.tsx';
+import { LicenceBilling, LicenceKeys, type PagePost } from './KeysAndBilling.tsx';
 import styles from './LicencePage.module.css';
+
+/** The customer's own way to send a change: to the account service, with the CSRF token. */
+const customerPost: PagePost = (path, body) =>
+  apiFetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
 
@@ -37,10 +46,14 @@ function Licence({
   licence,
   onRelease,
   busy,
+  post,
+  onChanged,
 }: {
   licence: LicencePageLicence;
   onRelease: (licenceId: string, orgId: string) => void;
   busy: boolean;
+  post: PagePost;
+  onChanged: () => Promise<void>;
 }) {
   const inUse = licence.orgs.filter((org) => org.inUse);
   return (
@@ -109,12 +122,34 @@ function Licence({
       ) : (
         <p>No org has used this licence in the last 30 days.</p>
       )}
+      <LicenceKeys licence={licence} post={post} onChanged={onChanged} />
+      <LicenceBilling licence={licence} post={post} onChanged={onChanged} />
     </article>
   );
 }
 
-/** The signed-in licence page (decision 229): licences, their orgs, documents, sign-out. */
-export function LicencesView({ view }: { view: LicencePageView }) {
+/** Who is looking, when an operator views the page as the customer (decision 236). */
+export interface ViewAsBanner {
+  address: string;
+  expiresAt: string;
+  reason: string;
+  onEnd: () => void;
+}
+
+/**
+ * The signed-in licence page (decisions 229, 236): licences, their orgs, keys and tokens,
+ * billing, documents, sign-out. In the console's view as customer, `post` refuses every change
+ * and a banner says so.
+ */
+export function LicencesView({
+  view,
+  post = customerPost,
+  viewAs,
+}: {
+  view: LicencePageView;
+  post?: PagePost;
+  viewAs?: ViewAsBanner;
+}) {
   const revalidator = useRevalidator();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
@@ -123,11 +158,7 @@ export function LicencesView({ view }: { view: LicencePageView }) {
     setBusy(true);
     setNotice(null);
     try {
-      const response = await apiFetch(LICENCE_PAGE_RELEASE_ORG_PATH, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ licenceId, orgId }),
-      });
+      const response = await post(LICENCE_PAGE_RELEASE_ORG_PATH, { licenceId, orgId });
       if (response.ok) {
         const released = licencePageReleasedSchema.parse(await response.json());
         setNotice({
@@ -157,7 +188,19 @@ export function LicencesView({ view }: { view: LicencePageView }) {
 
   return (
     <div className={styles.panel}>
-      <div className={styles.bar}>
+      {viewAs ? (
+        <div className={styles.banner} role="status">
+          <p>
+            <strong>Read-only view as {viewAs.address}</strong> until{' '}
+            {viewAs.expiresAt.slice(11, 16)} UTC (reason: {viewAs.reason}). Every button here is
+            refused; nothing can be changed.
+          </p>
+          <button type="button" className="button button-secondary" onClick={viewAs.onEnd}>
+            End view
+          </button>
+        </div>
+      ) : null}
+      <div className={styles.bar} hidden={Boolean(viewAs)}>
         <p>
           Signed in as <strong>{view.email}</strong> until {view.sessionExpiresAt.slice(11, 16)}{' '}
           UTC.
@@ -184,6 +227,10 @@ export function LicencesView({ view }: { view: LicencePageView }) {
           key={licence.id}
           licence={licence}
           busy={busy}
+          post={post}
+          onChanged={async () => {
+            await revalidator.revalidate();
+          }}
           onRelease={(licenceId, orgId) => void release(licenceId, orgId)}
         />
       ))}

@@ -2,12 +2,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Context, Hono } from 'hono';
 import { errorCodes } from '#shared/contracts/error-codes.ts';
 import {
+  LICENCE_PAGE_CHANGE_REQUEST_PATH,
   LICENCE_PAGE_CODE_PATH,
+  LICENCE_PAGE_CREATE_TOKEN_PATH,
+  LICENCE_PAGE_REPLACE_KEY_PATH,
+  LICENCE_PAGE_REVOKE_TOKEN_PATH,
   LICENCE_PAGE_RELEASE_ORG_PATH,
   LICENCE_PAGE_SIGN_IN_LINK_PATH,
   LICENCE_PAGE_SIGN_IN_PATH,
   LICENCE_PAGE_SIGN_OUT_PATH,
+  changeRequestViewSchema,
+  licencePageChangeRequestSchema,
+  licencePageCreatedTokenSchema,
+  licencePageCreateTokenRequestSchema,
+  licencePageKeyMessages,
   licencePageMessages,
+  licencePageReplacedKeySchema,
+  licencePageReplaceKeyRequestSchema,
+  licencePageRevokedTokenSchema,
+  licencePageRevokeTokenRequestSchema,
   licencePageReleasedSchema,
   licencePageReleaseOrgRequestSchema,
   signedInSchema,
@@ -36,6 +49,8 @@ import type { AppEnv } from '#server/platform/http/types.ts';
 import { rateLimitClient } from '#server/platform/rate-limit/client-ip.ts';
 import { enforceRateLimits } from '#server/platform/rate-limit/enforce-rate-limits.ts';
 import { rateLimitRules } from '#server/platform/rate-limit/rate-limit-rules.ts';
+import { changeRequestView, requestChange } from './change-request-repository.ts';
+import { createOwnToken, replaceOwnKey, revokeOwnToken } from './keys-and-tokens.ts';
 import { releaseOwnOrg } from './release-own-org.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.ts';
 import {
@@ -155,9 +170,107 @@ const releaseOrgRoute = defineRoute({
   },
 });
 
+const sessionRequired = {
+  401: { description: 'LicenceSessionRequired: not signed in.', schema: errorBodySchema },
+} as const;
+
+const replaceKeyRoute = defineRoute({
+  method: 'post',
+  path: LICENCE_PAGE_REPLACE_KEY_PATH,
+  auth: 'csrf',
+  operationId: 'replaceKeyFromLicencePage',
+  tag: TAG,
+  summary: 'Replace the key of a licence of the signed-in address',
+  description:
+    'The old key stops working at once, and so does every access token of the licence but those named in `keepTokenIds`. The new key is answered (shown once) and e-mailed to the licence’s address (decision 236).',
+  request: { body: licencePageReplaceKeyRequestSchema },
+  responses: {
+    200: { description: 'The new key, shown once.', schema: licencePageReplacedKeySchema },
+    ...sessionRequired,
+    404: {
+      description: 'LicenceNotFound: no licence of the address has this id.',
+      schema: errorBodySchema,
+    },
+    409: { description: 'KeyChanged: the key changed meanwhile; reload.', schema: errorBodySchema },
+    ...commonErrors,
+  },
+});
+
+const createTokenRoute = defineRoute({
+  method: 'post',
+  path: LICENCE_PAGE_CREATE_TOKEN_PATH,
+  auth: 'csrf',
+  operationId: 'createTokenFromLicencePage',
+  tag: TAG,
+  summary: 'Create an access token for a licence of the signed-in address',
+  description:
+    'The token is answered this once and stored as a keyed hash; the licence’s address is told by e-mail (decision 212).',
+  request: { body: licencePageCreateTokenRequestSchema },
+  responses: {
+    201: { description: 'The token, shown once.', schema: licencePageCreatedTokenSchema },
+    ...sessionRequired,
+    404: { description: 'LicenceNotFound.', schema: errorBodySchema },
+    409: { description: 'AccessTokenLimitReached: 20 active tokens.', schema: errorBodySchema },
+    ...commonErrors,
+  },
+});
+
+const revokeTokenRoute = defineRoute({
+  method: 'post',
+  path: LICENCE_PAGE_REVOKE_TOKEN_PATH,
+  auth: 'csrf',
+  operationId: 'revokeTokenFromLicencePage',
+  tag: TAG,
+  summary: 'Revoke an access token of a licence of the signed-in address',
+  description: 'Validations with the token answer NOT_FOUND from then on.',
+  request: { body: licencePageRevokeTokenRequestSchema },
+  responses: {
+    200: { description: 'Revoked (or it was already).', schema: licencePageRevokedTokenSchema },
+    ...sessionRequired,
+    404: {
+      description: 'LicenceNotFound, or AccessTokenNotFound: the licence has no such token.',
+      schema: errorBodySchema,
+    },
+    ...commonErrors,
+  },
+});
+
+const changeRequestRoute = defineRoute({
+  method: 'post',
+  path: LICENCE_PAGE_CHANGE_REQUEST_PATH,
+  auth: 'csrf',
+  operationId: 'requestSubscriptionChange',
+  tag: TAG,
+  summary: 'Ask for a change of a subscription paid by invoice (seats, plan, cancel)',
+  description:
+    'Stored for finance’s approvals queue in the console; the customer is e-mailed the answer. One open request per subscription (decision 236).',
+  request: { body: licencePageChangeRequestSchema },
+  responses: {
+    201: { description: 'The request, open.', schema: changeRequestViewSchema },
+    ...sessionRequired,
+    404: { description: 'LicenceNotFound.', schema: errorBodySchema },
+    409: {
+      description:
+        'ChangeRequestOpen: one is waiting already; NotPaidByInvoice: a card subscription is changed in the billing portal.',
+      schema: errorBodySchema,
+    },
+    ...commonErrors,
+  },
+});
+
 /** The licence page's sign-in, sign-out and "Release" (decision 229). */
 export const licencePageRoutes = defineRoutes(
-  [requestCodeRoute, signInRoute, signInLinkRoute, signOutRoute, releaseOrgRoute],
+  [
+    requestCodeRoute,
+    signInRoute,
+    signInLinkRoute,
+    signOutRoute,
+    releaseOrgRoute,
+    replaceKeyRoute,
+    createTokenRoute,
+    revokeTokenRoute,
+    changeRequestRoute,
+  ],
   (deps: FeaturePorts) => {
     const app = new Hono<AppEnv>();
     const secure = deps.env.PUBLIC_BASE_URL.startsWith('https:');
@@ -166,6 +279,10 @@ export const licencePageRoutes = defineRoutes(
       secretKey: deps.secretKey,
       publicBaseUrl: deps.env.PUBLIC_BASE_URL,
       clock: deps.clock,
+    };
+    const keyDeps = {
+      ...serviceDeps,
+      accountBaseUrl: deps.env.ACCOUNT_API_URL ?? deps.env.PUBLIC_BASE_URL,
     };
     const limiter = deps.rateLimiter;
     const perClient = (
@@ -296,6 +413,142 @@ export const licencePageRoutes = defineRoutes(
         releasesLeft: result.customerReleases?.left ?? 0,
         releasesResetAt: result.customerReleases?.nextAt?.toISOString() ?? null,
       });
+    });
+
+    /** The signed-in address for a page action, or the answer that refuses it. */
+    const signedInAddress = async (
+      c: Context<AppEnv>,
+    ): Promise<{ ok: true; email: string } | { ok: false; response: Response }> => {
+      const limited = await perClient(c, rateLimitRules.licencePageActionPerIp);
+      if (limited) return { ok: false, response: limited };
+      const session = await readSession(serviceDeps, readSessionCookie(c, secure));
+      if (!session) {
+        return {
+          ok: false,
+          response: c.json(
+            {
+              Error: errorCodes.licenceSessionRequired,
+              message: licencePageMessages.sessionRequired,
+            },
+            401,
+          ),
+        };
+      }
+      return { ok: true, email: session.emailNormalized };
+    };
+    const licenceUnknown = (c: Context<AppEnv>) =>
+      c.json(
+        { Error: errorCodes.licenceNotFound, message: licencePageMessages.licenceUnknown },
+        404,
+      );
+
+    replaceKeyRoute.handle(app, noQueryParameters, async (c, request) => {
+      const signed = await signedInAddress(c);
+      if (!signed.ok) return signed.response;
+      const body = await request.body();
+      if (!body.ok) return body.response;
+      const result = await replaceOwnKey(keyDeps, signed.email, body.value);
+      if (!result.ok) {
+        return result.code === 'LicenceNotFound'
+          ? licenceUnknown(c)
+          : c.json(
+              { Error: errorCodes.keyChanged, message: licencePageKeyMessages.keyChanged },
+              409,
+            );
+      }
+      deps.wakeOutbox();
+      c.get('log').info({ licenceId: body.value.licenceId }, 'key replaced from the licence page');
+      return c.json({
+        key: result.key,
+        maskedKey: result.maskedKey,
+        endedTokens: result.endedTokens,
+        keptTokens: result.keptTokens,
+      });
+    });
+
+    createTokenRoute.handle(app, noQueryParameters, async (c, request) => {
+      const signed = await signedInAddress(c);
+      if (!signed.ok) return signed.response;
+      const body = await request.body();
+      if (!body.ok) return body.response;
+      const result = await createOwnToken(keyDeps, signed.email, {
+        ...body.value,
+        from: {
+          kind: 'self-service',
+          ipAddress: rateLimitClient(c),
+          userAgent: c.req.header('user-agent') ?? null,
+        },
+      });
+      if (!result.ok) {
+        return result.code === 'LicenceNotFound'
+          ? licenceUnknown(c)
+          : c.json(
+              {
+                Error: errorCodes.accessTokenLimitReached,
+                message: licencePageKeyMessages.tokenLimit,
+              },
+              409,
+            );
+      }
+      deps.wakeOutbox();
+      return c.json(
+        {
+          id: result.id,
+          name: result.name,
+          hint: result.hint,
+          createdAt: result.createdAt.toISOString(),
+          token: result.token,
+        },
+        201,
+      );
+    });
+
+    revokeTokenRoute.handle(app, noQueryParameters, async (c, request) => {
+      const signed = await signedInAddress(c);
+      if (!signed.ok) return signed.response;
+      const body = await request.body();
+      if (!body.ok) return body.response;
+      const result = await revokeOwnToken(keyDeps, signed.email, body.value);
+      if (!result.ok) {
+        return result.code === 'LicenceNotFound'
+          ? licenceUnknown(c)
+          : c.json(
+              {
+                Error: errorCodes.accessTokenNotFound,
+                message: licencePageKeyMessages.tokenUnknown,
+              },
+              404,
+            );
+      }
+      return c.json({ id: result.id, alreadyRevoked: result.alreadyRevoked });
+    });
+
+    changeRequestRoute.handle(app, noQueryParameters, async (c, request) => {
+      const signed = await signedInAddress(c);
+      if (!signed.ok) return signed.response;
+      const body = await request.body();
+      if (!body.ok) return body.response;
+      const result = await requestChange(serviceDeps, signed.email, body.value);
+      if (!result.ok) {
+        switch (result.code) {
+          case 'LicenceNotFound':
+            return licenceUnknown(c);
+          case 'NotPaidByInvoice':
+            return c.json(
+              { Error: errorCodes.notPaidByInvoice, message: licencePageKeyMessages.notByInvoice },
+              409,
+            );
+          case 'ChangeRequestOpen':
+            return c.json(
+              {
+                Error: errorCodes.changeRequestOpen,
+                message: licencePageKeyMessages.changeRequestOpen,
+              },
+              409,
+            );
+        }
+      }
+      return c.json(changeRequestView(result.request), 201);
     });
 
     return app;

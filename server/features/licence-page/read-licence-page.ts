@@ -8,6 +8,7 @@ import {
 import type { Executor } from '#server/platform/db/database.ts';
 import { normalizeEmailAddress } from '#server/platform/email/normalize-email-address.ts';
 import { customerStory } from '../customers/customer-story.ts';
+import { changeRequestView, newestChangeRequests } from './change-request-repository.ts';
 import { sessionIdOfCookieHeader } from './session-cookie.ts';
 import { readSession } from './sign-in.ts';
 
@@ -46,6 +47,10 @@ export async function readLicencePage(
       pdfUrl: null,
     })),
   ].sort((a, b) => b.issuedOn.localeCompare(a.issuedOn) || b.number.localeCompare(a.number));
+  const changeRequests = await newestChangeRequests(
+    deps.db,
+    licences.flatMap((licence) => (licence.subscriptionId ? [licence.subscriptionId] : [])),
+  );
   return {
     email: licences[0]?.email ?? session.emailNormalized,
     sessionExpiresAt: session.expiresAt.toISOString(),
@@ -73,6 +78,25 @@ export async function readLicencePage(
           countsUntil: org.countsUntil.toISOString(),
           inUse: org.countsUntil > now,
         })),
+        tokens: licence.tokens
+          .filter((token) => !token.revokedAt)
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+          .map((token) => ({
+            id: token.id,
+            name: token.name,
+            hint: token.hint,
+            createdAt: token.createdAt.toISOString(),
+            lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+          })),
+        billing: {
+          collection: subscription && !subscription.endedAt ? subscription.collection : 'none',
+          edition: subscription?.edition ?? null,
+          seats: subscription?.quantity ?? null,
+          changeRequest: (() => {
+            const row = licence.subscriptionId && changeRequests.get(licence.subscriptionId);
+            return row ? changeRequestView(row) : null;
+          })(),
+        },
       };
     }),
     documents,

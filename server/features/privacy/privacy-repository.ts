@@ -20,6 +20,8 @@ import {
   paymentDocuments,
   licencePageSessions,
   licencePageSignIns,
+  customerViews,
+  subscriptionChangeRequests,
   localPortalSessions,
   localSubscriptions,
   paymentEvents,
@@ -287,6 +289,18 @@ export async function erasePersonalData(
         .delete(licencePageSessions)
         .where(eq(licencePageSessions.emailNormalized, person))
         .returning({ id: licencePageSessions.idHash }),
+    ),
+    subscription_change_requests: count(
+      await tx
+        .delete(subscriptionChangeRequests)
+        .where(eq(subscriptionChangeRequests.emailNormalized, person))
+        .returning({ id: subscriptionChangeRequests.id }),
+    ),
+    customer_views: count(
+      await tx
+        .delete(customerViews)
+        .where(eq(customerViews.emailNormalized, person))
+        .returning({ id: customerViews.id }),
     ),
     licences: count(
       await tx

@@ -26,6 +26,10 @@ export const retentionPeriods = {
   orgReleaseDays: ORG_RELEASE_WINDOW_DAYS,
   /** Licence page sign-ins and sessions, a day after they ended (decision 229). */
   licencePageSignInDays: 1,
+  /** An answered change request of a subscription paid by invoice (decision 236). */
+  changeRequestDays: 365,
+  /** An operator's view of a customer's licence page, after it expired (decision 236). */
+  customerViewDays: 30,
   /** An invoice order that was never confirmed (its link expired or it was cancelled). */
   unconfirmedOrderDays: 60,
   /** The local test provider's expired checkout and portal sessions. */
@@ -119,6 +123,22 @@ export const retentionPolicy: readonly RetentionEntry[] = [
     columns: ['email_normalized'],
     why: 'the licence page session of a signed-in address (decision 229)',
     period: { kind: 'days', days: R.licencePageSignInDays, after: 'the session expired' },
+    deletedBy: retentionJob,
+    onErasure: 'erased',
+  },
+  {
+    table: 'subscription_change_requests',
+    columns: ['email_normalized', 'subscription_id', 'message'],
+    why: "a customer's request to change a subscription paid by invoice (decision 236)",
+    period: { kind: 'days', days: R.changeRequestDays, after: 'it was answered' },
+    deletedBy: retentionJob,
+    onErasure: 'erased',
+  },
+  {
+    table: 'customer_views',
+    columns: ['email_normalized', 'reason'],
+    why: "an operator's read-only view of a customer's licence page (decision 236)",
+    period: { kind: 'days', days: R.customerViewDays, after: 'the view expired' },
     deletedBy: retentionJob,
     onErasure: 'erased',
   },

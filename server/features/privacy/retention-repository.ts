@@ -19,6 +19,8 @@ import {
   licenceOrgReleases,
   licencePageSessions,
   licencePageSignIns,
+  customerViews,
+  subscriptionChangeRequests,
   quotes,
   subscriptions,
 } from '#server/platform/db/schema.ts';
@@ -163,6 +165,18 @@ export function retentionRules(now: Date): RetentionRule[] {
       table: sql`${licencePageSessions}`,
       key: sql.raw('id_hash'),
       where: sql`expires_at < ${at(daysBefore(now, R.licencePageSignInDays))}`,
+    },
+    {
+      name: 'subscription_change_requests',
+      table: sql`${subscriptionChangeRequests}`,
+      key: sql.raw('id'),
+      where: sql`answered_at < ${at(daysBefore(now, R.changeRequestDays))}`,
+    },
+    {
+      name: 'customer_views',
+      table: sql`${customerViews}`,
+      key: sql.raw('id'),
+      where: sql`expires_at < ${at(daysBefore(now, R.customerViewDays))}`,
     },
     {
       name: 'audit_event_details',

@@ -18,7 +18,14 @@ export interface ReplaceLicenceKeyDeps {
 }
 
 export type ReplaceLicenceKeyResult =
-  | { ok: true; licence: Licence; endedTokens: number; keptTokens: number }
+  | {
+      ok: true;
+      licence: Licence;
+      /** The new key: for the e-mail, and shown once on the licence page (decision 236). */
+      key: string;
+      endedTokens: number;
+      keptTokens: number;
+    }
   | { ok: false; code: 'KeyReplacementLinkInvalid' };
 
 /**
@@ -49,7 +56,13 @@ export async function issueReplacementKey(
       { ...email, kind: 'replacement-licence-key', to: rotated.licence.email },
       now,
     );
-    return { ok: true, licence: rotated.licence, endedTokens: rotated.endedTokens, keptTokens };
+    return {
+      ok: true,
+      licence: rotated.licence,
+      key: rotated.key,
+      endedTokens: rotated.endedTokens,
+      keptTokens,
+    };
   });
 }
 
