@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
 import { emailOutbox, type OutboxStatus, type StoredAttachment } from '../db/schema.ts';
+
+/** An outbox row's states, for the commands that filter by them. */
+export { outboxStatuses, type OutboxStatus } from '../db/schema.ts';
 import type { EmailAttachment } from './outgoing-email.ts';
 import type { RenderedEmail } from './render-email.ts';
 
