@@ -162,7 +162,7 @@ async function assembleCommandPorts(
 ): Promise<AppDeps> {
   const handle = await database;
   // Loaded only when a command asks: the assembly brings the payment provider and the keys.
-  const { assembleDeps } = await import('../runtime.ts');
+  const { assembleDeps } = await import('../assemble-deps.ts');
   return assembleDeps({
     env,
     database: handle,
