@@ -2,12 +2,15 @@
  * The service at a million licences on PostgreSQL (issue 28 item 9, decision 197):
  *
  *   npm run bench:scale [-- --licences 1000000] [--mixed-seconds 60] [--instances 8] [--skip-build]
+ *                       [--search-only] [--searches 200]
  *
  * Creates a database of its own (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/
  * postgres, names the server), runs the real migrations, then seeds with set-based SQL: licences
  * of every type and state (key hashes made as the service makes them, so validation finds every
  * one; `next_lifecycle_at` left to its trigger), their subscriptions and Salesforce orgs, trial
  * claims and two sent e-mails per licence in the outbox. It measures, in this order:
+ * - the console's search (`searchCustomers`, decision 232) at the full count, `--searches` times per
+ *   kind of text support types, its p50/p95 (`--search-only`: seed, measure this, stop);
  * - licence validation as `bench:validate` does (autocannon, medians of rounds: throughput at
  *   `--connections`, p50/p99 at `--latency-connections`, decision 199), once at 1,000 licences and
  *   again at the full count;
