@@ -2,12 +2,15 @@
  * The service at a million licences on PostgreSQL (issue 28 item 9, decision 197):
  *
  *   npm run bench:scale [-- --licences 1000000] [--mixed-seconds 60] [--instances 8] [--skip-build]
+ *                       [--search-only] [--searches 200]
  *
  * Creates a database of its own (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/
  * postgres, names the server), runs the real migrations, then seeds with set-based SQL: licences
  * of every type and state (key hashes made as the service makes them, so validation finds every
  * one; `next_lifecycle_at` left to its trigger), their subscriptions and Salesforce orgs, trial
  * claims and two sent e-mails per licence in the outbox. It measures, in this order:
+ * - the console's search (`searchCustomers`, decision 232) at the full count, `--searches` times per
+ *   kind of text support types, its p50/p95 (`--search-only`: seed, measure this, stop);
  * - licence validation as `bench:validate` does (autocannon, medians of rounds: throughput at
  *   `--connections`, p50/p99 at `--latency-connections`, decision 199), once at 1,000 licences and
  *   again at the full count;
@@ -36,6 +39,7 @@ import { z } from 'zod';
 import { buildApp } from '../server/app.ts';
 import { billingJobs } from '../server/billing/subscriptions/billing-jobs.ts';
 import { parseEnv, type Env } from '../server/env.ts';
+import { searchCustomers } from '../server/features/customers/customer-search-repository.ts';
 import { retentionJob } from '../server/features/privacy/enforce-retention.ts';
 import { generateLicenceKey, hashLicenceKey } from '../server/licensing/licences/licence-key.ts';
 import { openDatabase, type DatabaseHandle } from '../server/platform/db/client.ts';
@@ -68,6 +72,10 @@ const { values: raw } = parseArgs({
     /** Connections of the latency rounds (decision 199). */
     'latency-connections': { type: 'string', default: '4' },
     'skip-build': { type: 'boolean', default: false },
+    /** Seed, then measure the console search only (no build, no servers, no backup). */
+    'search-only': { type: 'boolean', default: false },
+    /** Searches per kind of query in the search phase. */
+    searches: { type: 'string', default: '200' },
   },
 });
 const args = z
@@ -80,6 +88,7 @@ const args = z
     warmup: positiveInteger.max(600),
     connections: positiveInteger.max(1000),
     latencyConnections: positiveInteger.max(1000),
+    searches: positiveInteger.max(100_000),
   })
   .parse({
     licences: raw.licences,
@@ -90,7 +99,9 @@ const args = z
     warmup: raw.warmup,
     connections: raw.connections,
     latencyConnections: raw['latency-connections'],
+    searches: raw.searches,
   });
+const searchOnly = raw['search-only'] === true;
 
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECRET_KEY = 'bench-scale-secret-key-0123456789abcdef';
@@ -105,6 +116,7 @@ const targets = {
   validateP99Ms: 5,
   validateP99Growth: 1.2,
   sweepMs: 2000,
+  searchP95Ms: 100,
   backupS: 120,
   restoreS: 300,
 };
@@ -280,6 +292,16 @@ const DEPENDENT_SQL = [
    cross join generate_series(1, 2) as k
    cross join lateral (
      select $2::timestamptz - (n % 721) * interval '1 hour' - k * interval '1 minute' as ts) t`,
+  // A quote for one licence in 100 (its company name is what the console's search finds by its
+  // first letters): Company n GmbH, at the licence's address.
+  `insert into quotes (number, year, sequence, token_hash, company_name, email, edition, quantity,
+     billing_period, currency, total_cents, quote_date, valid_until, document, created_at)
+   select 'Q-2026-' || n, 2026, n, md5('quote-' || n), 'Company ' || n || ' GmbH',
+     'customer' || n || '@example.com', 'Pro', 5, 'yearly', 'EUR', 50000,
+     ($2::timestamptz)::date - (n % 300), ($2::timestamptz)::date - (n % 300) + 30, '{}'::jsonb,
+     $2::timestamptz - (n % 300) * interval '1 day'
+   from generate_series($1::int, $3::int) as n
+   where n % 100 = 7`,
 ];
 
 /**
@@ -332,6 +354,7 @@ async function seed(pool: pg.Pool, from: number, to: number, now: Date): Promise
       await client.query(DEPENDENT_SQL[0] ?? '', [start, end - 1]);
       await client.query(DEPENDENT_SQL[1] ?? '', [start, now, end - 1]);
       await client.query(DEPENDENT_SQL[2] ?? '', [start, now, end - 1]);
+      await client.query(DEPENDENT_SQL[3] ?? '', [start, now, end - 1]);
     });
     if (Math.floor(end / 100_000) > Math.floor(start / 100_000)) {
       log(`  … ${end - 1} licences (load ${load()})`);
@@ -450,6 +473,86 @@ async function measureValidation(validateUrl: string, n: number) {
     p99: middle(latencyRuns.map((r) => r.latency.p99)),
     latencyRps: Math.round(middle(latencyRuns.map((r) => r.requests.average))),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The console's search (decision 227), as support types it
+
+/** Licence n's address as a customer might write it: capitals, a +tag (decision 211). */
+const otherSpelling = (n: number) =>
+  n % 2 === 0 ? `Customer${n}@Example.COM` : `customer${n}+support@example.com`;
+
+/** A licence number in 1 … licences that is not a trial or free licence (it has Stripe-like ids). */
+function paidLicence(random: () => number): number {
+  for (;;) {
+    const n = 1 + Math.floor(random() * args.licences);
+    if (n % 100 < 55 && n % 2500 > 2) return n;
+  }
+}
+
+/**
+ * `searchCustomers` (what `customers search` and the console's search box call) on the seeded
+ * database, each kind of text `args.searches` times, one after another on one connection: a full
+ * key, an address in another spelling, an org id in its 15- and 18-character forms, the first
+ * letters of a company name, a quote number, an invoice number, a Stripe customer and
+ * subscription id. Every search must find its customer (the invoice number excepted: the bench
+ * seeds no payment documents, so it probes their index and finds nothing).
+ */
+async function measureSearch(url: string) {
+  const handle = await openDatabase({ databaseUrl: url, poolMax: 1 });
+  let state = 0x2545f491;
+  const random = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  const quoted = () => {
+    const n = 100 * Math.floor(random() * Math.floor((args.licences - 7) / 100)) + 7;
+    return n;
+  };
+  const kinds: Record<string, () => { text: string; finds: boolean }> = {
+    key: () => ({ text: keyOf(paidLicence(random)), finds: true }),
+    address: () => ({ text: otherSpelling(paidLicence(random)), finds: true }),
+    org15: () => ({ text: orgOf(paidLicence(random), 1).slice(0, 15), finds: true }),
+    org18: () => ({ text: orgOf(paidLicence(random), 1), finds: true }),
+    company: () => ({ text: `company ${quoted()}`, finds: true }),
+    quote: () => ({ text: `Q-2026-${quoted()}`, finds: true }),
+    invoice: () => ({ text: `INV-2026-${1 + Math.floor(random() * 99_999)}`, finds: false }),
+    customerId: () => ({ text: `cus_bench_${paidLicence(random)}`, finds: true }),
+    subscriptionId: () => ({ text: `sub_bench_${paidLicence(random)}`, finds: true }),
+  };
+  const all: number[] = [];
+  const perKind: Record<string, { p50: number; p95: number }> = {};
+  try {
+    const deps = { db: handle.db, secretKey: SECRET_KEY };
+    // Warm the connection and the plans.
+    for (const make of Object.values(kinds)) await searchCustomers(deps, make().text);
+    for (const [kind, make] of Object.entries(kinds)) {
+      const times: number[] = [];
+      for (let i = 0; i < args.searches; i++) {
+        const { text, finds } = make();
+        const started = performance.now();
+        const result = await searchCustomers(deps, text);
+        times.push(performance.now() - started);
+        if (finds && result.hits.length === 0) {
+          throw new Error(`the search for "${text}" (${kind}) found no customer`);
+        }
+      }
+      perKind[kind] = { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+      all.push(...times);
+    }
+  } finally {
+    await handle.close();
+  }
+  return { p50: percentile(all, 0.5), p95: percentile(all, 0.95), searches: all.length, perKind };
+}
+
+/** The value below which `share` of `values` lie, in milliseconds to a tenth. */
+function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const value = sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
+  return Math.round(value * 10) / 10;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -679,7 +782,7 @@ const verdicts: string[] = [];
 const verdict = (ok: boolean, text: string) => verdicts.push(`${ok ? '✓' : '✗'} ${text}`);
 try {
   log(`bench:scale: ${args.licences} licences on ${name}; load average ${load()}`);
-  if (!raw['skip-build']) buildSite();
+  if (!raw['skip-build'] && !searchOnly) buildSite();
 
   // The real migrations, as the service runs them at start.
   const migrated = await openDatabase({ databaseUrl: database.url, poolMax: 2 });
@@ -702,12 +805,15 @@ try {
     [now],
   );
   const serverDir = await mkdtemp(path.join(workDir, 'server-'));
-  let app = await startInProcess(database.url, serverDir);
-  const small = await measureValidation(app.validateUrl, 3);
-  log(
-    `Validation at ${SMALL}: ${small.rps} req/s (p99 ${small.p99Queued} ms at ${args.connections} connections); p50 ${small.p50} ms, p99 ${small.p99} ms at ${args.latencyConnections} connections, ${small.latencyRps} req/s (load ${load()})`,
-  );
-  await app.close();
+  let small: Awaited<ReturnType<typeof measureValidation>> | undefined;
+  if (!searchOnly) {
+    const app = await startInProcess(database.url, serverDir);
+    small = await measureValidation(app.validateUrl, 3);
+    log(
+      `Validation at ${SMALL}: ${small.rps} req/s (p99 ${small.p99Queued} ms at ${args.connections} connections); p50 ${small.p50} ms, p99 ${small.p99} ms at ${args.latencyConnections} connections, ${small.latencyRps} req/s (load ${load()})`,
+    );
+    await app.close();
+  }
 
   started = performance.now();
   await seed(pool, SMALL + 1, args.licences + 1, now);
@@ -730,134 +836,164 @@ try {
   );
   results.seed = { seconds: seedS, counts, bytes: Number(size) };
 
-  app = await startInProcess(database.url, serverDir);
-  const big = await measureValidation(app.validateUrl, 3);
+  const search = await measureSearch(database.url);
   log(
-    `Validation at ${args.licences}: ${big.rps} req/s (p99 ${big.p99Queued} ms at ${args.connections} connections); p50 ${big.p50} ms, p99 ${big.p99} ms at ${args.latencyConnections} connections, ${big.latencyRps} req/s (load ${load()})`,
+    `Console search at ${args.licences}: ${search.searches} searches, p50 ${search.p50} ms, p95 ${search.p95} ms; per kind ${Object.entries(
+      search.perKind,
+    )
+      .map(([kind, t]) => `${kind} ${t.p50}/${t.p95}`)
+      .join(', ')} ms (p50/p95; load ${load()})`,
   );
   verdict(
-    big.p99 <= targets.validateP99Ms,
-    `validation p99 ${big.p99} ms at ${args.latencyConnections} connections ≤ ${targets.validateP99Ms} ms`,
+    search.p95 <= targets.searchP95Ms,
+    `console search p95 ${search.p95} ms ≤ ${targets.searchP95Ms} ms`,
   );
-  verdict(
-    big.p99 <= Math.max(small.p99 * targets.validateP99Growth, small.p99 + 1),
-    `validation p99 ${big.p99} ms within 20 % of ${small.p99} ms at ${SMALL} (or 1 ms, autocannon's resolution)`,
-  );
-  results.validation = { small: { licences: SMALL, ...small }, full: big };
-
-  await app.close();
-
-  const sweep = await measureSweep(database.url);
-  log(
-    `Lifecycle jobs: ${sweep.ms} ms, ${sweep.locked} rows locked of ${sweep.due} due, ${sweep.changed} changed (load ${load()})`,
-  );
-  verdict(sweep.ms <= targets.sweepMs, `sweep ${sweep.ms} ms ≤ ${targets.sweepMs} ms`);
-  verdict(
-    sweep.locked <= sweep.due,
-    `sweep locked ${sweep.locked} rows, only the ${sweep.due} due`,
-  );
-
-  const retention = await measureRetention(database.url);
-  log(`Retention job: ${retention.ms} ms, ${retention.rows} rows deleted (load ${load()})`);
-
-  // The instances, with pools that fit max_connections (instances × (pool + 1) ≤ what is left).
-  const [settings] = await adminQuery<{ max: string; used: string }>(
-    `select current_setting('max_connections') as max, (select count(*) from pg_stat_activity) as used`,
-  );
-  const free = Number(settings?.max) - Number(settings?.used) - HEADROOM;
-  const poolMax = Math.max(1, Math.min(10, Math.floor(free / args.instances) - 1));
-  // One after another, as a rolling start brings them up (and no start waits out the others').
-  const instances: Instance[] = [];
-  let mixed: Awaited<ReturnType<typeof mixedLoad>> | undefined;
-  let backup: { s: number; out: string } | undefined;
-  let backupBytes = 0;
-  let held: { n: string } | undefined;
-  const backupFile = path.join(workDir, 'scale.backup.gz');
-  try {
-    for (let n = 0; n < args.instances; n++) {
-      instances.push(await startInstance(database.url, poolMax));
-    }
-    mixed = await mixedLoad(instances, validationBody(3), args.mixedSeconds);
+  results.search = search;
+  if (searchOnly || !small) {
+    const figures = {
+      licences: args.licences,
+      search_p50_ms: search.p50,
+      search_p95_ms: search.p95,
+      searches: search.searches,
+    };
+    log(`\n${verdicts.join('\n')}\nload average ${load()}`);
+    log(JSON.stringify(figures));
+    process.exitCode = 0;
+  } else {
+    const app = await startInProcess(database.url, serverDir);
+    const big = await measureValidation(app.validateUrl, 3);
     log(
-      `${args.instances} instances (pool ${poolMax} each, max_connections ${settings?.max}, ${settings?.used} in use before) for ${args.mixedSeconds} s: ${mixed.requests} requests, ${mixed.ok} 2xx, ${mixed.refused} 4xx, ${mixed.serverErrors} 5xx, ${mixed.failed} errors (load ${load()})`,
+      `Validation at ${args.licences}: ${big.rps} req/s (p99 ${big.p99Queued} ms at ${args.connections} connections); p50 ${big.p50} ms, p99 ${big.p99} ms at ${args.latencyConnections} connections, ${big.latencyRps} req/s (load ${load()})`,
     );
     verdict(
-      mixed.serverErrors === 0 && mixed.failed === 0,
-      `${mixed.serverErrors} × 5xx, ${mixed.failed} errors`,
+      big.p99 <= targets.validateP99Ms,
+      `validation p99 ${big.p99} ms at ${args.latencyConnections} connections ≤ ${targets.validateP99Ms} ms`,
     );
-    results.mixed = { ...mixed, poolMax, maxConnections: Number(settings?.max) };
-
-    // Online: the admin command while the instances (workers and all) run.
-    [held] = await adminQueryOn<{ n: string }>(database.url, 'select count(*) as n from licences');
-    backup = await adminCommand(database.url, ['backup', backupFile]);
-    backupBytes = (await stat(backupFile)).size;
-    log(`${backup.out} Wall time ${backup.s.toFixed(1)} s (load ${load()})`);
     verdict(
-      backup.s <= targets.backupS,
-      `online backup ${backup.s.toFixed(1)} s ≤ ${targets.backupS} s`,
+      big.p99 <= Math.max(small.p99 * targets.validateP99Growth, small.p99 + 1),
+      `validation p99 ${big.p99} ms within 20 % of ${small.p99} ms at ${SMALL} (or 1 ms, autocannon's resolution)`,
     );
-  } finally {
-    await Promise.all(instances.map((instance) => instance.stop()));
-  }
-  if (!mixed || !backup) throw new Error('the instances or the backup did not finish');
+    results.validation = { small: { licences: SMALL, ...small }, full: big };
 
-  // The restore into a fresh database (its migrations only), as after losing the server.
-  await openDatabase({ databaseUrl: restored.url, poolMax: 1 }).then((h) => h.close());
-  const restore = await adminCommand(restored.url, ['restore', backupFile]);
-  log(`${restore.out} Wall time ${restore.s.toFixed(1)} s (load ${load()})`);
-  const [back] = await adminQueryOn<{ n: string }>(
-    restored.url,
-    'select count(*) as n from licences',
-  );
-  if (back?.n !== held?.n) {
-    throw new Error(`the restore holds ${back?.n} licences, the backup was taken of ${held?.n}`);
-  }
-  await restored.drop();
-  verdict(
-    restore.s <= targets.restoreS,
-    `restore ${restore.s.toFixed(1)} s ≤ ${targets.restoreS} s`,
-  );
+    await app.close();
 
-  const figures = {
-    licences: args.licences,
-    validate_rps: big.rps,
-    validate_p99_ms: big.p99,
-    validate_p99_ms_1k: small.p99,
-    validate_connections: args.latencyConnections,
-    validate_p99_ms_queued: big.p99Queued,
-    sweep_ms: sweep.ms,
-    sweep_rows_locked: sweep.locked,
-    retention_ms: retention.ms,
-    backup_s: Number(backup.s.toFixed(1)),
-    backup_mb: Number((backupBytes / 1048576).toFixed(1)),
-    restore_s: Number(restore.s.toFixed(1)),
-    instances: args.instances,
-    mixed_requests: mixed.requests,
-    mixed_5xx: mixed.serverErrors,
-  };
-  await mkdir('bench/results', { recursive: true });
-  const file = path.join(
-    'bench/results',
-    `scale-${new Date().toISOString().replaceAll(':', '-')}.json`,
-  );
-  await writeFile(
-    file,
-    JSON.stringify(
-      {
-        args,
-        node: process.version,
-        cpus: availableParallelism(),
-        loadAverage: load(),
-        figures,
-        results,
-        verdicts,
-      },
-      null,
-      2,
-    ),
-  );
-  log(`\n${verdicts.join('\n')}\nResults written to ${file}; load average ${load()}`);
-  log(JSON.stringify(figures));
+    const sweep = await measureSweep(database.url);
+    log(
+      `Lifecycle jobs: ${sweep.ms} ms, ${sweep.locked} rows locked of ${sweep.due} due, ${sweep.changed} changed (load ${load()})`,
+    );
+    verdict(sweep.ms <= targets.sweepMs, `sweep ${sweep.ms} ms ≤ ${targets.sweepMs} ms`);
+    verdict(
+      sweep.locked <= sweep.due,
+      `sweep locked ${sweep.locked} rows, only the ${sweep.due} due`,
+    );
+
+    const retention = await measureRetention(database.url);
+    log(`Retention job: ${retention.ms} ms, ${retention.rows} rows deleted (load ${load()})`);
+
+    // The instances, with pools that fit max_connections (instances × (pool + 1) ≤ what is left).
+    const [settings] = await adminQuery<{ max: string; used: string }>(
+      `select current_setting('max_connections') as max, (select count(*) from pg_stat_activity) as used`,
+    );
+    const free = Number(settings?.max) - Number(settings?.used) - HEADROOM;
+    const poolMax = Math.max(1, Math.min(10, Math.floor(free / args.instances) - 1));
+    // One after another, as a rolling start brings them up (and no start waits out the others').
+    const instances: Instance[] = [];
+    let mixed: Awaited<ReturnType<typeof mixedLoad>> | undefined;
+    let backup: { s: number; out: string } | undefined;
+    let backupBytes = 0;
+    let held: { n: string } | undefined;
+    const backupFile = path.join(workDir, 'scale.backup.gz');
+    try {
+      for (let n = 0; n < args.instances; n++) {
+        instances.push(await startInstance(database.url, poolMax));
+      }
+      mixed = await mixedLoad(instances, validationBody(3), args.mixedSeconds);
+      log(
+        `${args.instances} instances (pool ${poolMax} each, max_connections ${settings?.max}, ${settings?.used} in use before) for ${args.mixedSeconds} s: ${mixed.requests} requests, ${mixed.ok} 2xx, ${mixed.refused} 4xx, ${mixed.serverErrors} 5xx, ${mixed.failed} errors (load ${load()})`,
+      );
+      verdict(
+        mixed.serverErrors === 0 && mixed.failed === 0,
+        `${mixed.serverErrors} × 5xx, ${mixed.failed} errors`,
+      );
+      results.mixed = { ...mixed, poolMax, maxConnections: Number(settings?.max) };
+
+      // Online: the admin command while the instances (workers and all) run.
+      [held] = await adminQueryOn<{ n: string }>(
+        database.url,
+        'select count(*) as n from licences',
+      );
+      backup = await adminCommand(database.url, ['backup', backupFile]);
+      backupBytes = (await stat(backupFile)).size;
+      log(`${backup.out} Wall time ${backup.s.toFixed(1)} s (load ${load()})`);
+      verdict(
+        backup.s <= targets.backupS,
+        `online backup ${backup.s.toFixed(1)} s ≤ ${targets.backupS} s`,
+      );
+    } finally {
+      await Promise.all(instances.map((instance) => instance.stop()));
+    }
+    if (!mixed || !backup) throw new Error('the instances or the backup did not finish');
+
+    // The restore into a fresh database (its migrations only), as after losing the server.
+    await openDatabase({ databaseUrl: restored.url, poolMax: 1 }).then((h) => h.close());
+    const restore = await adminCommand(restored.url, ['restore', backupFile]);
+    log(`${restore.out} Wall time ${restore.s.toFixed(1)} s (load ${load()})`);
+    const [back] = await adminQueryOn<{ n: string }>(
+      restored.url,
+      'select count(*) as n from licences',
+    );
+    if (back?.n !== held?.n) {
+      throw new Error(`the restore holds ${back?.n} licences, the backup was taken of ${held?.n}`);
+    }
+    await restored.drop();
+    verdict(
+      restore.s <= targets.restoreS,
+      `restore ${restore.s.toFixed(1)} s ≤ ${targets.restoreS} s`,
+    );
+
+    const figures = {
+      licences: args.licences,
+      validate_rps: big.rps,
+      validate_p99_ms: big.p99,
+      validate_p99_ms_1k: small.p99,
+      validate_connections: args.latencyConnections,
+      validate_p99_ms_queued: big.p99Queued,
+      sweep_ms: sweep.ms,
+      sweep_rows_locked: sweep.locked,
+      retention_ms: retention.ms,
+      backup_s: Number(backup.s.toFixed(1)),
+      backup_mb: Number((backupBytes / 1048576).toFixed(1)),
+      restore_s: Number(restore.s.toFixed(1)),
+      instances: args.instances,
+      mixed_requests: mixed.requests,
+      mixed_5xx: mixed.serverErrors,
+      search_p50_ms: search.p50,
+      search_p95_ms: search.p95,
+    };
+    await mkdir('bench/results', { recursive: true });
+    const file = path.join(
+      'bench/results',
+      `scale-${new Date().toISOString().replaceAll(':', '-')}.json`,
+    );
+    await writeFile(
+      file,
+      JSON.stringify(
+        {
+          args,
+          node: process.version,
+          cpus: availableParallelism(),
+          loadAverage: load(),
+          figures,
+          results,
+          verdicts,
+        },
+        null,
+        2,
+      ),
+    );
+    log(`\n${verdicts.join('\n')}\nResults written to ${file}; load average ${load()}`);
+    log(JSON.stringify(figures));
+  }
 } finally {
   await rm(workDir, { recursive: true, force: true });
   await restored.drop().catch(() => undefined);

@@ -107,7 +107,7 @@ export function apiDocument(urls: ApiDocumentUrls): Record<string, unknown> {
  * Every operator command, loaded on demand: the server loads them only when its admin socket runs
  * one (decisions 135 and 189).
  */
-export async function loadAdminCommands(): Promise<readonly AdminCommand<Env>[]> {
+export async function loadAdminCommands(): Promise<readonly AdminCommand<Env, AppDeps>[]> {
   const lists = await Promise.all(domains.map((domain) => domain.adminCommands?.() ?? []));
   return lists.flat();
 }

@@ -5,22 +5,19 @@ import { createBackupTaker } from './backup/take-backup.ts';
 import { makeDataDirPrivate } from './platform/data-dir/make-data-dir-private.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/client.ts';
 import type { AppDeps } from './deps.ts';
+import { assembleDeps } from './assemble-deps.ts';
 import type { Env } from './env.ts';
-import { loadLicenceSigningKey } from './licensing/licence-certificates/signing-key.ts';
-import { loadReleaseSigningKey } from './licensing/releases/release-signing-key.ts';
 import { signPublishedReleases } from './licensing/releases/sign-release.ts';
 import { OUTBOX_JOB } from './platform/email/deliver-outbox.ts';
 import { startJobs, type JobRunner } from './platform/jobs/start-jobs.ts';
 import { droppedLogLines, type Logger } from './platform/logger.ts';
 import { securityTxtExpiryProblem } from './features/security-contact/security-txt.ts';
-import { metricsEnabled } from './metrics/metrics-access.ts';
-import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
-import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
-import { createInstanceRegistry } from './platform/instances/instance-registry.ts';
-import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
 import { domains } from './domains.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { dataDirRefusal, StartupRefusal } from './platform/startup/startup-refusal.ts';
+
+/** The one assembly of the app's dependencies (decision 232), where the server's callers find it. */
+export { assembleDeps } from './assemble-deps.ts';
 
 export interface Runtime {
   deps: AppDeps;
@@ -32,45 +29,6 @@ export interface Runtime {
    */
   startWorkers(): () => Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * The app's dependencies from an open database: the one assembly the server, the tests and the
- * benchmarks share (the payment provider, the rate limiter and the signing key follow `env`).
- */
-export async function assembleDeps(options: {
-  env: Env;
-  database: DatabaseHandle;
-  logger: Logger;
-  clock: () => Date;
-  secretKey: string;
-  /** Starts an outbox round now (after an e-mail was queued); tests deliver it themselves. */
-  wakeOutbox: () => void;
-}): Promise<AppDeps> {
-  const { env, database, logger, clock, secretKey } = options;
-  const metrics = metricsEnabled(env) ? createServiceMetrics({ database, clock }) : metricsOff;
-  const instances = createInstanceRegistry({ db: database.db, clock });
-  return {
-    env,
-    database,
-    logger,
-    clock,
-    secretKey,
-    licenceSigningKey: await loadLicenceSigningKey(database.db, env.LICENSE_SIGNING_KEY, clock()),
-    releaseSigningKey: await loadReleaseSigningKey(database.db, env.RELEASE_SIGNING_KEY, clock()),
-    payments: await createPaymentProvider({ env, db: database.db, clock, logger }),
-    rateLimiter: createRateLimiter({
-      db: database.db,
-      clock,
-      secretKey,
-      onRefusal: (rule) => metrics.rateLimitRefused(rule.name),
-      // Shared by the live instances on PostgreSQL; the embedded database has one (decision 195).
-      ...(database.kind === 'postgres' ? { sharers: instances } : {}),
-    }),
-    instances,
-    wakeOutbox: options.wakeOutbox,
-    metrics,
-  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Env } from '../env.ts';
+import type { AppDeps } from '../deps.ts';
 import type { DatabaseHandle } from '../platform/db/client.ts';
 import { runAdmin } from './run-admin.ts';
 import type { AdminCommandRunner } from './serve-admin-socket.ts';
@@ -6,13 +6,10 @@ import type { AdminCommandRunner } from './serve-admin-socket.ts';
 /**
  * How the server runs an admin command for the CLI (decision 189): the same `runAdmin` as
  * `npm run admin --`, on the server's open database (never closed by the command), with its
- * environment and clock; the commands are loaded on the first request (decision 135).
+ * environment, clock and ports (decision 232); the commands are loaded on the first request
+ * (decision 135).
  */
-export function adminCommandRunner(deps: {
-  env: Env;
-  database: DatabaseHandle;
-  clock: () => Date;
-}): AdminCommandRunner {
+export function adminCommandRunner(deps: AppDeps): AdminCommandRunner {
   const handle: DatabaseHandle = { ...deps.database, close: async () => undefined };
   return async (request, io, files) => {
     let command: string | undefined;
@@ -23,6 +20,8 @@ export function adminCommandRunner(deps: {
       env: deps.env,
       openDatabase: async () => handle,
       now: deps.clock,
+      // The commands' ports are the server's own: one set of dependencies (decision 232).
+      ports: deps,
       inServer: true,
       ...(request.user ? { user: request.user } : {}),
       onCommand: (name) => (command = name),

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, type DatabaseHandle } from '../platform/db/client.ts';
 import { parseEnv, type Env } from '../env.ts';
+import type { AppDeps } from '../deps.ts';
+import { createLogger } from '../platform/logger.ts';
+import { loadOrCreateSecret } from '../platform/secrets.ts';
 import {
   AdminError,
   EXIT_FAILURE,
@@ -41,8 +44,13 @@ export interface RunAdminOptions {
   cwd?: string;
   /** Tests pass an already open database; the default opens it as the server does. */
   openDatabase?: (env: Env) => Promise<DatabaseHandle>;
-  commands?: readonly AdminCommand<Env>[];
+  commands?: readonly AdminCommand<Env, AppDeps>[];
   now?: () => Date;
+  /**
+   * The running server's ports, for a command run in it (decision 232); without them the first
+   * `context.ports()` assembles them as the server does, on the command's database.
+   */
+  ports?: AppDeps;
   /** Who runs it: the CLI's user, sent over the admin socket (default: this process's user). */
   user?: string;
 }
@@ -81,13 +89,13 @@ function pad(text: string, width: number): string {
   return text.padEnd(width, ' ');
 }
 
-function commandSynopsis(command: AdminCommand<Env>): string {
+function commandSynopsis(command: AdminCommand<Env, AppDeps>): string {
   const args = (command.arguments ?? []).map((arg) => ` <${arg.name}>`).join('');
   const options = Object.keys(command.options ?? {}).length > 0 ? ' [options]' : '';
   return `${command.name}${args}${options}`;
 }
 
-function overview(commands: readonly AdminCommand<Env>[], group?: string): string[] {
+function overview(commands: readonly AdminCommand<Env, AppDeps>[], group?: string): string[] {
   const shown = group ? commands.filter((c) => c.name.split(' ')[0] === group) : commands;
   const width = Math.max(...shown.map((c) => commandSynopsis(c).length)) + 2;
   return [
@@ -104,7 +112,7 @@ function overview(commands: readonly AdminCommand<Env>[], group?: string): strin
   ];
 }
 
-function commandHelp(command: AdminCommand<Env>): string[] {
+function commandHelp(command: AdminCommand<Env, AppDeps>): string[] {
   const lines = [`Usage: ${ADMIN_INVOCATION} ${commandSynopsis(command)}`, '', command.summary];
   if (command.details) lines.push('', command.details);
   const args = command.arguments ?? [];
@@ -130,10 +138,10 @@ function commandHelp(command: AdminCommand<Env>): string[] {
 
 /** Finds the command whose name is the longest prefix of the words given. */
 function matchCommand(
-  commands: readonly AdminCommand<Env>[],
+  commands: readonly AdminCommand<Env, AppDeps>[],
   words: string[],
-): { command: AdminCommand<Env>; rest: string[] } | undefined {
-  let best: { command: AdminCommand<Env>; rest: string[] } | undefined;
+): { command: AdminCommand<Env, AppDeps>; rest: string[] } | undefined {
+  let best: { command: AdminCommand<Env, AppDeps>; rest: string[] } | undefined;
   for (const command of commands) {
     const parts = command.name.split(' ');
     const matches = parts.every((part, index) => words[index] === part);
@@ -142,6 +150,29 @@ function matchCommand(
     }
   }
   return best;
+}
+
+/**
+ * The ports a command run from the CLI gets (decision 232): what the server's `assembleDeps`
+ * makes, on the command's database, with the server's secret and the command's clock. E-mails
+ * it queues are delivered by the running server's outbox job on its next round.
+ */
+async function assembleCommandPorts(
+  env: Env,
+  database: Promise<DatabaseHandle>,
+  clock: () => Date,
+): Promise<AppDeps> {
+  const handle = await database;
+  // Loaded only when a command asks: the assembly brings the payment provider and the keys.
+  const { assembleDeps } = await import('../assemble-deps.ts');
+  return assembleDeps({
+    env,
+    database: handle,
+    logger: createLogger('warn'),
+    clock,
+    secretKey: await loadOrCreateSecret(handle.db, 'secret_key', env.SECRET_KEY),
+    wakeOutbox: () => undefined,
+  });
 }
 
 /**
@@ -251,12 +282,20 @@ export async function runAdmin(argv: string[], options: RunAdminOptions = {}): P
 
   const open = options.openDatabase ?? defaultOpenDatabase;
   let handle: DatabaseHandle | undefined;
-  const context: AdminContext<Env> = {
+  const now = options.now ?? (() => new Date());
+  const opened = async (): Promise<DatabaseHandle> => (handle ??= await open(env));
+  let ports: Promise<AppDeps> | undefined;
+  const context: AdminContext<Env, AppDeps> = {
     env,
     io,
     async database() {
-      handle ??= await open(env);
-      return handle.db;
+      return (await opened()).db;
+    },
+    ports() {
+      ports ??= options.ports
+        ? Promise.resolve(options.ports)
+        : assembleCommandPorts(env, opened(), now);
+      return ports;
     },
     resolvePath: (file) => path.resolve(cwd, file),
     files: options.files ?? localFiles,
@@ -265,7 +304,7 @@ export async function runAdmin(argv: string[], options: RunAdminOptions = {}): P
       env.DATABASE_URL || options.openDatabase || options.inServer
         ? undefined
         : path.resolve(env.DATA_DIR),
-    now: options.now ?? (() => new Date()),
+    now,
   };
   const values: Record<string, string | boolean | undefined> = {};
   for (const [name, value] of Object.entries(parsed.values)) {

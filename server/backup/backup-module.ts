@@ -1,3 +1,4 @@
+import type { ServicePorts } from '#server/platform/ports/service-ports.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { BackupCommandSettings } from './backup-admin-commands.ts';
 import { defineDomain } from '../platform/domain/define-domain.ts';
@@ -23,7 +24,7 @@ interface BackupJobContext {
   backupTaker: BackupTaker;
 }
 
-export const backupDomain = defineDomain<never, BackupJobContext, BackupCommandSettings>({
+export const backupDomain = defineDomain<ServicePorts, BackupJobContext, BackupCommandSettings>({
   name: 'backup',
   adminCommands: async () => (await import('./backup-admin-commands.ts')).backupAdminCommands,
   jobs: ({ deps, backupTaker }) =>

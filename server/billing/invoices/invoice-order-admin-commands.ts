@@ -1,15 +1,15 @@
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import {
-  formatTime,
-  positiveInteger,
-  printTable,
-  secretKeyOf,
-} from '#server/platform/commands/command-io.ts';
-import { formatCents, planName } from '#shared/pricing/index.ts';
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type CommandSettings,
+} from '#server/platform/commands/command.ts';
+import { formatTime, positiveInteger, printTable } from '#server/platform/commands/command-io.ts';
+import { formatCents } from '#shared/pricing/index.ts';
 import { singleLineCheck } from '#shared/contracts/fields.ts';
 import { z } from 'zod';
-import { adminSyncDeps, type AdminSyncSettings } from '../payments/admin-sync-deps.ts';
-import { invoiceCheckoutRequestSchema } from '#shared/contracts/invoice-checkout.ts';
+import type { BillingPorts } from '../billing-ports.ts';
+import { syncDepsOf } from '../subscriptions/sync-subscription.ts';
 import { viesClientOf } from '../vat/confirm-vat-id.ts';
 import { approveInvoiceOrder, rejectInvoiceOrder } from './review-invoice-order.ts';
 import { reviewReasonSchema } from './invoice-approval.ts';
@@ -17,6 +17,7 @@ import {
   cancelInvoiceOrderAsOperator,
   DEFAULT_CANCELLATION_REASON,
 } from './cancel-invoice-order.ts';
+import { listInvoiceOrders } from './invoice-order-list.ts';
 
 /** The words a cancellation's credit note carries. */
 const cancellationReasonSchema = z
@@ -25,32 +26,11 @@ const cancellationReasonSchema = z
   .min(3, '--reason is at least 3 characters')
   .max(200, '--reason is at most 200 characters')
   .check(singleLineCheck());
-import { createInvoiceOrderRepository, type InvoiceOrder } from './invoice-order-repository.ts';
 
-/** The order's state as an operator reads it: pending orders past their link are `expired`. */
-function stateOf(order: InvoiceOrder, open: boolean, now: Date): string {
-  if (order.status === 'pending' && order.expiresAt <= now) return 'expired';
-  if (order.status === 'confirmed') return open ? 'confirmed, unpaid' : 'confirmed, paid';
-  if (order.status === 'awaiting_approval') {
-    const why = order.reviewReason === 'first-order' ? 'first order' : 'above threshold';
-    return `awaiting approval (${why}, answer by ${order.reviewDueAt?.toISOString().slice(0, 10) ?? '?'})`;
-  }
-  return order.status;
-}
+/** The invoice-order commands: printers over the domain's functions (decision 232). */
+type InvoiceOrderCommand = AdminCommand<CommandSettings, BillingPorts>;
 
-function planOf(order: InvoiceOrder): string {
-  const details = invoiceCheckoutRequestSchema.safeParse(order.details);
-  return details.success
-    ? `${planName(details.data.edition, details.data.quantity)}, ${details.data.billingCurrency}`
-    : '–';
-}
-
-function companyOf(order: InvoiceOrder): string {
-  const details = invoiceCheckoutRequestSchema.safeParse(order.details);
-  return details.success ? details.data.companyName : '–';
-}
-
-const list: AdminCommand<AdminSyncSettings> = {
+const list: InvoiceOrderCommand = {
   name: 'invoice-orders list',
   summary: 'List invoice orders: waiting for confirmation, confirmed (paid or not), cancelled',
   details: [
@@ -68,26 +48,11 @@ const list: AdminCommand<AdminSyncSettings> = {
   },
   async run(context, { options }) {
     const limit = options.limit === undefined ? 50 : positiveInteger(options.limit, 'limit');
-    const now = context.now();
-    const orders = createInvoiceOrderRepository(await context.database());
-    const rows =
-      options.awaiting === true
-        ? await orders.awaitingApproval(limit)
-        : await orders.list({ limit, now, openOnly: options.open === true });
-    const open = new Map<string, boolean>();
-    for (const row of rows) open.set(row.id, await orders.isOpen(row.id, now));
-    const described = rows.map((row) => ({
-      id: row.id,
-      state: stateOf(row, open.get(row.id) ?? false, now),
-      open: open.get(row.id) ?? false,
-      createdAt: row.createdAt,
-      billingEmail: row.billingEmail,
-      company: companyOf(row),
-      plan: planOf(row),
-      quoteNumber: row.quoteNumber,
-      subscriptionId: row.subscriptionId,
-      invoiceNumber: row.invoiceNumber,
-    }));
+    const described = await listInvoiceOrders(await context.ports(), {
+      limit,
+      openOnly: options.open === true,
+      awaiting: options.awaiting === true,
+    });
     if (options.json === true) {
       context.io.out(JSON.stringify(described, null, 2));
       return EXIT_OK;
@@ -114,7 +79,7 @@ const list: AdminCommand<AdminSyncSettings> = {
   },
 };
 
-const cancel: AdminCommand<AdminSyncSettings> = {
+const cancel: InvoiceOrderCommand = {
   name: 'invoice-orders cancel',
   summary:
     'Cancel an invoice order; a confirmed one ends its licence and credits what is still owed',
@@ -141,9 +106,11 @@ const cancel: AdminCommand<AdminSyncSettings> = {
     if (!reason.success) {
       throw new AdminError(reason.error.issues.map((issue) => issue.message).join('\n'), 2);
     }
-    const db = await context.database();
-    const deps = await adminSyncDeps(db, context.env, context.now, await secretKeyOf(context, db));
-    const result = await cancelInvoiceOrderAsOperator(deps, orderId, reason.data);
+    const result = await cancelInvoiceOrderAsOperator(
+      syncDepsOf(await context.ports()),
+      orderId,
+      reason.data,
+    );
     if (!result.ok) {
       throw new AdminError(
         result.reason === 'NotFound'
@@ -182,7 +149,7 @@ function reviewReason(value: string | boolean | undefined): string {
   return reason.data;
 }
 
-const approve: AdminCommand<AdminSyncSettings> = {
+const approve: InvoiceOrderCommand = {
   name: 'invoice-orders approve',
   summary: 'Approve an invoice order waiting for finance: the invoice and the key go out now',
   details: [
@@ -199,9 +166,11 @@ const approve: AdminCommand<AdminSyncSettings> = {
   async run(context, { args, options }) {
     const orderId = orderIdOf(args, 'approve');
     reviewReason(options.reason);
-    const db = await context.database();
-    const deps = await adminSyncDeps(db, context.env, context.now, await secretKeyOf(context, db));
-    const result = await approveInvoiceOrder({ ...deps, vies: viesClientOf(context.env) }, orderId);
+    const ports = await context.ports();
+    const result = await approveInvoiceOrder(
+      { ...syncDepsOf(ports), vies: viesClientOf(ports.env) },
+      orderId,
+    );
     if (!result.ok) throw new AdminError(result.message);
     context.io.out(
       `Approved ${orderId}: invoice ${result.order.invoiceNumber} (${formatCents(result.order.amountDue, result.order.currency)}, due ${formatTime(new Date(result.order.dueAt))}); the licence key is queued for ${result.order.licenceEmail}.`,
@@ -210,7 +179,7 @@ const approve: AdminCommand<AdminSyncSettings> = {
   },
 };
 
-const reject: AdminCommand<AdminSyncSettings> = {
+const reject: InvoiceOrderCommand = {
   name: 'invoice-orders reject',
   summary: 'Reject an invoice order waiting for finance; the buyer is e-mailed the reason',
   details: [
@@ -225,9 +194,7 @@ const reject: AdminCommand<AdminSyncSettings> = {
   async run(context, { args, options }) {
     const orderId = orderIdOf(args, 'reject');
     const reason = reviewReason(options.reason);
-    const db = await context.database();
-    const deps = await adminSyncDeps(db, context.env, context.now, await secretKeyOf(context, db));
-    const result = await rejectInvoiceOrder(deps, orderId, reason);
+    const result = await rejectInvoiceOrder(syncDepsOf(await context.ports()), orderId, reason);
     if (!result.ok) throw new AdminError(result.message);
     context.io.out(`Rejected ${orderId}; ${result.order.billingEmail} is e-mailed the reason.`);
     return EXIT_OK;
@@ -235,7 +202,7 @@ const reject: AdminCommand<AdminSyncSettings> = {
 };
 
 /** Invoice-order commands (listed by the domain's manifest, decision 169). */
-export const invoiceOrderAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [
+export const invoiceOrderAdminCommands: readonly InvoiceOrderCommand[] = [
   list,
   approve,
   reject,

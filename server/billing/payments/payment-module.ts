@@ -3,12 +3,12 @@ import { defineDomain } from '#server/platform/domain/define-domain.ts';
 import { localBillingJob } from './local/local-billing-worker.ts';
 import { localPaymentRoutes } from './local/local-routes.ts';
 import type { BillingPorts } from '../billing-ports.ts';
-import type { AdminSyncSettings } from './admin-sync-deps.ts';
+import type { CommandSettings } from '#server/platform/commands/command.ts';
 import { paymentWebhookRoutes } from './webhook-routes.ts';
 import { refundConsoleRoutes } from '../refunds/refund-console-routes.ts';
 
 /** The payment providers: Stripe's webhook, the local test provider's pages and billing engine, refunds, their commands. */
-export const paymentDomain = defineDomain<BillingPorts, { deps: BillingPorts }, AdminSyncSettings>({
+export const paymentDomain = defineDomain<BillingPorts, { deps: BillingPorts }, CommandSettings>({
   name: 'payments',
   routes: [paymentWebhookRoutes, defineRoutes([], localPaymentRoutes)],
   // Refunds in the console (decision 233); `payments refund` is the command line's.

@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
-import { secretKeyOf } from '#server/platform/commands/command-io.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type CommandSettings,
+} from '#server/platform/commands/command.ts';
 import { formatCents } from '#shared/pricing/index.ts';
 import { singleLineCheck } from '#shared/contracts/fields.ts';
-import { adminSyncDeps, type AdminSyncSettings } from '../payments/admin-sync-deps.ts';
+import type { BillingPorts } from '../billing-ports.ts';
+import { syncDepsOf } from '../subscriptions/sync-subscription.ts';
 import { parseDocumentNumber } from '../documents/payment-document.ts';
 import { REFUND_REASON_MAX_LENGTH, refundPayment } from './refund-payment.ts';
 
@@ -32,7 +37,7 @@ export const refundInputSchema = z.object({
     .check(singleLineCheck()),
 });
 
-const refund: AdminCommand<AdminSyncSettings> = {
+const refund: AdminCommand<CommandSettings, BillingPorts> = {
   name: 'payments refund',
   summary: 'Refund all or part of a paid invoice or receipt; its credit note goes to the buyer',
   details: [
@@ -60,9 +65,7 @@ const refund: AdminCommand<AdminSyncSettings> = {
     if (!parsed.success) {
       throw new AdminError(parsed.error.issues.map((issue) => issue.message).join('\n'), 2);
     }
-    const db = await context.database();
-    const deps = await adminSyncDeps(db, context.env, context.now, await secretKeyOf(context, db));
-    const result = await refundPayment(deps, {
+    const result = await refundPayment(syncDepsOf(await context.ports()), {
       reference: parsed.data.reference,
       amountMinor: parsed.data.amount ?? null,
       reason: parsed.data.reason,
@@ -93,4 +96,4 @@ const refund: AdminCommand<AdminSyncSettings> = {
 };
 
 /** Refunds (decision 220). */
-export const refundAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [refund];
+export const refundAdminCommands: readonly AdminCommand<CommandSettings, BillingPorts>[] = [refund];

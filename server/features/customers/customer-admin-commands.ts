@@ -3,12 +3,17 @@ import {
   EXIT_OK,
   type AdminCommand,
   type AdminContext,
+  type CommandSettings,
 } from '#server/platform/commands/command.ts';
-import { formatTime, printTable, secretKeyOf } from '#server/platform/commands/command-io.ts';
+import { formatTime, printTable } from '#server/platform/commands/command-io.ts';
+import type { FeaturePorts } from '../feature-ports.ts';
 import { customerStory, type CustomerStory } from './customer-story.ts';
 import { SEARCH_MAX_LENGTH, searchCustomers } from './customer-search-repository.ts';
 
-const search: AdminCommand = {
+/** The customer commands: printers over the domain's functions (decision 232). */
+type CustomerCommand = AdminCommand<CommandSettings, FeaturePorts>;
+
+const search: CustomerCommand = {
   name: 'customers search',
   summary: 'Find customers by address, key, org id, number, provider id or company name',
   details: [
@@ -25,8 +30,11 @@ const search: AdminCommand = {
     if (text.length > SEARCH_MAX_LENGTH) {
       throw new AdminError(`The text can be at most ${SEARCH_MAX_LENGTH} characters.`, 2);
     }
-    const db = await context.database();
-    const result = await searchCustomers({ db, secretKey: await secretKeyOf(context, db) }, text);
+    const ports = await context.ports();
+    const result = await searchCustomers(
+      { db: ports.database.db, secretKey: ports.secretKey },
+      text,
+    );
     if (result.hits.length === 0) {
       context.io.out(`No customer found (read as ${result.kind}).`);
       return EXIT_OK;
@@ -149,7 +157,7 @@ function printStory(context: AdminContext, story: CustomerStory): void {
   );
 }
 
-const show: AdminCommand = {
+const show: CustomerCommand = {
   name: 'customers show',
   summary:
     "A customer's whole story: licences, orgs, subscriptions, orders, quotes, documents, e-mails, audit trail",
@@ -162,9 +170,9 @@ const show: AdminCommand = {
     if (!address.includes('@')) {
       throw new AdminError('Name the customer by e-mail address: customers show <address>.', 2);
     }
-    const db = await context.database();
+    const ports = await context.ports();
     const story = await customerStory(
-      { db, secretKey: await secretKeyOf(context, db), clock: context.now },
+      { db: ports.database.db, secretKey: ports.secretKey, clock: ports.clock },
       address,
     );
     if (!story) throw new AdminError(`Nothing is held about ${address}.`);
@@ -174,4 +182,4 @@ const show: AdminCommand = {
   },
 };
 
-export const customerAdminCommands: readonly AdminCommand[] = [search, show];
+export const customerAdminCommands: readonly CustomerCommand[] = [search, show];

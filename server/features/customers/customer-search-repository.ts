@@ -184,7 +184,8 @@ export function customerSearchQuery(
           union all
           select l.email_normalized, l.email, ${`subscription ${text}`}
             from subscriptions s join licences l on l.id = s.licence_id
-            where s.subscription_id = ${text}
+            -- Both providers named: the primary key (provider, subscription_id) finds the row.
+            where s.provider in ('stripe', 'local') and s.subscription_id = ${text}
           union all
           select buyer_email_normalized, buyer_email, ${`subscription ${text}`}
             from payment_documents where subscription_id = ${text}`,

@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import { adminSyncDeps, type AdminSyncSettings } from '#server/billing/payments/admin-sync-deps.ts';
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
-import { secretKeyOf } from '#server/platform/commands/command-io.ts';
+import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type CommandSettings,
+} from '#server/platform/commands/command.ts';
+import type { FeaturePorts } from '../feature-ports.ts';
 import { erasePersonalDataOf, exportPersonalData } from './privacy-requests.ts';
 
-/** What the privacy commands read: the payment settings, and where `.eml` files are written. */
-export interface PrivacySettings extends AdminSyncSettings {
+/** What the privacy commands read besides their ports: where `.eml` files are written. */
+export interface PrivacySettings extends CommandSettings {
   DATA_DIR: string;
 }
 
@@ -21,7 +26,7 @@ function addressOf(args: string[], command: string): string {
   return parsed.data;
 }
 
-const exportCommand: AdminCommand<PrivacySettings> = {
+const exportCommand: AdminCommand<PrivacySettings, FeaturePorts> = {
   name: 'privacy export',
   summary: 'Write everything held about an e-mail address as JSON (GDPR Art. 15)',
   details: [
@@ -36,10 +41,14 @@ const exportCommand: AdminCommand<PrivacySettings> = {
   async run(context, { args, options }) {
     const address = addressOf(args, 'export');
     if (options.out === true || options.out === '') throw new AdminError('--out needs a file', 2);
-    const db = await context.database();
-    const secretKey = await secretKeyOf(context, db);
+    const ports = await context.ports();
     const { counts, document } = await exportPersonalData(
-      { db, secretKey, clock: context.now, dataDir: context.env.DATA_DIR },
+      {
+        db: ports.database.db,
+        secretKey: ports.secretKey,
+        clock: ports.clock,
+        dataDir: context.env.DATA_DIR,
+      },
       address,
     );
     const json = `${JSON.stringify(document, null, 2)}\n`;
@@ -57,7 +66,7 @@ const exportCommand: AdminCommand<PrivacySettings> = {
   },
 };
 
-const eraseCommand: AdminCommand<PrivacySettings> = {
+const eraseCommand: AdminCommand<PrivacySettings, FeaturePorts> = {
   name: 'privacy erase',
   summary: 'Erase what no law makes us keep about an e-mail address (GDPR Art. 17)',
   details: [
@@ -79,11 +88,8 @@ const eraseCommand: AdminCommand<PrivacySettings> = {
   async run(context, { args, options }) {
     const address = addressOf(args, 'erase');
     const dryRun = options['dry-run'] === true;
-    const db = await context.database();
-    const secretKey = await secretKeyOf(context, db);
-    const deps = await adminSyncDeps(db, context.env, context.now, secretKey);
     const result = await erasePersonalDataOf(
-      { ...deps, secretKey, dataDir: context.env.DATA_DIR },
+      { ...syncDepsOf(await context.ports()), dataDir: context.env.DATA_DIR },
       address,
       { dryRun },
     );
@@ -108,7 +114,7 @@ const eraseCommand: AdminCommand<PrivacySettings> = {
 };
 
 /** Privacy commands (listed by the domain's manifest, decision 169). */
-export const privacyAdminCommands: readonly AdminCommand<PrivacySettings>[] = [
+export const privacyAdminCommands: readonly AdminCommand<PrivacySettings, FeaturePorts>[] = [
   exportCommand,
   eraseCommand,
 ];

@@ -9,19 +9,29 @@ import {
   AdminError,
   EXIT_OK,
   type AdminCommand,
+  type AdminContext,
   type CommandSettings,
 } from '#server/platform/commands/command.ts';
-import {
-  formatTime,
-  isUuid,
-  printTable,
-  secretKeyOf,
-} from '#server/platform/commands/command-io.ts';
+import { formatTime, isUuid, printTable } from '#server/platform/commands/command-io.ts';
 import { findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
+import type { Licence } from '#server/licensing/licences/licence-repository.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 
-/** What the access token commands read of the environment: where the e-mail's links point. */
-interface AccessTokenCommandSettings extends CommandSettings {
-  PUBLIC_BASE_URL: string;
+/** The access token commands: printers over the domain's functions (decision 232). */
+type AccessTokenCommand = AdminCommand<CommandSettings, LicensingPorts>;
+
+/** The one licence the operator named, with the ports, or a clear error. */
+async function oneLicence(
+  context: AdminContext<CommandSettings, LicensingPorts>,
+  reference: string,
+): Promise<{ ports: LicensingPorts; licence: Licence }> {
+  const ports = await context.ports();
+  const found = await findOneLicence(ports, reference);
+  if (!found.ok) {
+    const usage = found.code === 'KeyTypo' || found.code === 'NotAReference';
+    throw new AdminError(found.message, usage ? 2 : 1);
+  }
+  return { ports, licence: found.licence };
 }
 
 const licenceArgument = {
@@ -29,7 +39,7 @@ const licenceArgument = {
   description: 'Licence id, licence key or e-mail address',
 };
 
-const create: AdminCommand<AccessTokenCommandSettings> = {
+const create: AccessTokenCommand = {
   name: 'access-tokens create',
   summary: 'Create an access token for a licence (printed once)',
   details:
@@ -45,15 +55,15 @@ const create: AdminCommand<AccessTokenCommandSettings> = {
     const name = typeof options.name === 'string' ? options.name.trim() : '';
     if (!name) throw new AdminError('Missing --name <what the token is for>.', 2);
     if (name.length > 100) throw new AdminError('--name can be at most 100 characters long.', 2);
-    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    const { ports, licence } = await oneLicence(context, args[0] ?? '');
     const result = await createAccessToken(
       {
-        db,
-        secretKey: await secretKeyOf(context, db),
-        publicBaseUrl: context.env.PUBLIC_BASE_URL,
+        db: ports.database.db,
+        secretKey: ports.secretKey,
+        publicBaseUrl: ports.env.PUBLIC_BASE_URL,
       },
       { licenceId: licence.id, name, from: { kind: 'operator' } },
-      context.now(),
+      ports.clock(),
     );
     if (!result.ok && result.code === 'LicenceUnknown') {
       throw new AdminError(`Licence ${licence.id} was deleted meanwhile.`);
@@ -74,14 +84,14 @@ const create: AdminCommand<AccessTokenCommandSettings> = {
   },
 };
 
-const list: AdminCommand<AccessTokenCommandSettings> = {
+const list: AccessTokenCommand = {
   name: 'access-tokens list',
   summary: 'List the access tokens of a licence',
   arguments: [licenceArgument],
   options: { json: { type: 'boolean', description: 'Print JSON' } },
   async run(context, { args, options }) {
-    const { db, licence } = await findOneLicence(context, args[0] ?? '');
-    const tokens = await createAccessTokenRepository(db).listForLicence(licence.id);
+    const { ports, licence } = await oneLicence(context, args[0] ?? '');
+    const tokens = await createAccessTokenRepository(ports.database.db).listForLicence(licence.id);
     if (options.json === true) {
       context.io.out(JSON.stringify(tokens.map(accessTokenInfo), null, 2));
       return EXIT_OK;
@@ -106,18 +116,18 @@ const list: AdminCommand<AccessTokenCommandSettings> = {
   },
 };
 
-const revoke: AdminCommand<AccessTokenCommandSettings> = {
+const revoke: AccessTokenCommand = {
   name: 'access-tokens revoke',
   summary: 'Revoke an access token (validations with it answer NOT_FOUND)',
   arguments: [{ name: 'token-id', description: 'The id shown by `access-tokens list`' }],
   async run(context, { args }) {
     const id = (args[0] ?? '').trim().toLowerCase();
     if (!isUuid(id)) throw new AdminError(`"${args[0]}" is not a token id (a UUID).`, 2);
-    const db = await context.database();
+    const ports = await context.ports();
     const result = await revokeAccessToken(
-      { db, secretKey: await secretKeyOf(context, db) },
+      { db: ports.database.db, secretKey: ports.secretKey },
       { id },
-      context.now(),
+      ports.clock(),
     );
     if (!result.ok) throw new AdminError(`No access token has the id ${id}.`);
     context.io.out(
@@ -130,8 +140,4 @@ const revoke: AdminCommand<AccessTokenCommandSettings> = {
 };
 
 /** Access token commands (listed by the domain's manifest, decision 169). */
-export const accessTokenAdminCommands: readonly AdminCommand<AccessTokenCommandSettings>[] = [
-  create,
-  list,
-  revoke,
-];
+export const accessTokenAdminCommands: readonly AccessTokenCommand[] = [create, list, revoke];

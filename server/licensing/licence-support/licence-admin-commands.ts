@@ -1,4 +1,3 @@
-import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
 import { ORG_ACTIVE_DAYS } from '#server/licensing/licences/check-licence.ts';
 import { licenceState } from '#server/licensing/licences/licence-state.ts';
 import { MAX_TRIAL_EXTENSION_DAYS } from './licence-actions.ts';
@@ -8,11 +7,10 @@ import {
   releaseLicenceOrg,
 } from '#server/licensing/licence-orgs/release-licence-org.ts';
 import { readSalesforceOrgId } from '#server/licensing/licence-validation/salesforce-org-id.ts';
-import { licenceEntitlements } from '#server/licensing/licence-validation/licence-entitlements.ts';
-import { createLicenceValidationRepository } from '#server/licensing/licence-validation/licence-validation-repository.ts';
 import { issueReplacementKey } from '#server/licensing/licence-recovery/replace-licence-key.ts';
 import { sendLostKeyEmail } from '#server/licensing/licence-recovery/send-lost-key-email.ts';
 import type { Licence } from '#server/licensing/licences/licence-repository.ts';
+import type { LicensingPorts } from '#server/licensing/licensing-ports.ts';
 import {
   AdminError,
   EXIT_OK,
@@ -26,19 +24,34 @@ import {
   revokeLicence,
 } from '#server/licensing/licences/revoke-licence.ts';
 import { extendTrial } from '../licences/licence-operations.ts';
+import { formatTime, isUuid, positiveInteger } from '#server/platform/commands/command-io.ts';
 import {
-  formatTime,
-  isUuid,
-  positiveInteger,
-  secretKeyOf,
-} from '#server/platform/commands/command-io.ts';
-import { findLicences, findOneLicence } from '#server/licensing/licences/licence-lookup.ts';
+  findLicences,
+  findOneLicence,
+  licenceDetails,
+  withoutKeyHash,
+  type LicenceDetails,
+} from '#server/licensing/licences/licence-lookup.ts';
 
-/** What the licence commands read of the environment. */
-interface LicenceCommandSettings extends CommandSettings {
-  LICENSE_VALIDATION_CACHE_SECONDS: number;
-  PUBLIC_BASE_URL: string;
-  ACCOUNT_API_URL?: string;
+/** What the licence commands read of the environment besides their ports. */
+type LicenceCommandSettings = CommandSettings;
+
+/** The licence commands: printers over the domain's functions (decision 232). */
+type LicenceCommand = AdminCommand<LicenceCommandSettings, LicensingPorts>;
+type LicenceCommandContext = AdminContext<LicenceCommandSettings, LicensingPorts>;
+
+/** The one licence the operator named, with the ports, or a clear error naming the candidates. */
+async function oneLicence(
+  context: LicenceCommandContext,
+  reference: string,
+): Promise<{ ports: LicensingPorts; licence: Licence }> {
+  const ports = await context.ports();
+  const found = await findOneLicence(ports, reference);
+  if (!found.ok) {
+    const usage = found.code === 'KeyTypo' || found.code === 'NotAReference';
+    throw new AdminError(found.message, usage ? 2 : 1);
+  }
+  return { ports, licence: found.licence };
 }
 
 const licenceArgument = {
@@ -46,29 +59,14 @@ const licenceArgument = {
   description: 'Licence id, licence key or e-mail address',
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 const state = licenceState;
 
-/** Even a keyed hash of the key stays out of operator output. */
-function withoutKeyHash(licence: Licence): Omit<Licence, 'keyHash'> {
-  const { keyHash, ...shown } = licence;
-  void keyHash;
-  return shown;
-}
-
-async function describeLicence(context: AdminContext, licence: Licence): Promise<void> {
-  const db = await context.database();
-  const now = context.now();
-  const activeSince = new Date(now.getTime() - ORG_ACTIVE_DAYS * DAY_MS);
-  const orgs = await createLicenceValidationRepository(db).listOrgs(licence.id);
-  const tokens = await createAccessTokenRepository(db).listForLicence(licence.id);
-  const entitlements = licenceEntitlements(licence);
-  const inUse = orgs.filter((org) => org.lastSeenAt >= activeSince).length;
+function printLicence(context: LicenceCommandContext, details: LicenceDetails): void {
+  const { licence } = details;
   const lines: Array<[string, string]> = [
     ['Licence', licence.id],
     ['Type / edition', `${licence.type} ${licence.edition} (quantity ${licence.quantity})`],
-    ['State', `${state(licence, now)} (status ${licence.status})`],
+    ['State', `${details.state} (status ${licence.status})`],
     ['E-mail', licence.email],
     ['Key', `ORGS-…-${licence.keyHint}`],
     ['Product', licence.productId],
@@ -88,18 +86,15 @@ async function describeLicence(context: AdminContext, licence: Licence): Promise
         : '–',
     ],
     ['Customer', licence.customerId ?? '–'],
-    ['Orgs in use', `${inUse} of ${entitlements.orgs} (${orgs.length} ever seen)`],
-    [
-      'Access tokens',
-      `${tokens.filter((t) => !t.revokedAt).length} active, ${tokens.length} in all`,
-    ],
+    ['Orgs in use', `${details.orgsInUse} of ${details.orgLimit} (${details.orgsSeen} ever seen)`],
+    ['Access tokens', `${details.tokensActive} active, ${details.tokensAll} in all`],
     ['Created', formatTime(licence.createdAt)],
   ];
   const width = Math.max(...lines.map(([label]) => label.length)) + 2;
   for (const [label, value] of lines) context.io.out(`${label.padEnd(width)}${value}`);
 }
 
-const find: AdminCommand<LicenceCommandSettings> = {
+const find: LicenceCommand = {
   name: 'licences find',
   summary: 'Show the licences of an e-mail address, a licence key or a licence id',
   details:
@@ -107,7 +102,10 @@ const find: AdminCommand<LicenceCommandSettings> = {
   arguments: [licenceArgument],
   options: { json: { type: 'boolean', description: 'Print the licences as JSON' } },
   async run(context, { args, options }) {
-    const { licences } = await findLicences(context, args[0] ?? '');
+    const ports = await context.ports();
+    const found = await findLicences(ports, args[0] ?? '');
+    if (!found.ok) throw new AdminError(found.message, 2);
+    const { licences } = found;
     if (licences.length === 0) throw new AdminError(`No licence matches "${args[0]}".`);
     if (options.json === true) {
       context.io.out(JSON.stringify(licences.map(withoutKeyHash), null, 2));
@@ -115,7 +113,7 @@ const find: AdminCommand<LicenceCommandSettings> = {
     }
     for (const [index, licence] of licences.entries()) {
       if (index > 0) context.io.out('');
-      await describeLicence(context, licence);
+      printLicence(context, await licenceDetails(ports, licence));
     }
     return EXIT_OK;
   },
@@ -153,7 +151,7 @@ function revocationReason(value: string | boolean | undefined): string | null {
   return reason;
 }
 
-const revoke: AdminCommand<LicenceCommandSettings> = {
+const revoke: LicenceCommand = {
   name: 'licences revoke',
   summary: 'Revoke a licence now (validations answer DEACTIVATED until it is reinstated)',
   details: [
@@ -172,8 +170,8 @@ const revoke: AdminCommand<LicenceCommandSettings> = {
   },
   async run(context, { args, options }) {
     const reason = revocationReason(options.reason);
-    const { db, licence } = await findOneLicence(context, args[0] ?? '');
-    const revoked = await revokeLicence(db, licence.id, context.now(), reason);
+    const { ports, licence } = await oneLicence(context, args[0] ?? '');
+    const revoked = await revokeLicence(ports.database.db, licence.id, ports.clock(), reason);
     if (!revoked) {
       context.io.out(
         `Licence ${licence.id} was revoked already (${formatTime(licence.revokedAt)}); nothing changed.`,
@@ -184,7 +182,7 @@ const revoke: AdminCommand<LicenceCommandSettings> = {
       `Revoked licence ${licence.id} (${licence.type} ${licence.edition}, ${licence.email}).`,
     );
     context.io.out(
-      `Validations answer DEACTIVATED (revoked) within ${context.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; payment events do not change that.`,
+      `Validations answer DEACTIVATED (revoked) within ${ports.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; payment events do not change that.`,
     );
     context.io.out(
       `Revoked its ${tokenCount(revoked.endedTokens)} with it; reinstating does not bring them back.`,
@@ -201,27 +199,27 @@ const revoke: AdminCommand<LicenceCommandSettings> = {
   },
 };
 
-const reinstate: AdminCommand<LicenceCommandSettings> = {
+const reinstate: LicenceCommand = {
   name: 'licences reinstate',
   summary: 'Lift a revocation (validations answer as the subscription and dates say)',
   details:
     'The licence returns to the state its subscription and dates give it: valid if it is paid for, otherwise deactivated, expired or due for deletion as the lifecycle has recorded meanwhile.',
   arguments: [licenceArgument],
   async run(context, { args }) {
-    const { db, licence } = await findOneLicence(context, args[0] ?? '');
-    const reinstated = await reinstateLicence(db, licence.id, context.now());
+    const { ports, licence } = await oneLicence(context, args[0] ?? '');
+    const reinstated = await reinstateLicence(ports.database.db, licence.id, ports.clock());
     if (!reinstated) {
       context.io.out(`Licence ${licence.id} is not revoked; nothing changed.`);
       return EXIT_OK;
     }
     context.io.out(
-      `Reinstated licence ${licence.id}; validations now answer: ${state(reinstated, context.now())}.`,
+      `Reinstated licence ${licence.id}; validations now answer: ${state(reinstated, ports.clock())}.`,
     );
     return EXIT_OK;
   },
 };
 
-const extend: AdminCommand<LicenceCommandSettings> = {
+const extend: LicenceCommand = {
   name: 'licences extend-trial',
   summary: 'Extend a trial licence by a number of days',
   details:
@@ -239,11 +237,11 @@ const extend: AdminCommand<LicenceCommandSettings> = {
     if (days > MAX_TRIAL_EXTENSION_DAYS) {
       throw new AdminError(`--days can be at most ${MAX_TRIAL_EXTENSION_DAYS}.`, 2);
     }
-    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    const { ports, licence } = await oneLicence(context, args[0] ?? '');
     if (licence.type !== 'Trial') {
       throw new AdminError(`Licence ${licence.id} is a ${licence.type} licence, not a trial.`);
     }
-    const extended = await extendTrial(db, licence, days, context.now());
+    const extended = await extendTrial(ports.database.db, licence, days, ports.clock());
     context.io.out(
       `Trial ${licence.id} now ends ${formatTime(extended.expiresAt)} (was ${formatTime(licence.expiresAt)}).`,
     );
@@ -251,7 +249,7 @@ const extend: AdminCommand<LicenceCommandSettings> = {
   },
 };
 
-const resend: AdminCommand<LicenceCommandSettings> = {
+const resend: LicenceCommand = {
   name: 'licences resend',
   summary: 'Send the licence e-mail again (a link to get a new key, or --new-key)',
   details: [
@@ -274,21 +272,16 @@ const resend: AdminCommand<LicenceCommandSettings> = {
     if (keep.length > 0 && options['new-key'] !== true) {
       throw new AdminError('--keep-tokens goes with --new-key.', 2);
     }
-    const { db, licence } = await findOneLicence(context, args[0] ?? '');
-    const secretKey = await secretKeyOf(context, db);
-    const publicBaseUrl = context.env.PUBLIC_BASE_URL;
+    const { ports, licence } = await oneLicence(context, args[0] ?? '');
+    const mail = {
+      db: ports.database.db,
+      secretKey: ports.secretKey,
+      publicBaseUrl: ports.env.PUBLIC_BASE_URL,
+      accountBaseUrl: ports.env.ACCOUNT_API_URL ?? ports.env.PUBLIC_BASE_URL,
+      clock: ports.clock,
+    };
     if (options['new-key'] === true) {
-      const result = await issueReplacementKey(
-        {
-          db,
-          secretKey,
-          publicBaseUrl,
-          accountBaseUrl: context.env.ACCOUNT_API_URL ?? publicBaseUrl,
-          clock: context.now,
-        },
-        licence,
-        keep,
-      );
+      const result = await issueReplacementKey(mail, licence, keep);
       if (!result.ok)
         throw new AdminError('The key changed while replacing it; run the command again.');
       context.io.out(
@@ -298,7 +291,7 @@ const resend: AdminCommand<LicenceCommandSettings> = {
         `Revoked ${tokenCount(result.endedTokens)} with the old key; ${tokenCount(result.keptTokens)} kept.`,
       );
     } else {
-      await sendLostKeyEmail({ db, secretKey, publicBaseUrl, clock: context.now }, licence.email);
+      await sendLostKeyEmail(mail, licence.email);
       context.io.out(`Queued the lost-key e-mail for ${licence.email} (links valid for 24 hours).`);
     }
     context.io.out('The running server delivers queued e-mail within a minute (`outbox show`).');
@@ -306,7 +299,7 @@ const resend: AdminCommand<LicenceCommandSettings> = {
   },
 };
 
-const releaseOrg: AdminCommand<LicenceCommandSettings> = {
+const releaseOrg: LicenceCommand = {
   name: 'licences release-org',
   summary: "Free an org's slot in the licence's quota now (e.g. after a sandbox refresh)",
   details: [
@@ -332,9 +325,9 @@ const releaseOrg: AdminCommand<LicenceCommandSettings> = {
         2,
       );
     }
-    const { db, licence } = await findOneLicence(context, args[0] ?? '');
+    const { ports, licence } = await oneLicence(context, args[0] ?? '');
     const result = await releaseLicenceOrg(
-      { db, clock: context.now },
+      { db: ports.database.db, clock: ports.clock },
       { licenceId: licence.id, orgId: reading.id, by: 'operator' },
     );
     if (!result.ok) {
@@ -348,14 +341,14 @@ const releaseOrg: AdminCommand<LicenceCommandSettings> = {
       `Released org ${result.released.orgId} from licence ${licence.id} (first seen ${formatTime(result.released.firstSeenAt)}, last seen ${formatTime(result.released.lastSeenAt)}).`,
     );
     context.io.out(
-      `Validations count it no more within ${context.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; it is admitted again as a new org if it validates later.`,
+      `Validations count it no more within ${ports.env.LICENSE_VALIDATION_CACHE_SECONDS} seconds; it is admitted again as a new org if it validates later.`,
     );
     return EXIT_OK;
   },
 };
 
 /** Licence support commands (listed by the domain's manifest, decision 169). */
-export const licenceAdminCommands: readonly AdminCommand<LicenceCommandSettings>[] = [
+export const licenceAdminCommands: readonly LicenceCommand[] = [
   find,
   revoke,
   reinstate,

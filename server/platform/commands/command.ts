@@ -34,11 +34,21 @@ export interface CommandSettings {
   SECRET_KEY?: string;
 }
 
-export interface AdminContext<TSettings extends CommandSettings = CommandSettings> {
+export interface AdminContext<
+  TSettings extends CommandSettings = CommandSettings,
+  TPorts = unknown,
+> {
   env: TSettings;
   io: AdminIo;
   /** Opens the database as the server does (migrations applied) on first call; closed after the command. */
   database(): Promise<Database>;
+  /**
+   * The service's ports, the very ones its routes get (decision 232): run in the server (the admin
+   * socket), the running server's own; from the CLI, assembled once on `database()`'s database by
+   * the one assembly the server uses (`assembleDeps`). A command passes them to its domain's query
+   * and command functions and prints what they return.
+   */
+  ports(): Promise<TPorts>;
   /** Resolves a path the operator typed against the directory they ran the command in. */
   resolvePath(path: string): string;
   /** The operator's files, at paths from `resolvePath`. */
@@ -72,9 +82,15 @@ export interface AdminInput {
 /**
  * One operator command, e.g. `releases publish <manifest.json>`. Add a command by exporting one
  * from your domain folder and loading it in the `adminCommands` of the domain's manifest
- * (`defineDomain`, decision 169).
+ * (`defineDomain`, decision 169). A command is a printer (decision 232): it parses its arguments,
+ * calls its domain's query or command function with `context.ports()` and prints the data it
+ * returns; the query, the rules and the dependencies live in the domain, where the console's
+ * endpoints call the same functions.
  */
-export interface AdminCommand<TSettings extends CommandSettings = CommandSettings> {
+export interface AdminCommand<
+  TSettings extends CommandSettings = CommandSettings,
+  TPorts = unknown,
+> {
   /** Space-separated words that select it: `releases publish`. The first word is its group. */
   name: string;
   summary: string;
@@ -89,7 +105,7 @@ export interface AdminCommand<TSettings extends CommandSettings = CommandSetting
    */
   whileServing?: 'in-server' | 'here' | 'stop-first';
   /** Returns the exit code (0 = success); throw AdminError for a failure with a clear message. */
-  run: (context: AdminContext<TSettings>, input: AdminInput) => Promise<number>;
+  run: (context: AdminContext<TSettings, TPorts>, input: AdminInput) => Promise<number>;
 }
 
 /** A failure the operator can act on: printed as is, exit code 1 (2 for usage mistakes). */

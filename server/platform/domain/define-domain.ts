@@ -25,9 +25,10 @@ export interface Domain<RouteDeps, JobContext, Settings extends CommandSettings 
   /**
    * Loaded by the admin CLI, and by the server only when its admin socket runs a command, so a
    * server never loads what the commands need otherwise (decisions 135 and 189:
-   * `server/lazy-imports.test.ts`).
+   * `server/lazy-imports.test.ts`). Their `context.ports()` are the ports the domain's routes
+   * get (decision 232).
    */
-  adminCommands?: () => Promise<readonly AdminCommand<Settings>[]>;
+  adminCommands?: () => Promise<readonly AdminCommand<Settings, RouteDeps>[]>;
   /**
    * Its background jobs (decision 174), made once when the server starts; the runtime runs every
    * domain's jobs on the one runner.

@@ -1,3 +1,4 @@
+import type { ServicePorts } from '#server/platform/ports/service-ports.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { defineDomain } from '../domain/define-domain.ts';
 import type { Logger } from '../logger.ts';
@@ -16,7 +17,7 @@ interface EmailJobContext {
 }
 
 /** The e-mail outbox: its poller on every instance (woken by `deps.wakeOutbox`) and the `outbox` commands. */
-export const emailDomain = defineDomain<never, EmailJobContext>({
+export const emailDomain = defineDomain<ServicePorts, EmailJobContext>({
   name: 'email',
   adminCommands: async () => (await import('./outbox-admin-commands.ts')).outboxAdminCommands,
   jobs: ({ deps }) => [

@@ -1,5 +1,8 @@
-import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
-import { outboxStatuses, type OutboxStatus } from '#server/platform/db/schema.ts';
+import {
+  createOutboxRepository,
+  outboxStatuses,
+  type OutboxStatus,
+} from '#server/platform/email/outbox-repository.ts';
 import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
 import { formatTime, positiveInteger, printTable } from '#server/platform/commands/command-io.ts';
 

@@ -16,6 +16,9 @@ import {
 } from 'drizzle-orm';
 import type { Executor } from '../db/database.ts';
 import { emailOutbox, type OutboxStatus, type StoredAttachment } from '../db/schema.ts';
+
+/** An outbox row's states, for the commands that filter by them. */
+export { outboxStatuses, type OutboxStatus } from '../db/schema.ts';
 import type { EmailAttachment } from './outgoing-email.ts';
 import type { RenderedEmail } from './render-email.ts';
 

@@ -1,24 +1,18 @@
-import { AdminError, EXIT_OK, type AdminCommand } from '#server/platform/commands/command.ts';
-import { secretKeyOf } from '#server/platform/commands/command-io.ts';
-import { parseDocumentNumber } from '#server/billing/documents/payment-document.ts';
-import { createPaymentDocumentRepository } from '#server/billing/documents/payment-document-repository.ts';
+import {
+  AdminError,
+  EXIT_OK,
+  type AdminCommand,
+  type CommandSettings,
+} from '#server/platform/commands/command.ts';
+import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import { sweepInvoiceReminders } from '#server/billing/subscriptions/sweep-invoice-reminders.ts';
-import { adminSyncDeps, type AdminSyncSettings } from '../admin-sync-deps.ts';
-import { handlePaymentEvent } from '#server/billing/subscriptions/sync-subscription.ts';
-import { markLocalInvoicePaid } from './local-invoices.ts';
+import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
+import { recordInvoicePayment } from './record-invoice-payment.ts';
 
-function requireLocalProvider(env: { STRIPE_SECRET_KEY?: string }): void {
-  if (env.STRIPE_SECRET_KEY) {
-    throw new AdminError(
-      'STRIPE_SECRET_KEY is set: invoices live at Stripe (its Dashboard marks them paid).',
-    );
-  }
-}
+/** The invoice commands: printers over the domain's functions (decision 232). */
+type InvoiceCommand = AdminCommand<CommandSettings, BillingPorts>;
 
-/** The sync as the server runs it, for the events a command raises (decision 145). */
-const syncDeps = adminSyncDeps;
-
-const markPaid: AdminCommand<AdminSyncSettings> = {
+const markPaid: InvoiceCommand = {
   name: 'invoices mark-paid',
   summary: 'Record the payment of an open local invoice; a suspended licence works again',
   details: [
@@ -28,26 +22,16 @@ const markPaid: AdminCommand<AdminSyncSettings> = {
   ].join('\n'),
   arguments: [{ name: 'invoice', description: 'The invoice number (INV-…) or id (lin_…)' }],
   async run(context, { args }) {
-    requireLocalProvider(context.env);
     const [given] = args;
     if (!given) throw new AdminError('Name the invoice: invoices mark-paid <invoice>', 2);
-    const db = await context.database();
-    // Our number names the provider's invoice it documents (decision 220).
-    const document = parseDocumentNumber(given)
-      ? await createPaymentDocumentRepository(db).findByNumber(given)
-      : undefined;
-    const idOrNumber = document?.kind === 'invoice' ? document.providerInvoiceId : given;
-    const marked = await markLocalInvoicePaid({ db, clock: context.now }, idOrNumber);
-    if (!marked.ok) throw new AdminError(marked.detail);
-    const deps = await syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
-    for (const event of marked.events) await handlePaymentEvent(deps, event);
-    const shown = document?.number ?? marked.invoice.number ?? marked.invoice.id;
-    context.io.out(`Invoice ${shown} is paid.`);
+    const result = await recordInvoicePayment(await context.ports(), given);
+    if (!result.ok) throw new AdminError(result.detail);
+    context.io.out(`Invoice ${result.shown} is paid.`);
     return EXIT_OK;
   },
 };
 
-const remind: AdminCommand<AdminSyncSettings> = {
+const remind: InvoiceCommand = {
   name: 'invoices remind',
   summary: 'Send the reminders of overdue invoices and suspend licences past the grace time now',
   details: [
@@ -56,9 +40,7 @@ const remind: AdminCommand<AdminSyncSettings> = {
     'Works with Stripe and with the local provider.',
   ].join('\n'),
   async run(context) {
-    const db = await context.database();
-    const deps = await syncDeps(db, context.env, context.now, await secretKeyOf(context, db));
-    const report = await sweepInvoiceReminders(deps);
+    const report = await sweepInvoiceReminders(syncDepsOf(await context.ports()));
     context.io.out(
       `${report.reminded} reminders queued, ${report.suspended} licences checked for suspension, ${report.failed} failed.`,
     );
@@ -67,7 +49,4 @@ const remind: AdminCommand<AdminSyncSettings> = {
 };
 
 /** Invoices sent for payment (decisions 144, 145): mark paid (local), remind now; `invoices list` lists the documents. */
-export const localInvoiceAdminCommands: readonly AdminCommand<AdminSyncSettings>[] = [
-  markPaid,
-  remind,
-];
+export const localInvoiceAdminCommands: readonly InvoiceCommand[] = [markPaid, remind];
