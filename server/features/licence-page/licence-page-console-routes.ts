@@ -13,7 +13,11 @@ import {
 import { defineRoute, defineRoutes } from '#server/platform/api-doc/define-route.ts';
 import type { AppEnv } from '#server/platform/http/types.ts';
 import type { FeaturePorts } from '../feature-ports.ts';
-import { answerChangeRequest, changeRequestView, listChangeRequests } from './change-request-repository.ts';
+import {
+  answerChangeRequest,
+  changeRequestView,
+  listChangeRequests,
+} from './change-request-repository.ts';
 import {
   checkCustomerView,
   endCustomerView,
