@@ -32,6 +32,36 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ DATABASE_POOL_MAX: 'many' })).toThrow(/DATABASE_POOL_MAX/);
   });
 
+  it('takes a direct URL beside a pooled one, and time limits in milliseconds (decision 237)', () => {
+    const pooled = 'postgres://orgsmith@127.0.0.1:6432/orgsmith';
+    const direct = 'postgres://orgsmith@127.0.0.1:5432/orgsmith';
+    expect(parseEnv({ DATABASE_URL: direct }).DATABASE_DIRECT_URL).toBe(direct);
+    const env = parseEnv({
+      DATABASE_URL: pooled,
+      DATABASE_DIRECT_URL: direct,
+      DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0',
+    });
+    expect(env.DATABASE_DIRECT_URL).toBe(direct);
+    expect(env.databaseTimeouts).toEqual({
+      statementTimeoutMs: 5000,
+      idleInTransactionTimeoutMs: 0,
+    });
+    expect(parseEnv({}).databaseTimeouts).toEqual({
+      statementTimeoutMs: 30_000,
+      idleInTransactionTimeoutMs: 60_000,
+    });
+    expect(() => parseEnv({ DATABASE_DIRECT_URL: direct })).toThrow(
+      /DATABASE_DIRECT_URL: needs DATABASE_URL/,
+    );
+    expect(() => parseEnv({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: 'mysql://x' })).toThrow(
+      /DATABASE_DIRECT_URL: must be a postgres:\/\/ URL/,
+    );
+    expect(() => parseEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(
+      /DATABASE_STATEMENT_TIMEOUT_MS/,
+    );
+  });
+
   it('derives PUBLIC_BASE_URL from PORT and strips trailing slashes', () => {
     expect(parseEnv({ PORT: '4100' }).PUBLIC_BASE_URL).toBe('http://localhost:4100');
     expect(

@@ -8,6 +8,7 @@ import {
   DEFAULT_BACKUP_KEEP,
   parseBackupInterval,
 } from './backup/backup-interval.ts';
+import { DEFAULT_DATABASE_TIMEOUTS } from './platform/db/connection-settings.ts';
 import { isEd25519PrivateKeyPem } from './platform/crypto/signing-keys.ts';
 import { parseSecurityTxtExpires } from './features/security-contact/security-txt.ts';
 import {
@@ -98,8 +99,24 @@ const envShape = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  /**
+   * PostgreSQL itself for what needs a session: LISTEN and migrations (decision 237). Default
+   * DATABASE_URL; set it when DATABASE_URL goes through PgBouncer in transaction mode.
+   */
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   /** PostgreSQL connections per instance (plus one for LISTEN); size max_connections for all instances. */
   DATABASE_POOL_MAX: wholeNumber(1, 1000).default(10),
+  /** Milliseconds a statement may run before PostgreSQL cancels it; 0 = no limit. */
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(0, 86_400_000).default(
+    DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs,
+  ),
+  /** Milliseconds a transaction may sit idle before PostgreSQL ends its connection; 0 = no limit. */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(0, 86_400_000).default(
+    DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs,
+  ),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -328,6 +345,14 @@ const envSchema = envShape.transform((env, ctx) => {
       message: 'must not be more than HTTP_REQUEST_TIMEOUT_SECONDS',
     });
   }
+  // A direct URL alone would leave the pool on the embedded database and LISTEN elsewhere.
+  if (env.DATABASE_DIRECT_URL !== undefined && env.DATABASE_URL === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_DIRECT_URL'],
+      message: 'needs DATABASE_URL, the pooled URL of the same database',
+    });
+  }
   // A schedule without a place to write would silently take no backups.
   for (const name of ['BACKUP_EVERY', 'BACKUP_KEEP'] as const) {
     if (env[name] !== undefined && env.BACKUP_DIR === undefined) {
@@ -381,6 +406,11 @@ const envSchema = envShape.transform((env, ctx) => {
     VIES_URL: env.VIES_URL.replace(/\/$/, ''),
     BACKUP_EVERY: env.BACKUP_DIR ? (env.BACKUP_EVERY ?? DEFAULT_BACKUP_EVERY_MS) : undefined,
     BACKUP_KEEP: env.BACKUP_KEEP ?? DEFAULT_BACKUP_KEEP,
+    DATABASE_DIRECT_URL: env.DATABASE_DIRECT_URL ?? env.DATABASE_URL,
+    databaseTimeouts: {
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     payments,
     connectionLimits: {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,

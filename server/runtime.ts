@@ -88,6 +88,8 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
   });
   const database: DatabaseHandle = await openDatabase({
     databaseUrl: env.DATABASE_URL,
+    directUrl: env.DATABASE_DIRECT_URL,
+    timeouts: env.databaseTimeouts,
     dataDir: env.DATA_DIR,
     poolMax: env.DATABASE_POOL_MAX,
     onLockLost: (error) => {

@@ -70,6 +70,8 @@ async function defaultOpenDatabase(env: Env): Promise<DatabaseHandle> {
   if (!env.DATABASE_URL) await assertEmbeddedDatabaseFree(env);
   return openDatabase({
     databaseUrl: env.DATABASE_URL,
+    directUrl: env.DATABASE_DIRECT_URL,
+    timeouts: env.databaseTimeouts,
     dataDir: env.DATA_DIR,
     poolMax: env.DATABASE_POOL_MAX,
   });

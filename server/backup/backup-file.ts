@@ -1,3 +1,4 @@
+import { unlimitedStatements } from '../platform/db/connection-settings.ts';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
@@ -202,6 +203,8 @@ export async function restoreBackup(db: Database, file: string): Promise<Restore
   let table: TableInfo | undefined;
   try {
     await db.transaction(async (tx) => {
+      // A restore rebuilds each table's indexes over all its rows: no statement limit here.
+      await tx.execute(unlimitedStatements);
       const repository = createBackupRepository(tx);
       let tables = new Map<string, TableInfo>();
       let columns: string[] = [];

@@ -1,3 +1,4 @@
+import { unlimitedStatements } from '../platform/db/connection-settings.ts';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database, Executor } from '../platform/db/database.ts';
@@ -253,5 +254,12 @@ export type BackupRepository = ReturnType<typeof createBackupRepository>;
 
 /** Runs `work` in one transaction that sees one snapshot of the whole database. */
 export function inSnapshot<T>(db: Database, work: (tx: Executor) => Promise<T>): Promise<T> {
-  return db.transaction(work, { isolationLevel: 'repeatable read', accessMode: 'read only' });
+  return db.transaction(
+    async (tx) => {
+      // A backup's reads grow with the data: no statement limit in its snapshot.
+      await tx.execute(unlimitedStatements);
+      return work(tx);
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }

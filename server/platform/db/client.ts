@@ -10,6 +10,11 @@ import * as schema from './schema.ts';
 import type { Database } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate } from './migrate.ts';
+import {
+  DEFAULT_DATABASE_TIMEOUTS,
+  startupOptions,
+  type DatabaseTimeouts,
+} from './connection-settings.ts';
 import { createPgNotifications, type NotificationHandler } from './notifications.ts';
 
 /** What the PostgreSQL connection pool holds right now (`/metrics`). */
@@ -23,6 +28,8 @@ export interface DatabasePoolStats {
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL through a pooler in transaction mode (DATABASE_DIRECT_URL differs from DATABASE_URL). */
+  pooled?: boolean;
   /** The connection pool's counts; PostgreSQL only (PGlite is one connection in this process). */
   poolStats?: () => DatabasePoolStats;
   /**
@@ -74,6 +81,13 @@ export interface OpenDatabaseOptions {
   onLockLost?: (error: Error) => void;
   /** PostgreSQL: connections the pool may open (DATABASE_POOL_MAX, default 10). */
   poolMax?: number;
+  /**
+   * PostgreSQL itself, for LISTEN and migrations (DATABASE_DIRECT_URL); default `databaseUrl`.
+   * When it differs, `databaseUrl` is taken to be a pooler in transaction mode (decision 237).
+   */
+  directUrl?: string | undefined;
+  /** PostgreSQL's time limits on every connection (DATABASE_*_TIMEOUT_MS). */
+  timeouts?: DatabaseTimeouts;
 }
 
 /** One round trip to the database (readiness checks). */
@@ -81,15 +95,43 @@ export async function pingDatabase(db: Database): Promise<void> {
   await db.execute(sql`select 1`);
 }
 
+/**
+ * Applies the pending migrations on one connection straight to PostgreSQL (DATABASE_DIRECT_URL),
+ * closed again before the pool opens. No statement limit: a migration's statements grow with the
+ * data (an index over every row); the idle-in-transaction limit still holds.
+ */
+async function migrateDirect(directUrl: string, timeouts: DatabaseTimeouts): Promise<void> {
+  const connection = new pg.Pool({
+    connectionString: directUrl,
+    max: 1,
+    connectionTimeoutMillis: 5_000,
+    options: startupOptions({ ...timeouts, statementTimeoutMs: 0 }),
+  });
+  connection.on('error', () => undefined);
+  try {
+    await migrate(attributed(drizzlePg(connection, { schema })));
+  } finally {
+    await connection.end();
+  }
+}
+
 /** Opens the database and applies every pending migration before returning. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    const directUrl = options.directUrl ?? options.databaseUrl;
+    const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+    // Through a pooler in transaction mode (PgBouncer) a connection is a server connection only
+    // for one transaction: the limits go in each transaction, not in startup parameters, which
+    // PgBouncer refuses; straight to PostgreSQL, every connection starts with them.
+    const pooled = directUrl !== options.databaseUrl;
+    await migrateDirect(directUrl, timeouts);
     // A request waits at most 3 s for a connection: while the server is down it gets a 503
     // (decision 112), never a hang.
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolMax ?? 10,
       connectionTimeoutMillis: 3_000,
+      ...(pooled ? {} : { options: startupOptions(timeouts) }),
     });
     // An idle client whose server connection dies (restart, dropped test database) must not crash
     // the process; the pool discards it and the next query opens a fresh connection.
@@ -97,12 +139,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // A connection that dies while checked out (between two statements of a transaction) would
     // otherwise raise an unhandled 'error' event; its next query fails and the pool drops it.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db: Database = attributed(drizzlePg(pool, { schema }));
-    await migrate(db);
-    const notifications = createPgNotifications(options.databaseUrl);
+    const db: Database = attributed(drizzlePg(pool, { schema }), pooled ? { timeouts } : {});
+    // LISTEN holds a session: one connection of its own, never through the pooler.
+    const notifications = createPgNotifications(directUrl, { options: startupOptions(timeouts) });
     return {
       db,
       kind: 'postgres',
+      pooled,
       poolStats: () => ({
         total: pool.totalCount,
         idle: pool.idleCount,

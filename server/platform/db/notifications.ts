@@ -19,7 +19,10 @@ const RECONNECT_DELAY_MS = 1_000;
  * drops (a server restart, a network cut), it reconnects every second and tells each handler it
  * may have missed something, so a cache over the data is cleared rather than left stale.
  */
-export function createPgNotifications(connectionString: string): Notifications {
+export function createPgNotifications(
+  connectionString: string,
+  settings: { options?: string } = {},
+): Notifications {
   const handlers = new Map<string, Set<NotificationHandler>>();
   let client: pg.Client | undefined;
   let connecting: Promise<pg.Client | undefined> | undefined;
@@ -51,7 +54,11 @@ export function createPgNotifications(connectionString: string): Notifications {
     if (client) return client;
     if (connecting) return connecting;
     connecting = (async () => {
-      const next = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+      const next = new pg.Client({
+        connectionString,
+        connectionTimeoutMillis: 5_000,
+        ...(settings.options ? { options: settings.options } : {}),
+      });
       const lost = () => {
         if (client === next) client = undefined;
         next.removeAllListeners();
