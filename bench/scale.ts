@@ -54,6 +54,7 @@ import {
 } from '../server/platform/node-flags.ts';
 import { assembleDeps, createRuntime } from '../server/runtime.ts';
 import { siteConfig } from '../shared/site-config.ts';
+import { startPgBouncer, type PgBouncer } from '../tests/support/pgbouncer.ts';
 import { buildSite, freePort, stopOnExit, waitForOk } from './support/server.ts';
 
 const run = promisify(execFile);
@@ -82,7 +83,7 @@ const args = z
   .object({
     licences: positiveInteger.max(10_000_000),
     mixedSeconds: positiveInteger.max(3600),
-    instances: positiveInteger.max(32),
+    instances: positiveInteger.max(100),
     duration: positiveInteger.max(600),
     rounds: positiveInteger.max(20),
     warmup: positiveInteger.max(600),
@@ -122,6 +123,8 @@ const targets = {
 };
 
 const log = (line: string) => console.log(line);
+const verdicts: string[] = [];
+const verdict = (ok: boolean, text: string) => verdicts.push(`${ok ? '✓' : '✗'} ${text}`);
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
@@ -662,29 +665,41 @@ async function adminCommand(url: string, command: string[]): Promise<{ s: number
 interface Instance {
   baseUrl: string;
   stop: () => Promise<void>;
+  /** Sends SIGTERM and answers how long the process took to exit, and its exit code. */
+  terminate: () => Promise<{ ms: number; code: number | null }>;
 }
 
-async function startInstance(url: string, poolMax: number): Promise<Instance> {
+async function startInstance(
+  url: string,
+  poolMax: number,
+  fleet: { directUrl: string; heapMb: number } | undefined = undefined,
+): Promise<Instance> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-scale-instance-'));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      ...SERVER_ENVIRONMENT,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      CONSOLE_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      PUBLIC_BASE_URL: baseUrl,
-      DATABASE_URL: url,
-      DATABASE_POOL_MAX: String(poolMax),
-      SECRET_KEY,
-      LICENSE_VALIDATION_RATE_LIMIT: '1000000000',
-      LOG_LEVEL: 'warn',
+  const heap = fleet ? [`--max-old-space-size=${fleet.heapMb}`] : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, ...heap, SERVER_ENTRY],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        ...SERVER_ENVIRONMENT,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        CONSOLE_PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        PUBLIC_BASE_URL: baseUrl,
+        DATABASE_URL: url,
+        ...(fleet ? { DATABASE_DIRECT_URL: fleet.directUrl } : {}),
+        DATABASE_POOL_MAX: String(poolMax),
+        SECRET_KEY,
+        LICENSE_VALIDATION_RATE_LIMIT: '1000000000',
+        LOG_LEVEL: 'warn',
+      },
     },
-  });
+  );
   const exited = once(child, 'exit');
   const forget = stopOnExit(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -696,9 +711,18 @@ async function startInstance(url: string, poolMax: number): Promise<Instance> {
     forget();
     await rm(dataDir, { recursive: true, force: true });
   };
+  const terminate = async () => {
+    const sent = performance.now();
+    if (child.exitCode === null) child.kill('SIGTERM');
+    const [code] = (await exited) as [number | null];
+    const ms = Math.round(performance.now() - sent);
+    forget();
+    await rm(dataDir, { recursive: true, force: true });
+    return { ms, code };
+  };
   try {
     await Promise.race([
-      waitForOk(`${baseUrl}/readyz`, 120_000, 100),
+      waitForOk(`${baseUrl}/readyz`, 300_000, 250),
       exited.then(([code]) => {
         throw new Error(`an instance exited with ${String(code)} before it was ready`);
       }),
@@ -707,7 +731,7 @@ async function startInstance(url: string, poolMax: number): Promise<Instance> {
     await stop();
     throw error;
   }
-  return { baseUrl, stop };
+  return { baseUrl, stop, terminate };
 }
 
 type Autocannon = (options: Record<string, unknown>) => Promise<unknown>;
@@ -722,7 +746,12 @@ const mixedReport = z.object({
 });
 
 /** Pages, validations and contact-form posts round robin on every instance at once. */
-async function mixedLoad(instances: Instance[], validateBody: string, seconds: number) {
+async function mixedLoad(
+  instances: Instance[],
+  validateBody: string,
+  seconds: number,
+  connections = 3,
+) {
   const csrf = 'benchscale-csrf-token-0123456789';
   const form = JSON.stringify({
     name: 'Bench Scale',
@@ -751,7 +780,7 @@ async function mixedLoad(instances: Instance[], validateBody: string, seconds: n
       mixedReport.parse(
         await autocannon({
           url: instance.baseUrl,
-          connections: 3,
+          connections,
           duration: seconds,
           headers: { 'content-type': 'application/json' },
           requests,
@@ -773,13 +802,238 @@ async function mixedLoad(instances: Instance[], validateBody: string, seconds: n
 
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// Fifty instances through PgBouncer (issue 43 item 5, decision 238)
+
+/** Above this many instances the bench runs the fleet measures below instead of the ones above. */
+const FLEET_FROM = 9;
+/** PgBouncer's server connections for the whole fleet, and each instance's pool of clients to it. */
+const FLEET_BOUNCER_POOL = 20;
+const FLEET_INSTANCE_POOL = 2;
+/** Each instance's V8 heap: fifty Node processes share the machine. */
+const FLEET_HEAP_MB = 128;
+/** How long an instance may take to end after SIGTERM (server/main.ts forces the stop at 10 s). */
+const DRAIN_MS = 10_000;
+
+/** PgBouncer's `SHOW STATS` query count for one database: every statement its pool ran. */
+async function bouncerQueries(bouncer: PgBouncer, database: string): Promise<number> {
+  const client = new pg.Client({ connectionString: bouncer.adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<Record<string, string>>('SHOW STATS');
+    return Number(rows.find((row) => row.database === database)?.total_query_count ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Samples PostgreSQL's connections to `database` (all, and PgBouncer's pooled ones) until stopped. */
+function sampleConnections(bouncer: PgBouncer, database: string) {
+  let all = 0;
+  let pooled = 0;
+  let stopped = false;
+  const client = new pg.Client({ connectionString: adminUrl });
+  const sampling = (async () => {
+    await client.connect();
+    while (!stopped) {
+      const [row] = (
+        await client.query<{ n: string }>(
+          'select count(*) as n from pg_stat_activity where datname = $1',
+          [database],
+        )
+      ).rows;
+      all = Math.max(all, Number(row?.n ?? 0));
+      const pools = await bouncer.pools().catch(() => []);
+      const server = pools
+        .filter((p) => p.database === database)
+        .reduce((sum, p) => sum + p.sv_active + p.sv_idle + p.sv_used + p.sv_login, 0);
+      pooled = Math.max(pooled, server);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await client.end();
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await sampling;
+      return { all, pooled };
+    },
+  };
+}
+
+async function runFleet(): Promise<number> {
+  const fleetName = `orgsmith_fleet_${randomBytes(4).toString('hex')}`;
+  const fleetDb = await createDatabase(fleetName);
+  const instances: Instance[] = [];
+  let bouncer: PgBouncer | undefined;
+  try {
+    log(
+      `bench:scale fleet: ${args.instances} instances, ${args.licences} licences on ${fleetName}; load average ${load()}`,
+    );
+    if (!raw['skip-build']) buildSite();
+    const migrated = await openDatabase({ databaseUrl: fleetDb.url, poolMax: 2 });
+    await migrated.close();
+    const pool = new pg.Pool({ connectionString: fleetDb.url, max: 2 });
+    pool.on('error', () => undefined);
+    const now = new Date();
+    let started = performance.now();
+    await seed(pool, 1, args.licences + 1, now);
+    // The hourly jobs ran a moment ago: the fleet's cluster jobs stay idle during the measures.
+    await pool.query(
+      `insert into job_runs (name, next_run_at, last_started_at, last_finished_at)
+       select name, $1::timestamptz + interval '1 hour', $1, $1
+       from unnest(array['licence-lifecycle', 'invoice-reminders', 'retention']) as name
+       on conflict (name) do update set next_run_at = excluded.next_run_at`,
+      [now],
+    );
+    await pool.end();
+    log(
+      `Seeded ${args.licences} licences in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    );
+
+    bouncer = await startPgBouncer({
+      upstream: fleetDb.url,
+      poolSize: FLEET_BOUNCER_POOL,
+      maxClientConn: args.instances * FLEET_INSTANCE_POOL + 50,
+    });
+    const connections = sampleConnections(bouncer, fleetName);
+    const fleet = { directUrl: fleetDb.url, heapMb: FLEET_HEAP_MB };
+    started = performance.now();
+    // Five at a time, as a rolling start on a few hosts would.
+    for (let n = 0; n < args.instances; n += 5) {
+      const batch = Math.min(5, args.instances - n);
+      instances.push(
+        ...(await Promise.all(
+          Array.from({ length: batch }, () =>
+            startInstance(bouncer?.url ?? '', FLEET_INSTANCE_POOL, fleet),
+          ),
+        )),
+      );
+    }
+    const startS = (performance.now() - started) / 1000;
+    log(
+      `${instances.length} instances up through PgBouncer in ${startS.toFixed(0)} s (load ${load()})`,
+    );
+
+    // Every instance under a light mixed load at once (one connection each).
+    const mixed = await mixedLoad(instances, validationBody(3), args.mixedSeconds, 1);
+    log(
+      `Mixed load on all ${instances.length} for ${args.mixedSeconds} s: ${mixed.requests} requests, ${mixed.ok} 2xx, ${mixed.refused} 4xx, ${mixed.serverErrors} 5xx, ${mixed.failed} errors (load ${load()})`,
+    );
+    verdict(
+      mixed.serverErrors === 0 && mixed.failed === 0,
+      `${mixed.serverErrors} × 5xx, ${mixed.failed} errors`,
+    );
+
+    // Validation on one instance while the others idle (their background work still counted).
+    const [first] = instances;
+    if (!first) throw new Error('no instance');
+    const validateUrl = `${first.baseUrl}/account/v1/licenses/validate`;
+    const body = validationBody(3);
+    await cannonPost(validateUrl, body, args.warmup, args.latencyConnections);
+    const queriesBefore = await bouncerQueries(bouncer, fleetName);
+    const latencyRuns: CannonReport[] = [];
+    for (let round = 0; round < args.rounds; round++) {
+      latencyRuns.push(await cannonPost(validateUrl, body, args.duration, args.latencyConnections));
+    }
+    const queries = (await bouncerQueries(bouncer, fleetName)) - queriesBefore;
+    const validations = latencyRuns.reduce((sum, r) => sum + r.requests.total, 0);
+    const failedValidations = latencyRuns.reduce(
+      (sum, r) => sum + r.non2xx + r.errors + r.timeouts,
+      0,
+    );
+    const p99 = middle(latencyRuns.map((r) => r.latency.p99));
+    const p50 = middle(latencyRuns.map((r) => r.latency.p50));
+    const statementsPerValidation = Number((queries / Math.max(1, validations)).toFixed(4));
+    log(
+      `Validation on 1 of ${instances.length} at ${args.latencyConnections} connections: p50 ${p50} ms, p99 ${p99} ms, ${validations} validations (${failedValidations} failed); ${queries} statements through PgBouncer from all ${instances.length} instances meanwhile: ${statementsPerValidation} per validation (load ${load()})`,
+    );
+    verdict(p99 <= targets.validateP99Ms, `validation p99 ${p99} ms ≤ ${targets.validateP99Ms} ms`);
+    verdict(
+      statementsPerValidation <= 0.05,
+      `${statementsPerValidation} statements per validation ≤ 0.05`,
+    );
+
+    // A rolling stop: each instance in turn gets SIGTERM and must end within its drain time.
+    const stops: Array<{ ms: number; code: number | null }> = [];
+    while (instances.length > 0) {
+      const instance = instances.shift();
+      if (instance) stops.push(await instance.terminate());
+    }
+    const slowest = Math.max(...stops.map((s) => s.ms));
+    const unclean = stops.filter((s) => s.code !== 0).length;
+    log(
+      `Rolling stop of ${stops.length}: slowest ${slowest} ms, median ${middle(stops.map((s) => s.ms))} ms, ${unclean} ended with an error (load ${load()})`,
+    );
+    verdict(
+      slowest <= DRAIN_MS && unclean === 0,
+      `every instance ended within ${DRAIN_MS} ms of SIGTERM (slowest ${slowest} ms), exit code 0`,
+    );
+    const seen = await connections.stop();
+    log(
+      `PostgreSQL connections to the database: at most ${seen.all} (${seen.pooled} of them PgBouncer's, pool ${FLEET_BOUNCER_POOL}; the rest one direct LISTEN connection per instance)`,
+    );
+    verdict(
+      seen.pooled <= FLEET_BOUNCER_POOL,
+      `PgBouncer's server connections ${seen.pooled} ≤ its pool of ${FLEET_BOUNCER_POOL}`,
+    );
+
+    const figures = {
+      licences: args.licences,
+      instances: args.instances,
+      instance_pool: FLEET_INSTANCE_POOL,
+      pgbouncer_pool: FLEET_BOUNCER_POOL,
+      heap_mb: FLEET_HEAP_MB,
+      start_s: Number(startS.toFixed(1)),
+      mixed_requests: mixed.requests,
+      mixed_5xx: mixed.serverErrors,
+      validate_p50_ms: p50,
+      validate_p99_ms: p99,
+      validate_connections: args.latencyConnections,
+      pg_connections_max: seen.all,
+      pg_pooled_connections_max: seen.pooled,
+      statements_per_validation: statementsPerValidation,
+      drain_max_ms: slowest,
+      // Point-in-time recovery is measured by the deploy suite (tests/deploy/pitr.test.ts), not here.
+      pitr_restore_s: null,
+    };
+    await mkdir('bench/results', { recursive: true });
+    const file = path.join(
+      'bench/results',
+      `scale-fleet-${new Date().toISOString().replaceAll(':', '-')}.json`,
+    );
+    await writeFile(
+      file,
+      JSON.stringify(
+        {
+          args,
+          node: process.version,
+          cpus: availableParallelism(),
+          loadAverage: load(),
+          figures,
+          verdicts,
+        },
+        null,
+        2,
+      ),
+    );
+    log(`\n${verdicts.join('\n')}\nResults written to ${file}; load average ${load()}`);
+    log(JSON.stringify(figures));
+    return verdicts.some((line) => line.startsWith('✗')) ? 1 : 0;
+  } finally {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await bouncer?.stop();
+    await fleetDb.drop();
+  }
+}
+
+if (args.instances >= FLEET_FROM) process.exit(await runFleet());
+
 const name = `orgsmith_scale_${randomBytes(4).toString('hex')}`;
 const database = await createDatabase(name);
 const restored = await createDatabase(`${name}_restore`);
 const workDir = await mkdtemp(path.join(tmpdir(), 'bench-scale-'));
 const results: Record<string, unknown> = {};
-const verdicts: string[] = [];
-const verdict = (ok: boolean, text: string) => verdicts.push(`${ok ? '✓' : '✗'} ${text}`);
 try {
   log(`bench:scale: ${args.licences} licences on ${name}; load average ${load()}`);
   if (!raw['skip-build'] && !searchOnly) buildSite();

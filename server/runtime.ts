@@ -8,7 +8,7 @@ import type { AppDeps } from './deps.ts';
 import { assembleDeps } from './assemble-deps.ts';
 import type { Env } from './env.ts';
 import { signPublishedReleases } from './licensing/releases/sign-release.ts';
-import { OUTBOX_JOB } from './platform/email/deliver-outbox.ts';
+import { OUTBOX_CHANNEL, OUTBOX_JOB } from './platform/email/deliver-outbox.ts';
 import { startJobs, type JobRunner } from './platform/jobs/start-jobs.ts';
 import { droppedLogLines, type Logger } from './platform/logger.ts';
 import { securityTxtExpiryProblem } from './features/security-contact/security-txt.ts';
@@ -126,7 +126,20 @@ export async function createRuntime(env: Env, logger: Logger): Promise<Runtime> 
       );
       jobs = runner;
       deps.metrics.watchJobs(runner.lastRuns);
-      stoppers.push(() => runner.stop());
+      // Any process that queues an e-mail wakes every worker (decision 238); `undefined` (the
+      // listening connection came back) may hide a missed one, which wakes it too.
+      const unlistening = database
+        .listen(OUTBOX_CHANNEL, () => runner.wake(OUTBOX_JOB))
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'cannot listen for queued e-mails; polling only');
+          return async () => {};
+        });
+      stoppers.push(async () => {
+        await (
+          await unlistening
+        )();
+        await runner.stop();
+      });
       return async () => {
         await Promise.all(stoppers.map((stop) => stop()));
       };

@@ -13,6 +13,11 @@ import { writePrivateFile } from '../platform/data-dir/write-private-file.ts';
 
 /** The migration ledger is compared, not restored: the code that restores has its own. */
 const MIGRATIONS_TABLE = 'schema_migrations';
+/**
+ * Tables that hold a cache, not data (decision 238): rate-limit counters (UNLOGGED) and the live
+ * instances' heartbeats. A backup leaves their rows out; a restore starts them empty.
+ */
+export const CACHE_TABLES: ReadonlySet<string> = new Set(['rate_limit_counters', 'live_instances']);
 /** Rows per line of the file: one fetch from the snapshot's cursor and one insert when restored. */
 const PAGE = 2000;
 /**
@@ -101,7 +106,7 @@ export async function writeBackup(
   try {
     const summary = await inSnapshot(db, async (tx) => {
       const repository = createBackupRepository(tx);
-      const tables = await repository.tables();
+      const tables = (await repository.tables()).filter((t) => !CACHE_TABLES.has(t.name));
       const migrations = await migrationNames(tx);
       await write({
         format: BACKUP_FORMAT,
@@ -320,19 +325,20 @@ export async function databaseDataRowCount(db: Database): Promise<number> {
   const repository = createBackupRepository(db);
   let rows = 0;
   for (const table of await repository.tables()) {
-    if (table.name !== MIGRATIONS_TABLE) rows += await repository.countRowsSinceMigrations(table);
+    if (table.name === MIGRATIONS_TABLE || CACHE_TABLES.has(table.name)) continue;
+    rows += await repository.countRowsSinceMigrations(table);
   }
   return rows;
 }
 
-/** Row counts and content digests of every table except the migration ledger. */
+/** Row counts and content digests of every table except the migration ledger and the caches. */
 export async function databaseFingerprint(
   db: Database,
 ): Promise<Record<string, { rows: number; digest: string }>> {
   const repository = createBackupRepository(db);
   const result: Record<string, { rows: number; digest: string }> = {};
   for (const table of await repository.tables()) {
-    if (table.name === MIGRATIONS_TABLE) continue;
+    if (table.name === MIGRATIONS_TABLE || CACHE_TABLES.has(table.name)) continue;
     result[table.name] = await repository.fingerprint(table);
   }
   return result;

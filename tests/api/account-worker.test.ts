@@ -8,6 +8,9 @@ import { createLogger } from '#server/platform/logger.ts';
 import { createRuntime, type Runtime } from '#server/runtime.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts';
 import { csrfHeaders } from '../support/test-app.ts';
+import { databaseTargets } from '../support/databases.ts';
+import { OUTBOX_CHANNEL, OUTBOX_FALLBACK_POLL_MS } from '#server/platform/email/deliver-outbox.ts';
+import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 
 /** The runtime as `server/main.ts` starts it: the outbox worker delivers what requests queue. */
 describe('outbox worker in the runtime', () => {
@@ -61,5 +64,38 @@ describe('outbox worker in the runtime', () => {
     expect(supportMail.subject).toBe('Contact form: Wes');
     // Nudged, not waiting for the next poll only.
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('delivers an e-mail queued without waking it, woken by NOTIFY long before its fallback poll', async () => {
+    // Queued the way another process would: a plain insert, no `wakeOutbox` (decision 238).
+    await createOutboxRepository(runtime.deps.database.db).enqueue(
+      { kind: 'notify-test', to: 'notified@example.com', subject: 'S', text: 'T', html: 'H' },
+      new Date(),
+    );
+    const started = Date.now();
+    await sink.waitForMail({ to: 'notified@example.com' }, OUTBOX_FALLBACK_POLL_MS - 5_000);
+    expect(Date.now() - started).toBeLessThan(OUTBOX_FALLBACK_POLL_MS - 5_000);
+  });
+});
+
+describe.each(databaseTargets)('the outbox trigger on $name', (target) => {
+  it('notifies the outbox channel once per queuing statement, to any connection listening', async () => {
+    const handle = await target.open();
+    try {
+      const heard: Array<string | undefined> = [];
+      const unlisten = await handle.listen(OUTBOX_CHANNEL, (payload) => heard.push(payload));
+      const outbox = createOutboxRepository(handle.db);
+      await outbox.enqueue(
+        { kind: 'notify-test', to: 'a@example.com', subject: 'S', text: 'T', html: 'H' },
+        new Date(),
+      );
+      for (let wait = 0; wait < 50 && heard.length === 0; wait++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(heard).toEqual(['']);
+      await unlisten();
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -11,7 +11,7 @@ import { runAdmin } from '#server/admin/run-admin.ts';
 import { databaseFingerprint, writeBackup } from '#server/backup/backup-file.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import { migrate, migrationFiles } from '#server/platform/db/migrate.ts';
-import { localCustomers, schemaMigrations } from '#server/platform/db/schema.ts';
+import { localCustomers, rateLimitCounters, schemaMigrations } from '#server/platform/db/schema.ts';
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
 import {
   generateLicenceKey,
@@ -116,6 +116,34 @@ describe.each(databaseTargets)('backup and restore on $name', (target) => {
       t.deps.clock(),
     );
     expect(added.id).toBeGreaterThan(maxId);
+  });
+
+  it('leaves the rate-limit counters, an UNLOGGED cache, out of the backup (decision 238)', async () => {
+    const persistence = z
+      .object({ rows: z.array(z.object({ persistence: z.string() })) })
+      .parse(
+        await t.deps.database.db.execute(
+          sql`select relpersistence as persistence from pg_class where relname = 'rate_limit_counters'`,
+        ),
+      ).rows;
+    expect(persistence).toEqual([{ persistence: 'u' }]);
+    // The forms above counted their hits in the database.
+    await postJson(t, '/api/submitContactForm', {
+      name: 'Counted',
+      emailAddress: 'counted@example.com',
+      message: 'Hello',
+    });
+    expect((await t.deps.database.db.select().from(rateLimitCounters)).length).toBeGreaterThan(0);
+    const file = path.join(dir, 'no-counters.backup.gz');
+    expect((await runAdminOn(t, 'backup', file)).code).toBe(0);
+    const tables = gunzipSync(await readFile(file))
+      .toString()
+      .split('\n')
+      .filter((line) => line.startsWith('{"table":'))
+      .map((line) => z.object({ table: z.string() }).parse(JSON.parse(line)).table);
+    expect(tables).toContain('licences');
+    expect(tables).not.toContain('rate_limit_counters');
+    expect(tables).not.toContain('live_instances');
   });
 
   it('says so when the backup cannot be written, and leaves nothing behind', async () => {

@@ -18,6 +18,25 @@ const BATCH_SIZE = 100;
 /** Due rows one run takes on; a backlog beyond it (after a long outage) goes on in the next. */
 const MAX_PER_RUN = 50_000;
 
+/** Provider calls of one run under way at once: far below Stripe's 100 a second (decision 238). */
+export const PROVIDER_CONCURRENCY = 8;
+
+/** Runs `work` on every item, at most `limit` at once, in order of start. */
+export async function eachAtMost<T>(
+  limit: number,
+  items: readonly T[],
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 /**
  * The hourly lifecycle job (docs/product-rules.md#behaviour): marks lapsed licences past the two-month window (and ended
  * ones past retention) for deletion, deletes those whose month of notice is over, and re-reads
@@ -87,8 +106,9 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
     if (batch.queued > 0) deps.wakeOutbox();
   }
 
-  // Provider calls happen outside the transactions; a failed cancel is retried by the next run.
-  for (const subscriptionId of toCancel) {
+  // Provider calls happen outside the transactions, a few at a time (decision 238); a failed one
+  // is retried by the next run.
+  await eachAtMost(PROVIDER_CONCURRENCY, toCancel, async (subscriptionId) => {
     try {
       await deps.payments.cancelSubscription(subscriptionId);
       await syncSubscription(deps, subscriptionId);
@@ -96,8 +116,8 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
       report.failed++;
       deps.logger.error({ err: error, subscriptionId }, 'could not cancel a lapsed subscription');
     }
-  }
-  for (const subscriptionId of toResync) {
+  });
+  await eachAtMost(PROVIDER_CONCURRENCY, toResync, async (subscriptionId) => {
     try {
       await syncSubscription(deps, subscriptionId);
       report.resynced++;
@@ -105,6 +125,6 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
       report.failed++;
       deps.logger.warn({ err: error, subscriptionId }, 'could not re-read a subscription');
     }
-  }
+  });
   return report;
 }

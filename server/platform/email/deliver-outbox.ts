@@ -340,3 +340,11 @@ export function outboxDeliveryJob(
 
 /** The outbox job's name: wake it after queueing an e-mail. */
 export const OUTBOX_JOB = 'email-outbox';
+/** The channel the outbox's insert trigger notifies (migration 0996, decision 238). */
+export const OUTBOX_CHANNEL = 'email_outbox';
+/**
+ * How often the worker looks for due e-mails without being woken (decision 238): `NOTIFY` wakes it
+ * when one is queued, so this only catches retries coming due and notifications lost while the
+ * listening connection was down (which also wakes it when it comes back).
+ */
+export const OUTBOX_FALLBACK_POLL_MS = 15_000;

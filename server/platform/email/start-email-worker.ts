@@ -1,11 +1,19 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { Job } from '../jobs/job.ts';
-import { createOutboxDelivery, outboxDeliveryJob, type DeliveryOutcome } from './deliver-outbox.ts';
+import {
+  createOutboxDelivery,
+  OUTBOX_FALLBACK_POLL_MS,
+  outboxDeliveryJob,
+  type DeliveryOutcome,
+} from './deliver-outbox.ts';
 import { createMailTransport } from './mail-transport.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 
-/** The process's outbox job: SMTP or `.eml` files per the environment, polling every second. */
+/**
+ * The process's outbox job: SMTP or `.eml` files per the environment, woken by `NOTIFY` when an
+ * e-mail is queued and polling every `OUTBOX_FALLBACK_POLL_MS` besides (decision 238).
+ */
 export function emailOutboxJob(options: {
   db: Database;
   /**
@@ -39,5 +47,9 @@ export function emailOutboxJob(options: {
       logger.info({ transport: transport.name, released: count }, 'e-mail outbox worker started'),
     (error: unknown) => logger.error({ err: error }, 'could not release the outbox leases'),
   );
-  return outboxDeliveryJob(delivery, logger, { ready: released, onStop: () => transport.close() });
+  return outboxDeliveryJob(delivery, logger, {
+    everyMs: OUTBOX_FALLBACK_POLL_MS,
+    ready: released,
+    onStop: () => transport.close(),
+  });
 }

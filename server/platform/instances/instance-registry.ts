@@ -24,6 +24,8 @@ export interface InstanceRegistry {
    * be sure every other one counts it (just started, or not seen by the database for a while).
    */
   shareDivisor(): number | undefined;
+  /** The live count as last read (1 before the first heartbeat): memory limits' divisor. */
+  instanceCount(): number;
   /** Renews this instance's row, forgets long-dead ones and reads the live count. */
   heartbeat(): Promise<number>;
   /** Deletes this instance's row (at a clean stop): the others count one fewer at once. */
@@ -58,6 +60,9 @@ export function createInstanceRegistry(options: {
       // Not seen by the database lately: the others may have stopped counting it.
       if (now - renewedAt >= staleMs - heartbeatMs) return undefined;
       return Math.max(1, live);
+    },
+    instanceCount() {
+      return live;
     },
     async heartbeat() {
       const now = clock();

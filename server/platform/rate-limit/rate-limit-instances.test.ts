@@ -3,13 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { databaseTargets } from '#tests/support/databases.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
-import { liveInstances } from '../db/schema.ts';
+import { liveInstances, rateLimitCounters } from '../db/schema.ts';
 import { createInstanceRegistry, INSTANCE_HEARTBEAT_MS } from '../instances/instance-registry.ts';
-import { rateLimitRules } from './rate-limit-rules.ts';
-import { createRateLimiter, type LimitSharers, type RateLimiter } from './rate-limiter.ts';
+import { licenceValidationRules, rateLimitRules } from './rate-limit-rules.ts';
+import {
+  createRateLimiter,
+  instanceShare,
+  type LimitSharers,
+  type RateLimiter,
+  type RateLimitRule,
+} from './rate-limiter.ts';
 
 const secretKey = 'rate-limit-instances-secret-0123456789abcdef';
 const INSTANCES = 4;
+/** A global limit counted in the database (the checkout-status one before decision 238). */
+const exactRule: RateLimitRule = { name: 'test:all', limit: 600, windowSeconds: 60 };
 
 /** Another connection pool to the same PostgreSQL database: another server instance. */
 async function samePostgres(handle: DatabaseHandle): Promise<DatabaseHandle> {
@@ -27,8 +35,11 @@ async function samePostgres(handle: DatabaseHandle): Promise<DatabaseHandle> {
  * Every instance hits the rule at once, round after round, until each has been refused a few
  * times in a row; returns how many hits were admitted in the window.
  */
-async function admittedInOneWindow(limiters: RateLimiter[], subject: string): Promise<number> {
-  const rule = rateLimitRules.checkoutStatusOverall;
+async function admittedInOneWindow(
+  limiters: RateLimiter[],
+  subject: string,
+  rule: RateLimitRule = exactRule,
+): Promise<number> {
   let admitted = 0;
   const refusedInARow = limiters.map(() => 0);
   while (refusedInARow.some((count) => count < 3)) {
@@ -59,7 +70,7 @@ describe.each(databaseTargets.filter((target) => target.name === 'postgres'))(
     });
 
     it('admits at most the limit plus its 10 % share, whatever the instance count (decision 195)', async () => {
-      const rule = rateLimitRules.checkoutStatusOverall;
+      const rule = exactRule;
       await handle.db.delete(liveInstances);
       const registries = pools.map((pool, n) =>
         createInstanceRegistry({ db: pool.db, clock, id: `instance-${n}` }),
@@ -91,5 +102,68 @@ describe.each(databaseTargets.filter((target) => target.name === 'postgres'))(
       expect(shared).toBeLessThanOrEqual(rule.limit * 1.1);
       expect(alone).toBeGreaterThan(rule.limit * 1.1);
     });
+
+    it('counts a memory limit per instance against the live count, writing nothing (decision 238)', async () => {
+      const rule = rateLimitRules.checkoutStatusOverall;
+      await handle.db.delete(rateLimitCounters);
+      await handle.db.delete(liveInstances);
+      const registries = pools.map((pool, n) =>
+        createInstanceRegistry({ db: pool.db, clock, id: `memory-${n}` }),
+      );
+      for (const registry of registries) await registry.heartbeat();
+      // The count each instance read at its own heartbeat: the later ones saw more.
+      expect(registries.map((registry) => registry.instanceCount())).toEqual([1, 2, 3, 4]);
+      for (const registry of registries) await registry.heartbeat();
+      expect(registries.map((registry) => registry.instanceCount())).toEqual([4, 4, 4, 4]);
+      const limiters = pools.map((pool, n) =>
+        createRateLimiter({ db: pool.db, clock, secretKey, sharers: registries[n] }),
+      );
+      // Spread evenly, the cluster admits the limit: 150 each.
+      expect(await admittedInOneWindow(limiters, 'memory', rule)).toBe(rule.limit);
+      // All on one instance (a pinned client), that instance's part only.
+      const pinned = limiters[0];
+      let admitted = 0;
+      for (let n = 0; n < rule.limit; n++) {
+        if (pinned && (await pinned.hit(rule, 'pinned')).allowed) admitted += 1;
+      }
+      expect(admitted).toBe(rule.limit / INSTANCES);
+      await Promise.all(limiters.map((limiter) => limiter.flush()));
+      expect(await handle.db.select().from(rateLimitCounters)).toEqual([]);
+      await Promise.all(registries.map((registry) => registry.leave()));
+    });
   },
 );
+
+describe('memory limits across fifty instances (decision 238)', () => {
+  const now = new Date('2026-05-04T08:00:10Z');
+  /** Fifty instances in one process: no database is touched (`db` is never used for these rules). */
+  function fleet(instances: number): RateLimiter[] {
+    const sharers: LimitSharers = { shareDivisor: () => instances, instanceCount: () => instances };
+    return Array.from({ length: instances }, () =>
+      createRateLimiter({
+        db: undefined as never,
+        clock: () => now,
+        secretKey,
+        sharers,
+      }),
+    );
+  }
+
+  it('admits the limit spread evenly over fifty, and at most limit + 49 however it is spread', async () => {
+    const validation = licenceValidationRules(600).perCredential;
+    expect(instanceShare(validation.limit, 50)).toBe(12);
+    expect(await admittedInOneWindow(fleet(50), 'key', validation)).toBe(600);
+    // A limit smaller than the fleet: one each, 50 in all (at most limit + N - 1 = 79).
+    const perIp = rateLimitRules.checkoutStatusPerIp;
+    const admitted = await admittedInOneWindow(fleet(50), '203.0.113.9', perIp);
+    expect(admitted).toBe(50);
+    expect(admitted).toBeLessThanOrEqual(perIp.limit + 49);
+  });
+
+  it("reports what is left of the limit as the cluster's, estimated from this instance", async () => {
+    const [first] = fleet(50);
+    const rule = licenceValidationRules(600).perCredential;
+    const decision = await first?.hit(rule, 'key');
+    expect(decision).toMatchObject({ allowed: true, limit: 600, remaining: 550 });
+  });
+});

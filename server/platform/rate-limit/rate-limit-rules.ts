@@ -5,7 +5,8 @@ const DAY = 24 * HOUR;
 
 /**
  * Every rate limit of the service, in one table (decision 053; validation's, which follow the
- * environment, below). Per IP they are generous, because whole
+ * environment, below). Exact limits counted in the database by default; the high-volume reads
+ * marked `counted: 'memory'` are approximate, per instance (decision 238). Per IP they are generous, because whole
  * companies share one address; per e-mail address they bound how many e-mails a stranger can
  * make us send to someone.
  */
@@ -33,8 +34,19 @@ export const rateLimitRules = {
   keepTrialLinkPerIp: { name: 'keep-trial-link:ip', limit: 30, windowSeconds: HOUR },
   // The success page's provider lookups (decision 125): per client, then for all clients, so no
   // crowd spends the Stripe rate limit that checkout and webhooks share.
-  checkoutStatusPerIp: { name: 'checkout-status:ip', limit: 30, windowSeconds: 600 },
-  checkoutStatusOverall: { name: 'checkout-status:all', limit: 600, windowSeconds: 60 },
+  // Polled by every success page: counted in memory per instance (decision 238).
+  checkoutStatusPerIp: {
+    name: 'checkout-status:ip',
+    limit: 30,
+    windowSeconds: 600,
+    counted: 'memory',
+  },
+  checkoutStatusOverall: {
+    name: 'checkout-status:all',
+    limit: 600,
+    windowSeconds: 60,
+    counted: 'memory',
+  },
   // Lost keys: the resend e-mail and the key replacement behind its link (decision 075).
   resendPerIp: { name: 'resend:ip', limit: 20, windowSeconds: HOUR },
   resendPerEmail: { name: 'resend:email', limit: 3, windowSeconds: HOUR },
@@ -61,7 +73,12 @@ export const rateLimitRules = {
  */
 export function licenceValidationRules(perMinute: number) {
   return {
-    perCredential: { name: 'validate:credential', limit: perMinute, windowSeconds: 60 },
-    perIp: { name: 'validate:ip', limit: perMinute * 4, windowSeconds: 60 },
+    perCredential: {
+      name: 'validate:credential',
+      limit: perMinute,
+      windowSeconds: 60,
+      counted: 'memory',
+    },
+    perIp: { name: 'validate:ip', limit: perMinute * 4, windowSeconds: 60, counted: 'memory' },
   } satisfies Record<string, RateLimitRule>;
 }

@@ -13,6 +13,13 @@ export interface RateLimitRule {
   /** Requests allowed per window. */
   limit: number;
   windowSeconds: number;
+  /**
+   * `memory`: an approximate limit counted in this process alone, each instance admitting its
+   * part `ceil(limit / N)` of the live instances N (decision 238) — the high-volume reads
+   * (validation, checkout status) that must cost the database nothing per request. Absent: exact,
+   * counted in the database by every instance (the e-mail-sending forms, decision 085).
+   */
+  counted?: 'memory';
 }
 
 export interface RateLimitDecision {
@@ -55,6 +62,26 @@ export function unconfirmedAllowance(limit: number, instances: number | undefine
 export interface LimitSharers {
   /** The live instance count, or undefined when this instance cannot be sure all count it. */
   shareDivisor(): number | undefined;
+  /** The live instance count as this instance last read it (1 before it has read one). */
+  instanceCount(): number;
+}
+
+/**
+ * What one instance admits of a rule counted in memory (decision 238): its part of the limit
+ * among `instances` live ones, at least one. With requests spread evenly (a balancer that picks
+ * an instance per request), the cluster admits about the limit, and never more than
+ * `limit + instances - 1` whatever the spread; a client whose requests all reach one instance
+ * gets only that instance's part.
+ */
+export function instanceShare(limit: number, instances: number): number {
+  return Math.max(1, Math.ceil(limit / Math.max(1, instances)));
+}
+
+/** One rule and subject in one window, counted by this instance only (decision 238). */
+interface LocalCounter {
+  windowStart: number;
+  windowEnd: number;
+  hits: number;
 }
 
 /** One rule and subject in one window, as this instance knows it. */
@@ -198,9 +225,52 @@ export function createRateLimiter(options: {
     return counter;
   }
 
+  const local = new Map<string, LocalCounter>();
+
+  /** Drops local counters of ended windows, and the oldest ones while there are too many. */
+  function pruneLocal(now: number) {
+    let excess = local.size - maxCounters;
+    for (const [key, counter] of local) {
+      if (counter.windowEnd <= now || excess > 0) {
+        local.delete(key);
+        excess -= 1;
+      }
+    }
+  }
+
+  /**
+   * A rule counted in memory (decision 238): no statement, no wait. The answer's `remaining`
+   * estimates the cluster's by scaling this instance's count by the instance count.
+   */
+  function hitLocally(rule: RateLimitRule, subject: string, now: number): RateLimitDecision {
+    const windowMs = rule.windowSeconds * 1000;
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const windowEnd = windowStart + windowMs;
+    const key = `${rule.name}\n${subject.toLowerCase()}`;
+    let counter = local.get(key);
+    if (!counter || counter.windowStart !== windowStart) {
+      if (counter) local.delete(key);
+      counter = { windowStart, windowEnd, hits: 0 };
+      local.set(key, counter);
+      if (local.size > maxCounters) pruneLocal(now);
+    }
+    const instances = Math.max(1, sharers?.instanceCount() ?? 1);
+    const share = instanceShare(rule.limit, instances);
+    const allowed = counter.hits < share;
+    if (allowed) counter.hits += 1;
+    else onRefusal?.(rule);
+    return {
+      allowed,
+      retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
+      limit: rule.limit,
+      remaining: allowed ? Math.max(0, rule.limit - counter.hits * instances) : 0,
+    };
+  }
+
   const limiter: RateLimiter = {
     async hit(rule, subject) {
       const now = clock().getTime();
+      if (rule.counted === 'memory') return hitLocally(rule, subject, now);
       const windowMs = rule.windowSeconds * 1000;
       const windowStart = Math.floor(now / windowMs) * windowMs;
       const windowEnd = windowStart + windowMs;
@@ -250,6 +320,7 @@ export function createRateLimiter(options: {
         if (due.length === 0) break;
       }
       prune(clock().getTime());
+      pruneLocal(clock().getTime());
     },
   };
   return limiter;
