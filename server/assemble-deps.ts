@@ -24,8 +24,15 @@ export async function assembleDeps(options: {
   wakeOutbox: () => void;
 }): Promise<AppDeps> {
   const { env, database, logger, clock, secretKey } = options;
-  const metrics = metricsEnabled(env) ? createServiceMetrics({ database, clock }) : metricsOff;
   const instances = createInstanceRegistry({ db: database.db, clock });
+  const metrics = metricsEnabled(env)
+    ? createServiceMetrics({
+        database,
+        clock,
+        // Instances sharing PostgreSQL report its cluster-wide gauges once (decision 240).
+        ...(database.kind === 'postgres' ? { cluster: instances } : {}),
+      })
+    : metricsOff;
   return {
     env,
     database,

@@ -66,8 +66,14 @@ export const metricsOff: ServiceMetrics = {
 export function createServiceMetrics(options: {
   database: DatabaseHandle;
   clock: () => Date;
+  /**
+   * Which instance reads the cluster-wide gauges (decision 240): the others leave them out and
+   * take the database's reachability from their heartbeat, so a scrape of them runs no statement.
+   * Without it (one instance, the embedded database) every scrape reads them.
+   */
+  cluster?: { reportsCluster(): boolean; databaseAnswering(): boolean };
 }): ServiceMetrics {
-  const { database, clock } = options;
+  const { database, clock, cluster } = options;
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
@@ -228,6 +234,8 @@ export function createServiceMetrics(options: {
     jobFailed.set(labels, run.failed ? 1 : 0);
   };
 
+  /** Cluster jobs this instance has reported, to leave out when another instance reports them. */
+  const clusterJobsSeen = new Set<string>();
   const outbox = createOutboxRepository(database.db);
   const jobRuns = createJobRunRepository(database.db);
   async function sampleDatabase(): Promise<void> {
@@ -246,6 +254,16 @@ export function createServiceMetrics(options: {
         { ...run, finishedAt: new Date(run.startedAt.getTime() + run.durationMs) },
       );
     }
+    if (cluster && !cluster.reportsCluster()) {
+      // Another instance reports the outbox and the cluster jobs: leave them out here.
+      reachable.set(cluster.databaseAnswering() ? 1 : 0);
+      pending.remove();
+      oldestDue.remove();
+      for (const gauge of [jobFinished, jobDuration, jobRows, jobFailed]) {
+        for (const name of clusterJobsSeen) gauge.remove({ job: name, scope: 'cluster' });
+      }
+      return;
+    }
     try {
       const [backlog, clusterRuns] = await within(
         Promise.all([outbox.backlog(now), jobRuns.list()]),
@@ -253,6 +271,7 @@ export function createServiceMetrics(options: {
       );
       for (const run of clusterRuns) {
         if (!run.lastFinishedAt) continue;
+        clusterJobsSeen.add(run.name);
         setJob(
           { job: run.name, scope: 'cluster' },
           {

@@ -168,6 +168,7 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
       expect(licenceActionSchema.safeParse(bad).success).toBe(false);
     }
     expect(Object.keys(licenceActionPermissions).sort()).toEqual([
+      'change-orgs',
       'extend-trial',
       'reinstate',
       'release-org',

@@ -417,4 +417,21 @@ describe('a scrape while the database does not answer', () => {
       expect(exposition.value('process_resident_memory_bytes')).toBeGreaterThan(0);
     }
   });
+
+  it('runs no statement on an instance that does not report the cluster (decision 240)', async () => {
+    // The database here never answers: a scrape that asked it would wait its second and say 0.
+    const db: Database = drizzle(pool, { schema });
+    const database: DatabaseHandle = { ...t.deps.database, kind: 'postgres', db };
+    const cluster = { reportsCluster: () => false, databaseAnswering: () => true };
+    const metrics = createServiceMetrics({ database, clock: t.deps.clock, cluster });
+    const app = buildApp({ ...t.deps, database, metrics });
+    const connections = sockets.size;
+    const started = Date.now();
+    const exposition = await scrape(app);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(exposition.value('orgsmith_database_reachable')).toBe(1);
+    expect(exposition.value('orgsmith_outbox_pending_messages')).toBeUndefined();
+    expect(exposition.value('orgsmith_outbox_oldest_due_seconds')).toBeUndefined();
+    expect(sockets.size).toBe(connections);
+  });
 });

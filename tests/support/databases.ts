@@ -292,7 +292,12 @@ const postgresTarget: TestDatabaseTarget = {
       template: await postgresTemplateName(),
     });
     // Migrates what the template lacks: nothing, since the template is keyed on the migrations.
-    const handle = await openDatabase({ databaseUrl: scratch.url });
+    // No time limits (decision 237): tests seed in bulk on a shared, loaded machine, where a
+    // 100,000-row insert once outlasted the 30 s default; client.test.ts tests the limits.
+    const handle = await openDatabase({
+      databaseUrl: scratch.url,
+      timeouts: { statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0 },
+    });
     return {
       ...handle,
       async close() {

@@ -97,15 +97,16 @@ export async function pingDatabase(db: Database): Promise<void> {
 
 /**
  * Applies the pending migrations on one connection straight to PostgreSQL (DATABASE_DIRECT_URL),
- * closed again before the pool opens. No statement limit: a migration's statements grow with the
- * data (an index over every row); the idle-in-transaction limit still holds.
+ * closed again before the pool opens. No time limits: a migration's statements grow with the
+ * data (an index over every row), and between them the migrator itself is working, not a client
+ * that went away (a loaded machine once took longer than a tight idle limit there).
  */
 async function migrateDirect(directUrl: string, timeouts: DatabaseTimeouts): Promise<void> {
   const connection = new pg.Pool({
     connectionString: directUrl,
     max: 1,
     connectionTimeoutMillis: 5_000,
-    options: startupOptions({ ...timeouts, statementTimeoutMs: 0 }),
+    options: startupOptions({ statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0 }),
   });
   connection.on('error', () => undefined);
   try {

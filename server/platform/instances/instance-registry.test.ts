@@ -71,4 +71,26 @@ describe.each(databaseTargets)('registry of live instances on $name', (target) =
     // Renewals failing (the database away): the others may stop counting it soon.
     expect(a.shareDivisor()).toBeUndefined();
   });
+  it('has one instance report the cluster-wide figures, and another take over when it stops', async () => {
+    const [a, b, c] = [registry('a'), registry('b'), registry('c')];
+    // Before the first heartbeat each instance reports (it cannot know of the others).
+    expect([a, b, c].map((instance) => instance.reportsCluster())).toEqual([true, true, true]);
+    expect(a.databaseAnswering()).toBe(false);
+    for (const instance of [c, b, a]) await instance.heartbeat();
+    for (const instance of [c, b, a]) await instance.heartbeat();
+    expect([a, b, c].map((instance) => instance.reportsCluster())).toEqual([true, false, false]);
+    expect(b.databaseAnswering()).toBe(true);
+    // a stops: b reads it gone at its next renewal and reports from then on.
+    await a.leave();
+    advance(INSTANCE_HEARTBEAT_MS);
+    for (const instance of [b, c]) await instance.heartbeat();
+    expect([b, c].map((instance) => instance.reportsCluster())).toEqual([true, false]);
+    // c no longer reaches the database: it reports (unreachable) rather than stay silent.
+    for (let round = 0; round < 3; round++) {
+      advance(INSTANCE_HEARTBEAT_MS);
+      await b.heartbeat();
+    }
+    expect(c.databaseAnswering()).toBe(false);
+    expect(c.reportsCluster()).toBe(true);
+  });
 });

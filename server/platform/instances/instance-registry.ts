@@ -26,6 +26,15 @@ export interface InstanceRegistry {
   shareDivisor(): number | undefined;
   /** The live count as last read (1 before the first heartbeat): memory limits' divisor. */
   instanceCount(): number;
+  /**
+   * Whether this instance reports the cluster-wide figures (the outbox backlog, cluster jobs'
+   * last runs) on `/metrics`: the live instance with the first id, so fifty instances scraped
+   * cost the database one reading, not fifty (decision 240). True until the first heartbeat has
+   * read the others, and whenever the database has not been reached lately (no one else may be).
+   */
+  reportsCluster(): boolean;
+  /** The last heartbeat reached the database within the stale window (`/metrics`' reachability). */
+  databaseAnswering(): boolean;
   /** Renews this instance's row, forgets long-dead ones and reads the live count. */
   heartbeat(): Promise<number>;
   /** Deletes this instance's row (at a clean stop): the others count one fewer at once. */
@@ -48,6 +57,8 @@ export function createInstanceRegistry(options: {
   let registeredAt: number | undefined;
   let renewedAt: number | undefined;
   let live = 1;
+  /** The live instance with the first id, as last read; null before the first heartbeat. */
+  let first: string | null = null;
 
   return {
     id,
@@ -64,19 +75,30 @@ export function createInstanceRegistry(options: {
     instanceCount() {
       return live;
     },
+    reportsCluster() {
+      if (first === null || renewedAt === undefined) return true;
+      if (clock().getTime() - renewedAt >= staleMs) return true;
+      return first === id;
+    },
+    databaseAnswering() {
+      return renewedAt !== undefined && clock().getTime() - renewedAt < staleMs;
+    },
     async heartbeat() {
       const now = clock();
       await rows.renew(id, startedAt, now);
       registeredAt ??= now.getTime();
       renewedAt = now.getTime();
       await rows.forgetSeenBefore(new Date(now.getTime() - INSTANCE_FORGET_MS));
-      live = Math.max(1, await rows.countSeenAfter(new Date(now.getTime() - staleMs)));
+      const seen = await rows.liveSince(new Date(now.getTime() - staleMs));
+      live = Math.max(1, seen.live);
+      first = seen.first;
       return live;
     },
     async leave() {
       await rows.remove(id);
       registeredAt = undefined;
       renewedAt = undefined;
+      first = null;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { count, eq, gt, lt } from 'drizzle-orm';
+import { count, eq, gt, lt, min } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { liveInstances } from '../db/schema.ts';
 
@@ -20,11 +20,19 @@ export function createLiveInstanceRepository(db: Database) {
 
     /** How many instances renewed their row after `since`. */
     async countSeenAfter(since: Date): Promise<number> {
+      return (await this.liveSince(since)).live;
+    },
+
+    /**
+     * How many instances renewed their row after `since`, and the first of their ids: the one
+     * that reports what is the same on every instance (decision 240).
+     */
+    async liveSince(since: Date): Promise<{ live: number; first: string | null }> {
       const [row] = await db
-        .select({ live: count() })
+        .select({ live: count(), first: min(liveInstances.id) })
         .from(liveInstances)
         .where(gt(liveInstances.seenAt, since));
-      return row?.live ?? 0;
+      return { live: row?.live ?? 0, first: row?.first ?? null };
     },
 
     async remove(id: string): Promise<void> {

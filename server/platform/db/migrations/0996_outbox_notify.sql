@@ -1,7 +1,7 @@
 -- Wakes every instance's outbox worker when e-mails are queued (decision 238): one NOTIFY per
 -- inserting statement, whichever process queued them (a web request, a job, the admin CLI), so the
 -- workers poll only as a slow fallback instead of every second.
-create function notify_email_outbox() returns trigger language plpgsql as $$
+create or replace function notify_email_outbox() returns trigger language plpgsql as $$
 begin
   perform pg_notify('email_outbox', '');
   return null;
