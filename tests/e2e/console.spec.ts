@@ -32,7 +32,8 @@ for (const width of [1280, 390]) {
     ).toBeVisible();
     await expectNoAxeViolations(page, `enrol at ${width}`);
     await page.getByRole('button', { name: 'Create a passkey' }).click();
-    await expect(page).toHaveURL(`${e2eServer.consoleURL}/console`);
+    // The passkey ceremony is slow on a busy machine (as in enrolOperator).
+    await expect(page).toHaveURL(`${e2eServer.consoleURL}/console`, { timeout: 30_000 });
     await expect(page.getByRole('heading', { level: 1, name: 'Operator console' })).toBeVisible();
     await expect(page.getByRole('main')).toContainText(email);
     await expect(page.getByRole('main')).toContainText('owner');
@@ -96,7 +97,7 @@ for (const width of [1280, 390]) {
     await page.goto(`${e2eServer.consoleURL}/console/operators`);
     await expect(page).toHaveURL(`${e2eServer.consoleURL}/console/sign-in`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await expect(page).toHaveURL(`${e2eServer.consoleURL}/console`);
+    await expect(page).toHaveURL(`${e2eServer.consoleURL}/console`, { timeout: 30_000 });
     await expect(page.getByRole('main')).toContainText(email);
 
     // The link worked once.
