@@ -44,6 +44,7 @@ export default [
     route('console/customers', 'routes/console/customers.tsx'),
     route('console/customer', 'routes/console/customer.tsx'),
     route('console/refunds', 'routes/console/refunds.tsx'),
+    route('console/change-requests', 'routes/console/change-requests.tsx'),
     route('console/documents', 'routes/console/documents.tsx'),
     route('console/logs', 'routes/console/logs.tsx'),
     route('console/view-as/:id?', 'routes/console/view-as.tsx'),

@@ -2,7 +2,7 @@ import { siteConfig } from '#shared/site-config.ts';
 import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect as baseExpect, test, type Page } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { addVirtualAuthenticator, invite } from './support/console.ts';
+import { enrolOperator } from './support/console.ts';
 
 /**
  * The console's customer pages (decision 231) in Chromium: a customer starts a trial on the
@@ -45,13 +45,6 @@ async function validate(page: Page, licenseKey: string, n = 1): Promise<string> 
   return ((await res.json()) as { code: string }).code;
 }
 
-async function enrol(page: Page, link: string) {
-  await addVirtualAuthenticator(page);
-  await page.goto(link);
-  await page.getByRole('button', { name: 'Create a passkey' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Operator console' })).toBeVisible();
-}
-
 const noSidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
@@ -65,15 +58,7 @@ for (const width of [1280, 390]) {
     const key = await trialKey(page, address);
     expect(await validate(page, key)).toBe('VALID');
 
-    await enrol(
-      page,
-      await invite(
-        e2eServer.dataDir,
-        e2eServer.consoleURL,
-        `owner-c${width}@orgsmith.test`,
-        'owner',
-      ),
-    );
+    await enrolOperator(page, e2eServer, `owner-c${width}@orgsmith.test`, 'owner');
     await page
       .getByRole('navigation', { name: 'Console' })
       .getByRole('link', { name: 'Customers' })
@@ -137,10 +122,7 @@ test('a viewer reads a customer story and sees no action', async ({ page, e2eSer
   const address = `viewer-story-${run}@example.com`;
   const key = await trialKey(page, address);
   expect(await validate(page, key)).toBe('VALID');
-  await enrol(
-    page,
-    await invite(e2eServer.dataDir, e2eServer.consoleURL, 'viewer-c@orgsmith.test', 'viewer'),
-  );
+  await enrolOperator(page, e2eServer, 'viewer-c@orgsmith.test', 'viewer');
   await page.goto(`${e2eServer.consoleURL}/console/customers?q=${encodeURIComponent(address)}`);
   await page.getByRole('link', { name: address }).click();
   await expect(page.getByRole('heading', { level: 1, name: address })).toBeVisible();

@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
-import { ADMIN_ENTRY } from '#server/platform/node-flags.ts';
 import { expect, test } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { admin, enrolOperator } from './support/console.ts';
 
 /**
  * The console's home page is the founder's dashboard (decision 234): a viewer, enrolled with
@@ -11,56 +8,13 @@ import { expectNoAxeViolations } from './support/axe.ts';
  * with text alternatives), picks another month, and finds nothing to act on — at 1280 and
  * 390 px, axe clean, no sideways scrolling. `admin dashboard` prints the same figures.
  */
-const exec = promisify(execFile);
 test.describe.configure({ timeout: 180_000 });
-
-const adminEnv = (dataDir: string, consoleURL: string) => ({
-  ...process.env,
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  CONSOLE_ORIGIN: consoleURL,
-  LOG_LEVEL: 'warn',
-});
-
-async function invite(dataDir: string, consoleURL: string, email: string) {
-  const done = await exec(
-    process.execPath,
-    [ADMIN_ENTRY, 'operators', 'invite', email, '--role', 'viewer'],
-    { env: adminEnv(dataDir, consoleURL) },
-  );
-  const url = /https?:\/\/\S+\/console\/enrol\/[A-Za-z0-9_-]{32}/.exec(done.stdout)?.[0];
-  if (!url) throw new Error(`no enrolment link in: ${done.stdout}`);
-  return url;
-}
-
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
 
 for (const width of [1280, 390]) {
   test(`a viewer reads the dashboard at ${width} px`, async ({ page, e2eServer }) => {
     await page.setViewportSize({ width, height: 900 });
-    const link = await invite(
-      e2eServer.dataDir,
-      e2eServer.consoleURL,
-      `dashboard-viewer-${width}@orgsmith.test`,
-    );
-    await addVirtualAuthenticator(page);
-    await page.goto(link);
-    await page.getByRole('button', { name: 'Create a passkey' }).click();
-    // The passkey ceremony is slow on a busy machine.
-    await expect(page).toHaveURL(`${e2eServer.consoleURL}/console`, { timeout: 30_000 });
+    await enrolOperator(page, e2eServer, `dashboard-viewer-${width}@orgsmith.test`, 'viewer');
+    await expect(page).toHaveURL(`${e2eServer.consoleURL}/console`);
 
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 2, name: 'Trials' })).toBeVisible({
@@ -103,13 +57,9 @@ for (const width of [1280, 390]) {
 }
 
 test('admin dashboard prints the same figures', async ({ e2eServer }) => {
-  const done = await exec(process.execPath, [ADMIN_ENTRY, 'dashboard'], {
-    env: adminEnv(e2eServer.dataDir, e2eServer.consoleURL),
-  });
-  expect(done.stdout).toMatch(/^Dashboard for \d{4}-\d{2}/);
-  expect(done.stdout).toContain('Active paid licences now: Starter 0, Pro 0, Enterprise 0');
-  const refused = exec(process.execPath, [ADMIN_ENTRY, 'dashboard', '--month', '2026-13'], {
-    env: adminEnv(e2eServer.dataDir, e2eServer.consoleURL),
-  });
+  const stdout = await admin(e2eServer, 'dashboard');
+  expect(stdout).toMatch(/^Dashboard for \d{4}-\d{2}/);
+  expect(stdout).toContain('Active paid licences now: Starter 0, Pro 0, Enterprise 0');
+  const refused = admin(e2eServer, 'dashboard', '--month', '2026-13');
   await expect(refused).rejects.toMatchObject({ code: 2 });
 });

@@ -1,56 +1,19 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
-import { ADMIN_ENTRY } from '#server/platform/node-flags.ts';
 import type { SmtpSink } from '#tests/support/smtp-sink.ts';
 import { expect, test } from './support/test.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { enrolOperator } from './support/console.ts';
 
 /**
  * The console's logs page (decision 235): a trial's key e-mail goes out; support finds it by its
  * recipient, resends it with a reason, and the customer gets it again — at 390 px, axe clean. A
  * viewer sees the logs without the buttons.
  */
-const exec = promisify(execFile);
 test.describe.configure({ timeout: 90_000 });
 
 let sink: SmtpSink;
 test.beforeAll(({ smtpSink }) => {
   sink = smtpSink;
 });
-
-async function enrol(page: Page, dataDir: string, consoleURL: string, email: string, role: string) {
-  const done = await exec(
-    process.execPath,
-    [ADMIN_ENTRY, 'operators', 'invite', email, '--role', role],
-    {
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        CONSOLE_ORIGIN: consoleURL,
-        LOG_LEVEL: 'warn',
-      },
-    },
-  );
-  const link = /https?:\/\/\S+\/console\/enrol\/[A-Za-z0-9_-]{32}/.exec(done.stdout)?.[0];
-  if (!link) throw new Error(`no enrolment link in: ${done.stdout}`);
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  await page.goto(link);
-  await page.getByRole('button', { name: 'Create a passkey' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Operator console' })).toBeVisible();
-}
 
 test('support finds a sent e-mail in the logs and resends it, at 390 px', async ({
   page,
@@ -65,13 +28,7 @@ test('support finds a sent e-mail in the logs and resends it, at 390 px', async 
   const first = await sink.waitForMail({ to: address, subject: /trial licence key/ });
 
   await page.setViewportSize({ width: 390, height: 900 });
-  await enrol(
-    page,
-    e2eServer.dataDir,
-    e2eServer.consoleURL,
-    `support-logs-${run}@orgsmith.test`,
-    'support',
-  );
+  await enrolOperator(page, e2eServer, `support-logs-${run}@orgsmith.test`, 'support');
   await page.getByRole('link', { name: 'Logs' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Logs' })).toBeVisible();
   await page.getByLabel('Recipient').fill(address);
@@ -101,13 +58,7 @@ test('support finds a sent e-mail in the logs and resends it, at 390 px', async 
 
 test('a viewer reads the logs without retry or resend', async ({ page, e2eServer }) => {
   const run = Date.now().toString(36);
-  await enrol(
-    page,
-    e2eServer.dataDir,
-    e2eServer.consoleURL,
-    `viewer-logs-${run}@orgsmith.test`,
-    'viewer',
-  );
+  await enrolOperator(page, e2eServer, `viewer-logs-${run}@orgsmith.test`, 'viewer');
   await page.goto(`${e2eServer.consoleURL}/console/logs`);
   await expect(page.getByTestId('email-log')).toBeVisible();
   await expect(page.getByRole('button', { name: /^Resend/ })).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { expectNoAxeViolations } from './support/axe.ts';
 import { germanBuyer, openPlanCheckout } from './support/checkout-dialog.ts';
-import { enrolOperator } from './support/console-operators.ts';
+import { enrolOperator } from './support/console.ts';
 import { expect, test } from './support/test.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Notice } from './Notice.tsx';
 import { consoleApi, messageOf } from './console-api.ts';
 import { consoleMeta } from './console-meta.ts';
@@ -177,6 +177,9 @@ export default function ConsoleCustomer() {
       {story.spellings.length > 1 ? (
         <p className={styles.muted}>Also written: {story.spellings.join(', ')}</p>
       ) : null}
+      {can(session, 'licence.read') && story.licences.length > 0 ? (
+        <ViewAsCustomer address={story.customer} />
+      ) : null}
       {notice ? (
         <div aria-live="polite">
           <Notice tone={notice.tone}>{notice.text}</Notice>
@@ -319,6 +322,80 @@ export default function ConsoleCustomer() {
         </Section>
       ) : null}
     </>
+  );
+}
+
+/**
+ * "View as customer" (decision 236): asks for the reason the audit log keeps, starts a read-only
+ * view of this customer's licence page (`POST /console/api/view-as`) and opens it.
+ */
+function ViewAsCustomer({ address }: { address: string }) {
+  const id = useId();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function start(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const reason = String(new FormData(event.currentTarget).get('reason') ?? '').trim();
+    setBusy(true);
+    setError(null);
+    const answer = await consoleApi('view-as', { body: { address, reason } });
+    setBusy(false);
+    if (answer.status !== 201) {
+      setError(messageOf(answer, 'The view could not start.'));
+      return;
+    }
+    await navigate((answer.body as { path: string }).path);
+  }
+
+  if (!open) {
+    return (
+      <p>
+        <button
+          type="button"
+          className="button button-secondary button-sm"
+          onClick={() => setOpen(true)}
+        >
+          View as customer…
+        </button>
+      </p>
+    );
+  }
+  return (
+    <form className={styles.card} onSubmit={(event) => void start(event)}>
+      <p className={styles.muted}>
+        Their licence page, read-only, for 15 minutes: the start, the end and your reason go into
+        the audit log.
+      </p>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-reason`}>Why you look at {address}’s licence page</label>
+        <input
+          id={`${id}-reason`}
+          name="reason"
+          required
+          minLength={3}
+          maxLength={300}
+          autoComplete="off"
+          className={styles.control}
+        />
+      </div>
+      {error ? <Notice tone="danger">{error}</Notice> : null}
+      <div className={styles.rowActions}>
+        <button type="submit" className="button button-primary button-sm" disabled={busy}>
+          Start the view
+        </button>
+        <button
+          type="button"
+          className="button button-ghost button-sm"
+          disabled={busy}
+          onClick={() => setOpen(false)}
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

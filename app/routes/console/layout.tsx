@@ -86,6 +86,9 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
               {can(session, 'billing.read') ? (
                 <NavLink to="/console/documents">Documents</NavLink>
               ) : null}
+              {can(session, 'billing.read') ? (
+                <NavLink to="/console/change-requests">Change requests</NavLink>
+              ) : null}
             </nav>
           ) : null}
           {session ? (
