@@ -101,7 +101,7 @@ export async function pingDatabase(db: Database): Promise<void> {
  * data (an index over every row), and between them the migrator itself is working, not a client
  * that went away (a loaded machine once took longer than a tight idle limit there).
  */
-async function migrateDirect(directUrl: string, timeouts: DatabaseTimeouts): Promise<void> {
+async function migrateDirect(directUrl: string): Promise<void> {
   const connection = new pg.Pool({
     connectionString: directUrl,
     max: 1,
@@ -125,7 +125,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // for one transaction: the limits go in each transaction, not in startup parameters, which
     // PgBouncer refuses; straight to PostgreSQL, every connection starts with them.
     const pooled = directUrl !== options.databaseUrl;
-    await migrateDirect(directUrl, timeouts);
+    await migrateDirect(directUrl);
     // A request waits at most 3 s for a connection: while the server is down it gets a 503
     // (decision 112), never a hang.
     const pool = new pg.Pool({
