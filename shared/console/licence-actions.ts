@@ -6,6 +6,7 @@ import type { Permission } from './permissions.ts';
  * which shows an operator only the actions their role allows.
  */
 export const licenceActionPermissions = {
+  suspend: 'licence.suspend',
   revoke: 'licence.revoke',
   reinstate: 'licence.suspend',
   'extend-trial': 'licence.extend_trial',

@@ -73,6 +73,46 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
     ]);
   });
 
+  it('suspends with a reason, keeping the access tokens: they answer with the licence until it is reinstated', async () => {
+    const { licence, key } = await createLicence(t);
+    const created = await postJson(t, '/account/v1/access-tokens', { licenseKey: key, name: 'ci' });
+    const { token } = z.object({ token: z.string() }).parse(await created.json());
+    const byToken = async () =>
+      z.object({ code: z.string() }).parse(
+        await (
+          await t.app.request(VALIDATE, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+            body: JSON.stringify({ productId: 'orgsmith-cli' }),
+          })
+        ).json(),
+      ).code;
+    expect(await byToken()).toBe('VALID');
+    const suspended = await runLicenceAction(ports, operator, licence.id, {
+      kind: 'suspend',
+      reason: 'key shared with another company',
+    });
+    expect(suspended).toMatchObject({ ok: true, changed: true, state: 'revoked' });
+    expect(await validate(key)).toBe('DEACTIVATED');
+    expect(await byToken()).toBe('DEACTIVATED');
+    expect(
+      await runLicenceAction(ports, operator, licence.id, { kind: 'suspend', reason: 'again' }),
+    ).toMatchObject({ ok: true, changed: false });
+    await runLicenceAction(ports, operator, licence.id, {
+      kind: 'reinstate',
+      reason: 'the customer bought a second licence',
+    });
+    expect(await validate(key)).toBe('VALID');
+    expect(await byToken()).toBe('VALID');
+    const [, event] = await createAuditLogRepository(t.deps.database.db).ofTarget(
+      'licence',
+      licence.id,
+    );
+    expect(event).toMatchObject({ action: 'licence.revoked', actor: 'operator:7f0c' });
+    expect(event?.details?.reason).toBe('key shared with another company');
+    expect(licenceActionPermissions.suspend).toBe('licence.suspend');
+  });
+
   it('extends trials only, releases orgs, resends and replaces keys, revokes one token', async () => {
     const trial = await createLicence(t, { type: 'Trial', edition: 'Enterprise', quantity: 1 });
     const extended = await runLicenceAction(ports, operator, trial.licence.id, {
@@ -176,6 +216,7 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
       'resend-key',
       'revoke',
       'revoke-token',
+      'suspend',
     ]);
   });
 });

@@ -47,16 +47,26 @@ export function LicenceActions(props: {
         {...common}
         kind="reinstate"
         title="Reinstate"
-        explain="Lifts the revocation: validations answer as the subscription and dates say. Access tokens ended by the revocation stay ended."
+        explain="Lifts the suspension or revocation: validations answer as the subscription and dates say. Access tokens a suspension kept work again; those a revocation ended stay ended."
       />,
     );
   } else {
+    add(
+      'suspend',
+      <ActionForm
+        {...common}
+        kind="suspend"
+        title="Suspend"
+        tone="danger"
+        explain="Validations answer DEACTIVATED at once, with the licence's access tokens, until it is reinstated (the tokens are kept)."
+      />,
+    );
     add(
       'revoke',
       <ActionForm
         {...common}
         kind="revoke"
-        title="Suspend (revoke)"
+        title="Revoke"
         tone="danger"
         explain="Validations answer DEACTIVATED at once, until the licence is reinstated; its access tokens end for good. Asks for your passkey again."
       />,

@@ -16,6 +16,7 @@ import {
   MAX_REVOCATION_REASON_LENGTH,
   reinstateLicence,
   revokeLicence,
+  suspendLicence,
 } from '../licences/revoke-licence.ts';
 
 /** The org limits a Pro licence may be given: the Pro sizes of the pricing engine (4 to 24). */
@@ -45,6 +46,7 @@ const orgIdField = z.string().refine((value) => normalizeSalesforceOrgId(value) 
 
 /** Each action's fields besides its kind: the body of its console endpoint. */
 export const licenceActionBodies = {
+  suspend: z.strictObject({ reason }),
   revoke: z.strictObject({ reason }),
   reinstate: z.strictObject({ reason }),
   'extend-trial': z.strictObject({
@@ -69,6 +71,7 @@ export const licenceActionBodies = {
 };
 
 export const licenceActionSchema = z.discriminatedUnion('kind', [
+  licenceActionBodies.suspend.extend({ kind: z.literal('suspend') }),
   licenceActionBodies.revoke.extend({ kind: z.literal('revoke') }),
   licenceActionBodies.reinstate.extend({ kind: z.literal('reinstate') }),
   licenceActionBodies['extend-trial'].extend({ kind: z.literal('extend-trial') }),
@@ -154,6 +157,12 @@ export async function runLicenceAction(
       summary,
     });
     switch (action.kind) {
+      case 'suspend': {
+        const suspended = await suspendLicence(ports.db, licence.id, now, action.reason);
+        return suspended
+          ? done(suspended, true, 'Suspended; its access tokens answer with it until reinstated.')
+          : done(licence, false, 'It was suspended or revoked already; nothing changed.');
+      }
       case 'revoke': {
         const revoked = await revokeLicence(ports.db, licence.id, now, action.reason);
         return revoked

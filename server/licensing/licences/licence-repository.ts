@@ -90,6 +90,8 @@ export function createLicenceRepository(db: Executor) {
       licenceId: string,
       now: Date,
       reason: string | null,
+      /** A suspension keeps them: they answer DEACTIVATED with the licence until it is reinstated. */
+      endTokens = true,
     ): Promise<{ licence: Licence; endedTokens: number } | undefined> {
       return db.transaction(async (tx) => {
         const [row] = await tx
@@ -98,6 +100,7 @@ export function createLicenceRepository(db: Executor) {
           .where(and(eq(licences.id, licenceId), isNull(licences.revokedAt)))
           .returning();
         if (!row) return undefined;
+        if (!endTokens) return { licence: row, endedTokens: 0 };
         const ended = await createAccessTokenRepository(tx).revokeAllForLicence(licenceId, now);
         return { licence: row, endedTokens: ended.length };
       });

@@ -20,7 +20,21 @@ export async function revokeLicence(
   return createLicenceRepository(db).revoke(licenceId, now, reason);
 }
 
-/** Lifts a revocation; undefined when the licence was not revoked. */
+/**
+ * Suspends a licence (support's stop, decision 241): validations answer DEACTIVATED as for a
+ * revocation, but its access tokens are kept, so a reinstatement brings back the key and the
+ * tokens alike. Undefined when it was suspended or revoked already.
+ */
+export async function suspendLicence(
+  db: Executor,
+  licenceId: string,
+  now: Date,
+  reason: string,
+): Promise<Licence | undefined> {
+  return (await createLicenceRepository(db).revoke(licenceId, now, reason, false))?.licence;
+}
+
+/** Lifts a revocation or a suspension; undefined when the licence was neither. */
 export async function reinstateLicence(
   db: Executor,
   licenceId: string,
