@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { databaseTargets } from '#tests/support/databases.ts';
 import type { DatabaseHandle } from '#server/platform/db/client.ts';
 import type { Database } from '#server/platform/db/database.ts';
-import { createLifecycleRepository } from './lifecycle-repository.ts';
+import { createLifecycleRepository, type DueCursor } from './lifecycle-repository.ts';
 
 const addressRows = z.object({
   rows: z.array(z.object({ to_address: z.string(), status: z.string() })),
@@ -137,6 +137,22 @@ describe.each(databaseTargets.filter((target) => target.name === 'postgres'))(
           .parse(await db.execute(sql.raw(`explain ${inline(query.sql, query.params)}`)))
           .rows.map((row) => row['QUERY PLAN'])
           .join('\n');
+      // Page by page (decision 242): every due row exactly once, each page through the index.
+      const paged: string[] = [];
+      let after: DueCursor | null = null;
+      for (;;) {
+        const page: DueCursor[] = await repository.dueLicencePage(now, after, 7);
+        paged.push(...page.map((row) => row.id));
+        after = page.at(-1) ?? null;
+        if (page.length < 7) break;
+      }
+      expect(paged.toSorted()).toEqual(await repository.dueLicenceIds(now, 50_000));
+      expect(new Set(paged).size).toBe(paged.length);
+      const nextPage = await explain(
+        repository.dueLicencePageQuery(now, { id: ids[5] ?? '', at: now.toISOString() }, 7).toSQL(),
+      );
+      expect(nextPage).toContain('licences_next_lifecycle_idx');
+      expect(nextPage).not.toMatch(/Seq Scan|licences_pkey/);
       const find = await explain(repository.dueLicenceIdsQuery(now, 50_000).toSQL());
       expect(find).toContain('licences_next_lifecycle_idx');
       expect(find).not.toMatch(/Seq Scan|licences_pkey/);

@@ -1,10 +1,16 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import { emailOutbox, licences } from '#server/platform/db/schema.ts';
 import type { Licence } from '#server/licensing/licences/licence-repository.ts';
 import type { LicenceLifecycle, LicenceStatus } from './lifecycle-rules.ts';
 
 const statuses: readonly LicenceStatus[] = ['Active', 'Deactivated', 'Cancelled'];
+
+/** Where a page of due licences ended: its last row's time (as PostgreSQL's text) and id. */
+export interface DueCursor {
+  id: string;
+  at: string;
+}
 
 function isLifecycleStatus(value: string): value is LicenceStatus {
   return statuses.some((status) => status === value);
@@ -87,6 +93,36 @@ export function createLifecycleRepository(db: Executor) {
         .from(licences)
         .where(lte(licences.nextLifecycleAt, now))
         .limit(max);
+    },
+
+    /**
+     * One page of the rows due at `now`, in `next_lifecycle_at` order after `after` (keyset, so
+     * a run takes on the whole backlog page by page, however large; decision 242). The order is
+     * the partial index's own, and `after` bounds its range, so each page reads only its rows.
+     * The cursor's time is PostgreSQL's text (microseconds), not a Date (milliseconds), so the
+     * last row of a page is never read again.
+     */
+    async dueLicencePage(now: Date, after: DueCursor | null, limit: number): Promise<DueCursor[]> {
+      return this.dueLicencePageQuery(now, after, limit);
+    },
+
+    dueLicencePageQuery(now: Date, after: DueCursor | null, limit: number) {
+      return db
+        .select({ id: licences.id, at: sql<string>`${licences.nextLifecycleAt}::text` })
+        .from(licences)
+        .where(
+          and(
+            lte(licences.nextLifecycleAt, now),
+            after
+              ? and(
+                  gte(licences.nextLifecycleAt, sql`${after.at}::timestamptz`),
+                  sql`(${licences.nextLifecycleAt}, ${licences.id}) > (${after.at}::timestamptz, ${after.id})`,
+                )
+              : undefined,
+          ),
+        )
+        .orderBy(asc(licences.nextLifecycleAt), asc(licences.id))
+        .limit(limit);
     },
 
     /**

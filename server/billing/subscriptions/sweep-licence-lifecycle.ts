@@ -4,7 +4,7 @@ import {
   type SyncDeps,
 } from '#server/billing/subscriptions/sync-subscription.ts';
 import { lifecycleEmail } from './emails/lifecycle-emails.ts';
-import { createLifecycleRepository, lifecycleOf } from './lifecycle-repository.ts';
+import { createLifecycleRepository, lifecycleOf, type DueCursor } from './lifecycle-repository.ts';
 import { sweepStep } from './lifecycle-rules.ts';
 
 export interface SweepReport {
@@ -15,8 +15,11 @@ export interface SweepReport {
 }
 
 const BATCH_SIZE = 100;
-/** Due rows one run takes on; a backlog beyond it (after a long outage) goes on in the next. */
-const MAX_PER_RUN = 50_000;
+/**
+ * Due rows read at a time: a run reads page after page until the rows due at its start are done,
+ * so its work follows the due count, not a fixed cap (decision 242).
+ */
+export const DUE_PAGE_SIZE = 10_000;
 
 /** Provider calls of one run under way at once: far below Stripe's 100 a second (decision 238). */
 export const PROVIDER_CONCURRENCY = 8;
@@ -40,8 +43,9 @@ export async function eachAtMost<T>(
 /**
  * The hourly lifecycle job (docs/product-rules.md#behaviour): marks lapsed licences past the two-month window (and ended
  * ones past retention) for deletion, deletes those whose month of notice is over, and re-reads
- * subscriptions that should have renewed. The due ids are read once through their index, then
- * claimed by primary key with SKIP LOCKED in batches, so several instances can run it at once;
+ * subscriptions that should have renewed. The due ids are read page by page through their index
+ * (every row due at the start, however many: decision 242), then claimed by primary key with
+ * SKIP LOCKED in batches, so several instances can run it at once;
  * each change and its e-mail share one transaction.
  */
 export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport> {
@@ -49,7 +53,31 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
   const toCancel: string[] = [];
   const toResync: string[] = [];
   // The rows due when the run starts; rows that become due meanwhile wait for the next run.
-  const due = await createLifecycleRepository(deps.db).dueLicenceIds(deps.clock(), MAX_PER_RUN);
+  const startedAt = deps.clock();
+  let after: DueCursor | null = null;
+  for (;;) {
+    const page = await createLifecycleRepository(deps.db).dueLicencePage(
+      startedAt,
+      after,
+      DUE_PAGE_SIZE,
+    );
+    after = page.at(-1) ?? null;
+    // Claimed in id order, as every instance does: two runs never wait on each other's rows.
+    await sweepPage(deps, page.map((row) => row.id).sort(), report, toCancel, toResync);
+    if (page.length < DUE_PAGE_SIZE) break;
+  }
+  await callProvider(deps, report, toCancel, toResync);
+  return report;
+}
+
+/** Claims and works one page of due licences in batches, each in a transaction with its e-mails. */
+async function sweepPage(
+  deps: SyncDeps,
+  due: readonly string[],
+  report: SweepReport,
+  toCancel: string[],
+  toResync: string[],
+): Promise<void> {
   for (let start = 0; start < due.length; start += BATCH_SIZE) {
     const now = deps.clock();
     const batch = await deps.db.transaction(async (tx) => {
@@ -105,7 +133,14 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
     });
     if (batch.queued > 0) deps.wakeOutbox();
   }
+}
 
+async function callProvider(
+  deps: SyncDeps,
+  report: SweepReport,
+  toCancel: readonly string[],
+  toResync: readonly string[],
+): Promise<void> {
   // Provider calls happen outside the transactions, a few at a time (decision 238); a failed one
   // is retried by the next run.
   await eachAtMost(PROVIDER_CONCURRENCY, toCancel, async (subscriptionId) => {
@@ -126,5 +161,4 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
       deps.logger.warn({ err: error, subscriptionId }, 'could not re-read a subscription');
     }
   });
-  return report;
 }
