@@ -25,6 +25,9 @@ const figures = z.strictObject({
   instances: z.literal(2),
   mixed_requests: z.number().int().positive(),
   mixed_5xx: z.number().int(),
+  // The console's search (decision 232).
+  search_p50_ms: z.number().nonnegative(),
+  search_p95_ms: z.number().nonnegative(),
 });
 
 describe.skipIf(!databaseTargets.some((target) => target.name === 'postgres'))(
