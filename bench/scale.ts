@@ -619,7 +619,10 @@ async function measureSweep(url: string) {
     const signal = new AbortController().signal;
     const started = performance.now();
     let rows = 0;
-    for (const job of jobs) rows += (await job.run(signal)) ?? 0;
+    for (const job of jobs) {
+      const outcome = (await job.run(signal)) ?? 0;
+      rows += typeof outcome === 'number' ? outcome : outcome.rows;
+    }
     const ms = Math.round(performance.now() - started);
     await rm(env.DATA_DIR, { recursive: true, force: true });
     return { ms, locked: locked(), due: Number(due?.licences ?? 0), changed: rows };

@@ -193,6 +193,10 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
       expect(report).toEqual(
         attempt < 3 ? { sent: 0, retrying: 1, failed: 0 } : { sent: 0, retrying: 0, failed: 1 },
       );
+      // The worker sleeps until the retry is due, not a whole fallback poll (decision 243).
+      expect(await delivery.nextClaimAt()).toEqual(
+        attempt < 3 ? new Date(now.getTime() + retryDelayMs(attempt)) : undefined,
+      );
       now = new Date(now.getTime() + retryDelayMs(attempt));
     }
     expect(await outbox.findById(row.id)).toMatchObject({
@@ -231,8 +235,10 @@ describe.each(databaseTargets)('e-mail outbox on $name', (target) => {
     expect(await outbox.claimDue(now, 10, 60_000)).toHaveLength(0);
     const transport = createSmtpTransport(sink.url);
     const delivery = createOutboxDelivery({ db: handle.db, transport, from: FROM, clock, logger });
-    // A worker that has reached the database all along takes the lapsed claim over.
+    // A worker that has reached the database all along takes the lapsed claim over, and knows
+    // to look again when the lease runs out.
     expect(await delivery.deliverDue()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await delivery.nextClaimAt()).toEqual(new Date(now.getTime() + 60_000));
     now = new Date(now.getTime() + 60_000);
     expect(await delivery.deliverDue()).toEqual({ sent: 1, retrying: 0, failed: 0 });
     transport.close();

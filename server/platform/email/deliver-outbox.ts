@@ -239,6 +239,26 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions) {
   }
 
   return {
+    /**
+     * When a message can next be claimed by this worker: the earliest due retry or new message,
+     * or the earliest lease to run out (a crashed instance's claims), but no earlier than this
+     * worker may take claims over. Undefined when nothing is pending (decision 243).
+     */
+    async nextClaimAt(): Promise<Date | undefined> {
+      const { dueAt, leaseEndsAt } = await outbox.nextClaimable();
+      const takeOverAt =
+        leaseEndsAt === undefined
+          ? undefined
+          : new Date(
+              Math.max(
+                leaseEndsAt.getTime(),
+                (reachableSince ?? clock().getTime()) + takeOverAfterMs,
+              ),
+            );
+      const times = [dueAt, takeOverAt].filter((at): at is Date => at !== undefined);
+      if (times.length === 0) return undefined;
+      return new Date(Math.min(...times.map((at) => at.getTime())));
+    },
     /** Records the outcomes kept during an outage (at shutdown); throws while the database is away. */
     flush: recordKept,
     /** How many outcomes wait to be recorded (tests, logs). */
@@ -322,7 +342,12 @@ export function outboxDeliveryJob(
     async run(signal) {
       await ready;
       const report = await delivery.deliverDue(() => signal.aborted);
-      return report.sent + report.retrying + report.failed;
+      const rows = report.sent + report.retrying + report.failed;
+      if (signal.aborted) return rows;
+      // Sleep until the next message can be claimed rather than a whole fallback poll: a retry
+      // coming due or a dead worker's lease running out is picked up on time (decision 243).
+      const next = await delivery.nextClaimAt();
+      return next === undefined ? rows : { rows, nextRunAt: next };
     },
     async onStop() {
       await delivery

@@ -14,6 +14,7 @@ import {
   or,
   sql,
 } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Executor } from '../db/database.ts';
 import { emailOutbox, type OutboxStatus, type StoredAttachment } from '../db/schema.ts';
 
@@ -38,6 +39,12 @@ export interface QueuedEmail extends RenderedEmail {
 export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 
 /** A file name a mail client shows as written: no path, no control characters, not too long. */
+const instant = z.union([z.date(), z.string()]).nullable();
+/** The answer of {@link createOutboxRepository}'s `nextClaimable`. */
+const nextClaimableRow = z.object({
+  rows: z.array(z.object({ due_at: instant, lease_ends_at: instant })),
+});
+
 const ATTACHMENT_NAME = /^[\w][\w .()-]{0,99}$/;
 
 function storedAttachments(
@@ -132,6 +139,25 @@ export function createOutboxRepository(db: Executor) {
       return claimed.sort(
         (a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id,
       );
+    },
+
+    /**
+     * When the next pending message can be claimed: the earliest due time of an unleased one,
+     * or the earliest lease to run out (one statement; the worker sleeps until then, not a
+     * whole fallback poll, decision 243). Undefined when nothing is pending.
+     */
+    async nextClaimable(): Promise<{ dueAt?: Date; leaseEndsAt?: Date }> {
+      const result = await db.execute(sql`
+        select
+          (select ${emailOutbox.nextAttemptAt} from ${emailOutbox}
+            where ${emailOutbox.status} = 'pending' and ${emailOutbox.leasedUntil} is null
+            order by ${emailOutbox.nextAttemptAt} limit 1) as due_at,
+          (select min(${emailOutbox.leasedUntil}) from ${emailOutbox}
+            where ${emailOutbox.status} = 'pending' and ${emailOutbox.leasedUntil} is not null) as lease_ends_at`);
+      const row = nextClaimableRow.parse(result).rows[0];
+      const asDate = (value: Date | string | null | undefined) =>
+        value === null || value === undefined ? undefined : new Date(value);
+      return { dueAt: asDate(row?.due_at), leaseEndsAt: asDate(row?.lease_ends_at) };
     },
 
     /** Extends this worker's leases on messages it still holds; returns how many it holds. */

@@ -17,9 +17,10 @@ export interface Job {
   firstAfterMs?: number;
   /**
    * Does one run; returns the rows it touched (for `/metrics`), or nothing. `signal` aborts when
-   * the runner stops: a long run finishes what it holds and returns early.
+   * the runner stops: a long run finishes what it holds and returns early. An `instance` job may
+   * also say when its next run is due, if sooner than `everyMs` (decision 243).
    */
-  run(signal: AbortSignal): Promise<number | void>;
+  run(signal: AbortSignal): Promise<number | void | { rows: number; nextRunAt: Date }>;
   /** Called once when the runner stops, after the run under way ended (e.g. a last flush). */
   onStop?(): Promise<void>;
 }

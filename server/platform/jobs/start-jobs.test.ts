@@ -85,6 +85,32 @@ describe.each(databaseTargets)('the job runner on $name', (target) => {
     await runner.stop();
   });
 
+  it('brings an instance job’s next run forward when the run says it is due sooner', async () => {
+    const startedAt: number[] = [];
+    const runner = start(
+      [
+        {
+          name: 'hinted',
+          scope: 'instance',
+          everyMs: 60_000,
+          firstAfterMs: 0,
+          run: async () => {
+            startedAt.push(Date.now());
+            // Due again in 300 ms the first time; the second run says nothing sooner.
+            return startedAt.length === 1 ? { rows: 1, nextRunAt: new Date(Date.now() + 300) } : 0;
+          },
+        },
+      ],
+      'a',
+    );
+    await vi.waitFor(() => expect(startedAt).toHaveLength(2), { timeout: 3000 });
+    expect((startedAt[1] ?? 0) - (startedAt[0] ?? 0)).toBeGreaterThanOrEqual(280);
+    await sleep(400);
+    expect(startedAt).toHaveLength(2);
+    expect(runner.lastRuns()).toEqual([expect.objectContaining({ name: 'hinted', rows: 0 })]);
+    await runner.stop();
+  });
+
   it('runs a cluster job once per period across instances, and records the run', async () => {
     let runs = 0;
     const job = (): Job => ({

@@ -11,6 +11,8 @@ export const JOB_LEASE_MS = 2 * 60_000;
 /** Instances look for a due cluster job at least this often, and retry a failed run after this. */
 export const JOB_CHECK_MS = 60_000;
 const DEFAULT_FIRST_AFTER_MS = 1000;
+/** The soonest an instance job's own hint may bring its next run (no busy loop on a past time). */
+const MIN_NEXT_RUN_MS = 200;
 
 export interface JobRunner {
   /** Runs an instance job now (or right after the run under way); e.g. the outbox after a send was queued. */
@@ -91,9 +93,15 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
     const runOnInstance = async (): Promise<number> => {
       const startedAt = clock();
       try {
-        const rows =
+        const outcome =
           (await actingAs({ actor: `system:${job.name}` }, () => job.run(stopping.signal))) ?? 0;
-        record(job, startedAt, rows, false);
+        if (typeof outcome === 'number') {
+          record(job, startedAt, outcome, false);
+        } else {
+          record(job, startedAt, outcome.rows, false);
+          const untilNext = outcome.nextRunAt.getTime() - clock().getTime();
+          return Math.min(job.everyMs, Math.max(MIN_NEXT_RUN_MS, untilNext));
+        }
       } catch (error) {
         record(job, startedAt, 0, true);
         logger.error({ err: error }, 'job failed');
@@ -134,8 +142,9 @@ export function startJobs(jobs: readonly Job[], options: JobRunnerOptions): JobR
       let rows = 0;
       let failure: unknown;
       try {
-        rows =
+        const outcome =
           (await actingAs({ actor: `system:${job.name}` }, () => job.run(stopping.signal))) ?? 0;
+        rows = typeof outcome === 'number' ? outcome : outcome.rows;
       } catch (error) {
         failure = error;
         logger.error({ err: error }, 'job failed');
