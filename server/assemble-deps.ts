@@ -3,6 +3,7 @@ import type { Env } from './env.ts';
 import { createPaymentProvider } from './billing/payments/create-payment-provider.ts';
 import { loadLicenceSigningKey } from './licensing/licence-certificates/signing-key.ts';
 import { loadReleaseSigningKey } from './licensing/releases/release-signing-key.ts';
+import { createValidationTally } from './licensing/licence-validation/validation-tally.ts';
 import { metricsEnabled } from './metrics/metrics-access.ts';
 import { createServiceMetrics, metricsOff } from './metrics/service-metrics.ts';
 import type { DatabaseHandle } from './platform/db/client.ts';
@@ -51,6 +52,7 @@ export async function assembleDeps(options: {
       ...(database.kind === 'postgres' ? { sharers: instances } : {}),
     }),
     instances,
+    validationTally: createValidationTally(clock),
     wakeOutbox: options.wakeOutbox,
     metrics,
   };

@@ -2,6 +2,7 @@ import type { ServicePorts } from '#server/platform/ports/service-ports.ts';
 import type { ValidationCode } from './licences/check-licence.ts';
 import type { LicenceSigningKey } from './licence-certificates/licence-signing-key.ts';
 import type { ReleaseSigningKey } from './releases/release-signing-key.ts';
+import type { ValidationTally } from './licence-validation/validation-tally.ts';
 
 /** What licensing's routes and services use of the running service (decision 176). */
 export interface LicensingPorts extends ServicePorts {
@@ -17,4 +18,6 @@ export interface LicensingPorts extends ServicePorts {
   releaseSigningKey: ReleaseSigningKey;
   /** Counts each validation answer by code (`/metrics`). */
   metrics: { licenceValidated(code: ValidationCode): void };
+  /** Counts each validation answer by day, added to `validation_days` once a minute (decision 244). */
+  validationTally: ValidationTally;
 }

@@ -56,9 +56,16 @@ export interface UsageDay {
   day: string;
   /**
    * Orgs in use that day: seen validating a licence on or before it and last seen on or after it
-   * (`licence_orgs`; validations themselves are counted only in the metrics, not per day).
+   * (`licence_orgs`).
    */
   orgs: number;
+  /**
+   * Licence validations answered that day, every code (`validation_days`: each instance adds its
+   * counts once a minute, so today's figure trails by up to a minute; decision 244).
+   */
+  validations: number;
+  /** Of those, the answers other than `VALID` (not found, expired, too many orgs …). */
+  refused: number;
 }
 
 export interface DashboardView {

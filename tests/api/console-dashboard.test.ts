@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runLocalBilling } from '#server/billing/payments/local/local-billing-worker.ts';
 import { periodFigures, readDashboard } from '#server/features/dashboard/dashboard.ts';
+import { validationTallyJob } from '#server/licensing/licence-validation/validation-tally.ts';
 import type { DashboardView, MrrMovement } from '#shared/contracts/console-dashboard.ts';
 import type { CheckoutRequestInput } from '#shared/contracts/checkout.ts';
 import { siteConfig } from '#shared/site-config.ts';
@@ -205,7 +206,7 @@ describe.each(databaseTargets)('the console dashboard on $name', (target) => {
     });
   });
 
-  it('answers a viewer the month with the trend, licences, invoices and orgs in use', async () => {
+  it('answers a viewer the month with the trend, licences, invoices, orgs in use and validations', async () => {
     expect(
       (
         await postJson(t, '/account/v1/licenses/validate', {
@@ -215,6 +216,20 @@ describe.each(databaseTargets)('the console dashboard on $name', (target) => {
         })
       ).status,
     ).toBe(200);
+    // A refused answer (another product) counts as a validation too.
+    expect(
+      (
+        await postJson(t, '/account/v1/licenses/validate', {
+          licenseKey: validKey,
+          productId: 'another-product',
+          orgId: orgId(7),
+        })
+      ).status,
+    ).toBe(200);
+    // The instance adds its counts once a minute (decision 244): here, by running the job once.
+    await validationTallyJob(db(), t.deps.validationTally, t.deps.logger).run(
+      new AbortController().signal,
+    );
     // The app reads "now" from its own clock: after everything seeded.
     t.setNow(new Date(end.getTime() + 1000));
     const viewer = await signedInOperator(t, 'viewer');
@@ -255,8 +270,15 @@ describe.each(databaseTargets)('the console dashboard on $name', (target) => {
     ]);
     expect(view.openInvoiceSubscriptions).toEqual({ open: 1, overdue: 0 });
     const today = view.usage.at(-1);
-    expect(today).toEqual({ day: end.toISOString().slice(0, 10), orgs: 1 });
-    expect(view.usage.slice(0, -1).every((day) => day.orgs === 0)).toBe(true);
+    expect(today).toEqual({
+      day: end.toISOString().slice(0, 10),
+      orgs: 1,
+      validations: 2,
+      refused: 1,
+    });
+    expect(view.usage.slice(0, -1).every((day) => day.orgs === 0 && day.validations === 0)).toBe(
+      true,
+    );
 
     // A month later the invoice is overdue.
     const later = await readDashboard(db(), month, new Date(realNow.getTime() + 32 * DAY));

@@ -24,6 +24,9 @@ for (const width of [1280, 390]) {
       main.getByRole('heading', { level: 2, name: 'Active paid licences' }),
     ).toBeVisible();
     await expect(main.getByRole('heading', { level: 2, name: 'Invoices owed' })).toBeVisible();
+    await expect(
+      main.getByRole('heading', { level: 2, name: 'Licence validations' }),
+    ).toBeVisible();
     await expect(main.getByRole('heading', { level: 2, name: /^MRR, / })).toBeVisible();
     await expect(main.getByRole('heading', { level: 2, name: 'The last 12 months' })).toBeVisible();
     // The charts are images with their figures in words.
@@ -60,6 +63,7 @@ test('admin dashboard prints the same figures', async ({ e2eServer }) => {
   const stdout = await admin(e2eServer, 'dashboard');
   expect(stdout).toMatch(/^Dashboard for \d{4}-\d{2}/);
   expect(stdout).toContain('Active paid licences now: Starter 0, Pro 0, Enterprise 0');
+  expect(stdout).toMatch(/validations that day: \d+ \(\d+ refused\); this month: \d+/);
   const refused = admin(e2eServer, 'dashboard', '--month', '2026-13');
   await expect(refused).rejects.toMatchObject({ code: 2 });
 });

@@ -277,6 +277,8 @@ function Figures({ view }: { view: DashboardView }) {
   const licences = view.activePaidLicences;
   const usage = view.usage;
   const orgsToday = usage.at(-1)?.orgs ?? 0;
+  const validationsToday = usage.at(-1)?.validations ?? 0;
+  const refusedToday = usage.at(-1)?.refused ?? 0;
   const mrr = month?.mrr ?? [];
   return (
     <>
@@ -325,6 +327,22 @@ function Figures({ view }: { view: DashboardView }) {
               first={usage[0]?.day.slice(5) ?? ''}
               last={usage.at(-1)?.day.slice(5) ?? ''}
               label={`Orgs in use per day, ${usage[0]?.day} to ${usage.at(-1)?.day}: ${usage.map((day) => day.orgs).join(', ')}.`}
+            />
+          ) : null}
+        </section>
+        <section className={`${styles.card} ${own.card}`} aria-labelledby="validations">
+          <h2 id="validations">Licence validations</h2>
+          <Figure
+            value={validationsToday}
+            label={`on ${usage.at(-1)?.day ?? '–'}, ${refusedToday} refused (counted each minute)`}
+          />
+          {usage.length > 1 ? (
+            <Chart
+              kind="bars"
+              values={usage.map((day) => day.validations)}
+              first={usage[0]?.day.slice(5) ?? ''}
+              last={usage.at(-1)?.day.slice(5) ?? ''}
+              label={`Licence validations per day, ${usage[0]?.day} to ${usage.at(-1)?.day}: ${usage.map((day) => day.validations).join(', ')}.`}
             />
           ) : null}
         </section>

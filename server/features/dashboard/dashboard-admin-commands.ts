@@ -34,6 +34,13 @@ function printDashboard(context: AdminContext, view: DashboardView): void {
       `Our invoices owed (${sum.currency}): ${sum.open}, ${formatCents(sum.openMinor, sum.currency)}; overdue ${sum.overdue}, ${formatCents(sum.overdueMinor, sum.currency)}`,
     );
   }
+  const today = view.usage.at(-1);
+  if (today) {
+    const validations = view.usage.reduce((sum, day) => sum + day.validations, 0);
+    out(
+      `Orgs in use on ${today.day}: ${today.orgs}; validations that day: ${today.validations} (${today.refused} refused); this month: ${validations}`,
+    );
+  }
   out('');
   out('MRR (monthly-normalized, net of VAT)');
   const rows = view.months.flatMap((figures) =>

@@ -26,7 +26,7 @@ const dashboardRoute = defineRoute({
   responses: {
     200: {
       description:
-        'Trials and conversion, MRR and its movements per currency, paid licences, open invoices, orgs in use per day.',
+        'Trials and conversion, MRR and its movements per currency, paid licences, open invoices, orgs in use and licence validations per day.',
       schema: z.unknown(),
     },
     400: {

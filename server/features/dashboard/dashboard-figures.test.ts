@@ -6,6 +6,7 @@ import {
   mrrMinorOf,
   mrrMovements,
   orgsPerDay,
+  usagePerDay,
   termsAt,
   trialCohort,
   type SubscriptionHistory,
@@ -201,6 +202,28 @@ describe('months and days', () => {
     expect(addMonths('2025-12', 1)).toBe('2026-01');
     expect(monthsEndingWith('2026-03', 4)).toEqual(['2025-12', '2026-01', '2026-02', '2026-03']);
   });
+  it('adds each day’s validations to its orgs: all codes, and the refused ones apart', () => {
+    const spans = [
+      {
+        firstSeenAt: new Date('2026-03-01T10:00:00Z'),
+        lastSeenAt: new Date('2026-03-02T09:00:00Z'),
+      },
+    ];
+    const counts = [
+      { day: '2026-03-01', code: 'VALID', answers: 40 },
+      { day: '2026-03-01', code: 'EXPIRED', answers: 2 },
+      { day: '2026-03-01', code: 'TOO_MANY_ORGS', answers: 1 },
+      { day: '2026-03-03', code: 'VALID', answers: 5 },
+      // A day outside the days asked for is not shown.
+      { day: '2026-04-01', code: 'VALID', answers: 9 },
+    ];
+    expect(usagePerDay(spans, counts, ['2026-03-01', '2026-03-02', '2026-03-03'])).toEqual([
+      { day: '2026-03-01', orgs: 1, validations: 43, refused: 3 },
+      { day: '2026-03-02', orgs: 1, validations: 0, refused: 0 },
+      { day: '2026-03-03', orgs: 0, validations: 5, refused: 0 },
+    ]);
+  });
+
   it('counts an org on every day between its first and last validation', () => {
     const days = daysBetween(at('2026-03-01T00:00:00Z'), at('2026-03-04T10:00:00Z'));
     expect(days).toEqual(['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04']);

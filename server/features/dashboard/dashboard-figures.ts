@@ -3,6 +3,7 @@ import type {
   DashboardCurrency,
   MrrMovement,
   TrialCohort,
+  UsageDay,
 } from '#shared/contracts/console-dashboard.ts';
 
 /**
@@ -207,6 +208,29 @@ export function daysBetween(from: Date, to: Date): string[] {
     days.push(new Date(at).toISOString().slice(0, 10));
   }
   return days;
+}
+
+/**
+ * Each day's usage: the orgs in use (seen on or before the day, last seen on or after it) and
+ * the validations answered, all of them and those refused (decision 244).
+ */
+export function usagePerDay(
+  spans: readonly { firstSeenAt: Date; lastSeenAt: Date }[],
+  counts: readonly { day: string; code: string; answers: number }[],
+  days: readonly string[],
+): UsageDay[] {
+  const validations = new Map<string, { validations: number; refused: number }>();
+  for (const { day, code, answers } of counts) {
+    const sums = validations.get(day) ?? { validations: 0, refused: 0 };
+    sums.validations += answers;
+    if (code !== 'VALID') sums.refused += answers;
+    validations.set(day, sums);
+  }
+  return orgsPerDay(spans, days).map(({ day, orgs }) => ({
+    day,
+    orgs,
+    ...(validations.get(day) ?? { validations: 0, refused: 0 }),
+  }));
 }
 
 /** Orgs in use each day: seen on or before the day, and last seen on or after it. */

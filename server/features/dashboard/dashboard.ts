@@ -7,8 +7,8 @@ import {
   monthsEndingWith,
   monthStart,
   mrrMovements,
-  orgsPerDay,
   trialCohort,
+  usagePerDay,
 } from './dashboard-figures.ts';
 import {
   activePaidLicences,
@@ -18,6 +18,7 @@ import {
   subscriptionHistories,
   trialStarts,
 } from './dashboard-repository.ts';
+import { validationCountsBetween } from '#server/licensing/licence-validation/validation-days-repository.ts';
 
 /** How many months the trend shows, the month asked for included. */
 export const TREND_MONTHS = 12;
@@ -61,11 +62,13 @@ export async function readDashboard(
     };
   });
   const from = monthStart(month);
-  const [licences, invoices, invoiceSubscriptions, spans] = await Promise.all([
+  const days = from < trendEnd ? daysBetween(from, trendEnd) : [];
+  const [licences, invoices, invoiceSubscriptions, spans, counts] = await Promise.all([
     activePaidLicences(db),
     openInvoices(db, now.toISOString().slice(0, 10)),
     openInvoiceSubscriptions(db, now),
     orgSpans(db, from, trendEnd),
+    validationCountsBetween(db, `${month}-01`, `${addMonths(month, 1)}-01`),
   ]);
   return {
     month,
@@ -74,7 +77,7 @@ export async function readDashboard(
     activePaidLicences: licences,
     invoices,
     openInvoiceSubscriptions: invoiceSubscriptions,
-    usage: from < trendEnd ? orgsPerDay(spans, daysBetween(from, trendEnd)) : [],
+    usage: usagePerDay(spans, counts, days),
   };
 }
 

@@ -30,7 +30,13 @@ export type ValidationResult =
 
 export type LicenceValidatorDeps = Pick<
   LicensingPorts,
-  'env' | 'secretKey' | 'licenceSigningKey' | 'clock' | 'rateLimiter' | 'metrics'
+  | 'env'
+  | 'secretKey'
+  | 'licenceSigningKey'
+  | 'clock'
+  | 'rateLimiter'
+  | 'metrics'
+  | 'validationTally'
 > & { db: LicensingPorts['database']['db'] };
 
 /** An answer kept for a burst of identical validations: its text, and its code for `/metrics`. */
@@ -128,6 +134,7 @@ export function createLicenceValidator(deps: LicenceValidatorDeps) {
         if (answerKey) answers.set(answerKey, answer);
       }
       deps.metrics.licenceValidated(answer.code);
+      deps.validationTally.count(answer.code);
       return { ok: true, json: answer.json, headers };
     },
   };

@@ -1,6 +1,7 @@
 import {
   bigint,
   boolean,
+  date,
   index,
   pgTable,
   primaryKey,
@@ -65,4 +66,15 @@ export const licenceOrgReleases = pgTable(
     index('licence_org_releases_licence_idx').on(table.licenceId, table.releasedAt),
     index('licence_org_releases_released_at_idx').on(table.releasedAt),
   ],
+);
+
+/** Licence validations answered per UTC day and code, added by each instance once a minute (decision 244). */
+export const validationDays = pgTable(
+  'validation_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    code: text('code').notNull(),
+    answers: bigint('answers', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.code] })],
 );
