@@ -77,7 +77,7 @@ export interface DashboardView {
   months: MonthFigures[];
   /** Paid licences active now, by edition. */
   activePaidLicences: { Starter: number; Pro: number; Enterprise: number };
-  /** Invoices owed now, per currency (our documents: the local provider's invoices). */
+  /** Invoices owed now, per currency: ours (the local provider's) and Stripe's open ones (decision 245). */
   invoices: OpenInvoiceSum[];
   /** Subscriptions paid by invoice with an open invoice now (either provider), and how many are past due. */
   openInvoiceSubscriptions: { open: number; overdue: number };

@@ -10,6 +10,7 @@ import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { confirmationToken, confirmOrder } from '#tests/security/support/invoice-orders.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { runAdminOn } from '../support/licensing.ts';
+import { readDashboard } from '#server/features/dashboard/dashboard.ts';
 import { startStripeFake, type StripeFake } from '../support/stripe-fake.ts';
 import { createTestApp, csrfHeaders, type TestApp } from '../support/test-app.ts';
 import { freshIp, licenceKeyPattern, mailsTo } from './checkout-support.ts';
@@ -194,6 +195,17 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     const listed = await runAdminOn(t, 'invoice-orders', 'list');
     expect(listed.out).toContain(order.invoiceNumber);
 
+    // The dashboard sums Stripe's open invoice from the mirror (decision 245): what it still owes.
+    const month = start.toISOString().slice(0, 7);
+    const owed = {
+      currency: 'EUR',
+      open: 1,
+      openMinor: invoice?.amount_remaining,
+      overdue: 0,
+      overdueMinor: 0,
+    };
+    expect((await readDashboard(t.deps.database.db, month, start)).invoices).toEqual([owed]);
+
     const sync = syncDepsOf(t.deps);
     const subscriptionId = order.subscriptionId;
     // Due date: Stripe marks the subscription past due; no failed-card e-mail, our reminder.
@@ -214,6 +226,10 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     await sweepInvoiceReminders(sync);
     expect((await licenceOf(subscriptionId))?.status).toBe('Deactivated');
     expect(await kinds()).toContain('licence-deactivated');
+    const late = new Date(start.getTime() + 44 * DAY);
+    expect((await readDashboard(t.deps.database.db, month, late)).invoices).toEqual([
+      { ...owed, overdue: 1, overdueMinor: invoice?.amount_remaining },
+    ]);
 
     // The transfer arrives: invoice.paid restores the licence.
     fake.payInvoice(invoice?.id ?? '');
@@ -221,5 +237,6 @@ describe.each(databaseTargets)('pay by invoice through Stripe on $name', (target
     await invoiceEvent('invoice.paid', invoice?.id ?? '', subscriptionId);
     expect((await licenceOf(subscriptionId))?.status).toBe('Active');
     expect(await kinds()).toContain('licence-reactivated');
+    expect((await readDashboard(t.deps.database.db, month, late)).invoices).toEqual([]);
   });
 });

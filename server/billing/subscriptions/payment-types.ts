@@ -78,6 +78,8 @@ export interface OpenInvoice {
   invoiceId: string;
   number: string;
   dueAt: Date;
+  /** What is still owed on it, gross, in minor units of the subscription's currency. */
+  amountDue: number;
   /** The provider's page of the invoice, where it is paid and its PDF downloaded. */
   hostedUrl: string;
 }
@@ -174,7 +176,7 @@ export interface CreateInvoiceSubscriptionInput extends CheckoutOrder {
 export interface InvoiceSubscriptionRef {
   subscriptionId: string;
   /** `amountDue` is gross; `netAmount` and `vatAmount` beside it (minor units). */
-  invoice: OpenInvoice & { amountDue: number; netAmount: number; vatAmount: number };
+  invoice: OpenInvoice & { netAmount: number; vatAmount: number };
   /**
    * Where the provider e-mailed the invoice; null when it sent none (the local provider, Stripe
    * in test mode), so no page claims an e-mail that never left.

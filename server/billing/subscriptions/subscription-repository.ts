@@ -231,6 +231,7 @@ export function createSubscriptionRepository(db: Executor) {
         openInvoiceNumber: snapshot.openInvoice?.number ?? null,
         openInvoiceUrl: snapshot.openInvoice?.hostedUrl ?? null,
         openInvoiceDueAt: snapshot.openInvoice?.dueAt ?? null,
+        openInvoiceAmountMinor: snapshot.openInvoice?.amountDue ?? null,
         snapshotReadAt: readAt,
         updatedAt: readAt,
       };

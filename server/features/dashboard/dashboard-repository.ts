@@ -189,21 +189,53 @@ const owedRows = z.object({
   ),
 });
 
+const stripeOwedRows = z.object({
+  rows: z.array(
+    z.object({
+      currency: z.enum(['USD', 'EUR']),
+      owed: z.coerce.number().nullable(),
+      due_at: z.coerce.date(),
+    }),
+  ),
+});
+
 /**
- * Our invoices still owed now (decision 220: the gross less its credit notes, unpaid), per
- * currency; overdue once their due day (`YYYY-MM-DD`) is before `today`.
+ * Invoices still owed at `now`, per currency: ours (the local provider's documents, decision
+ * 220: the gross less its credit notes, unpaid; overdue once their due day is before today's) and
+ * Stripe's open invoices as the subscriptions' mirror holds them (what is still owed, decision
+ * 245; overdue once their due time has passed). A Stripe invoice mirrored before its amount was
+ * kept counts with 0 until the next snapshot.
  */
-export async function openInvoices(db: Executor, today: string): Promise<OpenInvoiceSum[]> {
-  const rows = owedRows.parse(
-    await db.execute(sql`select i.currency, i.document -> 'payment' ->> 'dueOn' as due_on,
+export async function openInvoices(db: Executor, now: Date): Promise<OpenInvoiceSum[]> {
+  const today = now.toISOString().slice(0, 10);
+  const [ours, stripe] = await Promise.all([
+    db.execute(sql`select i.currency, i.document -> 'payment' ->> 'dueOn' as due_on,
         i.gross_minor - coalesce((select sum(c.gross_minor) from payment_documents c
           where c.kind = 'credit_note' and c.credits_number = i.number), 0) as owed
       from payment_documents i
       where i.kind = 'invoice' and i.paid_at is null`),
-  ).rows;
+    db.execute(sql`select currency, open_invoice_amount_minor as owed, open_invoice_due_at as due_at
+      from subscriptions
+      where provider = 'stripe' and collection = 'invoice' and open_invoice_id is not null
+        and open_invoice_due_at is not null and ended_at is null`),
+  ]);
+  const owed = [
+    ...owedRows.parse(ours).rows.map((row) => ({
+      currency: row.currency,
+      owed: row.owed,
+      overdue: row.due_on !== null && row.due_on < today,
+      counted: row.owed > 0,
+    })),
+    ...stripeOwedRows.parse(stripe).rows.map((row) => ({
+      currency: row.currency,
+      owed: row.owed ?? 0,
+      overdue: row.due_at < now,
+      counted: row.owed === null || row.owed > 0,
+    })),
+  ];
   const sums = new Map<string, OpenInvoiceSum>();
-  for (const row of rows) {
-    if (row.owed <= 0) continue;
+  for (const row of owed) {
+    if (!row.counted) continue;
     const sum = sums.get(row.currency) ?? {
       currency: row.currency,
       open: 0,
@@ -213,7 +245,7 @@ export async function openInvoices(db: Executor, today: string): Promise<OpenInv
     };
     sum.open++;
     sum.openMinor += row.owed;
-    if (row.due_on !== null && row.due_on < today) {
+    if (row.overdue) {
       sum.overdue++;
       sum.overdueMinor += row.owed;
     }

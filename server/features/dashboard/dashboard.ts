@@ -65,7 +65,7 @@ export async function readDashboard(
   const days = from < trendEnd ? daysBetween(from, trendEnd) : [];
   const [licences, invoices, invoiceSubscriptions, spans, counts] = await Promise.all([
     activePaidLicences(db),
-    openInvoices(db, now.toISOString().slice(0, 10)),
+    openInvoices(db, now),
     openInvoiceSubscriptions(db, now),
     orgSpans(db, from, trendEnd),
     validationCountsBetween(db, `${month}-01`, `${addMonths(month, 1)}-01`),

@@ -174,6 +174,7 @@ export function createLocalPaymentProvider(options: LocalPaymentProviderOptions)
                 invoiceId: invoice.id,
                 number: invoice.number,
                 dueAt: invoice.dueAt,
+                amountDue: invoice.amount,
                 hostedUrl: localInvoiceUrl(publicBaseUrl, invoice.id),
               }
             : null,

@@ -89,6 +89,7 @@ function openInvoiceOf(invoice: Stripe.Invoice): OpenInvoice | null {
     invoiceId: invoice.id,
     number: invoice.number ?? invoice.id,
     dueAt: new Date(invoice.due_date * 1000),
+    amountDue: invoice.amount_remaining,
     hostedUrl: invoice.hosted_invoice_url ?? '',
   };
 }

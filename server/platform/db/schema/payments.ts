@@ -78,6 +78,8 @@ export const subscriptions = pgTable(
     openInvoiceNumber: text('open_invoice_number'),
     openInvoiceUrl: text('open_invoice_url'),
     openInvoiceDueAt: timestamptz('open_invoice_due_at'),
+    /** What the open invoice still owes, gross, minor units (decision 245); null before 0998. */
+    openInvoiceAmountMinor: bigint('open_invoice_amount_minor', { mode: 'number' }),
     /** The address that pays, kept only where the licence is a holder's (decision 223). */
     billingEmail: text('billing_email'),
     billingEmailNormalized: normalizedEmailOf('billing_email'),
