@@ -8,6 +8,8 @@ import {
   trialClaims,
 } from '#server/platform/db/schema.ts';
 import { sweepLicenceLifecycle } from '#server/billing/subscriptions/sweep-licence-lifecycle.ts';
+import { createProviderCallRepository } from '#server/billing/subscriptions/provider-call-repository.ts';
+import { runProviderCalls } from '#server/billing/subscriptions/provider-calls.ts';
 import {
   hashEmailAddress,
   normalizeEmailAddress,
@@ -131,9 +133,43 @@ describe.each(databaseTargets)('licence lifecycle timeline on $name', (target) =
     at(new Date('2026-05-30T09:00:00Z'));
     expect(await sweep()).toMatchObject({ scheduledForDeletion: 0, deleted: 0 });
 
-    // Two months after deactivation: marked for deletion, its subscription cancelled.
+    // Two months after deactivation: marked for deletion, and its subscription is to be
+    // cancelled — but the provider is down: the call waits in the queue (decision 246).
     at(new Date('2026-05-30T10:00:00Z'));
-    expect(await sweep()).toMatchObject({ scheduledForDeletion: 1, deleted: 0, failed: 0 });
+    const down = {
+      ...t.deps.payments,
+      cancelSubscription: () => Promise.reject(new Error('503 the provider is down')),
+    };
+    expect(await sweepLicenceLifecycle({ ...syncDepsOf(t.deps), payments: down })).toMatchObject({
+      scheduledForDeletion: 1,
+      deleted: 0,
+      cancelled: 0,
+      failed: 1,
+    });
+    const calls = createProviderCallRepository(t.deps.database.db);
+    expect(await calls.pending()).toEqual([
+      expect.objectContaining({
+        kind: 'cancel',
+        subscriptionId,
+        attempts: 1,
+        lastError: '503 the provider is down',
+        nextAttemptAt: new Date('2026-05-30T10:01:00Z'),
+      }),
+    ]);
+    expect((await licenceOf(email))?.subscriptionStatus).toBe('unpaid');
+    // The next sweep finds the licence still due but queues no second call; the one waiting is
+    // not due before its backoff.
+    expect(await sweep()).toMatchObject({ cancelled: 0, failed: 0 });
+    expect(await calls.pending()).toHaveLength(1);
+    // A minute later the provider-calls job makes it.
+    later(60_000);
+    expect(await runProviderCalls(syncDepsOf(t.deps))).toEqual({
+      cancelled: 1,
+      resynced: 0,
+      failed: 0,
+      gaveUp: 0,
+    });
+    expect(await calls.pending()).toEqual([]);
     expect(await licenceOf(email)).toMatchObject({
       deletionScheduledAt: new Date('2026-06-30T10:00:00Z'),
       subscriptionStatus: 'canceled',

@@ -2,13 +2,15 @@ import type { BillingPorts } from '#server/billing/billing-ports.ts';
 import type { Job } from '#server/platform/jobs/job.ts';
 import { syncDepsOf } from './sync-subscription.ts';
 import { sweepInvoiceReminders } from './sweep-invoice-reminders.ts';
+import { providerCallsJob } from './provider-calls.ts';
 import { sweepLicenceLifecycle } from './sweep-licence-lifecycle.ts';
 
 export const LIFECYCLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The subscriptions' jobs, each once per period across the instances (decision 174): the hourly
- * licence lifecycle sweep and invoice reminders. Their rows are also claimed with SKIP LOCKED, so
+ * licence lifecycle sweep and invoice reminders, and every minute the provider calls coming due
+ * again (decision 246). Their rows are also claimed with SKIP LOCKED, so
  * an overlap changes nothing twice. (The local provider's billing engine is the payments
  * manifest's job.)
  */
@@ -21,7 +23,12 @@ export function billingJobs(deps: BillingPorts): Job[] {
       everyMs: LIFECYCLE_SWEEP_INTERVAL_MS,
       async run() {
         const report = await sweepLicenceLifecycle(syncDepsOf(deps));
-        const rows = report.scheduledForDeletion + report.deleted + report.resynced + report.failed;
+        const rows =
+          report.scheduledForDeletion +
+          report.deleted +
+          report.cancelled +
+          report.resynced +
+          report.failed;
         if (rows > 0) logger.info(report, 'licence lifecycle sweep');
         return rows;
       },
@@ -37,5 +44,6 @@ export function billingJobs(deps: BillingPorts): Job[] {
         return rows;
       },
     },
+    providerCallsJob({ ...syncDepsOf(deps), logger }),
   ];
 }

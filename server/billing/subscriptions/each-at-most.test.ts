@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { eachAtMost } from './sweep-licence-lifecycle.ts';
+import { eachAtMost } from './provider-calls.ts';
 
-describe('provider calls a few at a time (decision 238)', () => {
+describe('provider calls a few at a time (decisions 238, 246)', () => {
   it('runs every item once, never more than the limit at once', async () => {
     let running = 0;
     let most = 0;

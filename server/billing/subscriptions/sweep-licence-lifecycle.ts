@@ -1,8 +1,8 @@
 import { createOutboxRepository } from '#server/platform/email/outbox-repository.ts';
-import {
-  syncSubscription,
-  type SyncDeps,
-} from '#server/billing/subscriptions/sync-subscription.ts';
+import type { SyncDeps } from '#server/billing/subscriptions/sync-subscription.ts';
+import type { ProviderCallKind } from '#server/platform/db/schema.ts';
+import { createProviderCallRepository } from './provider-call-repository.ts';
+import { runProviderCalls } from './provider-calls.ts';
 import { lifecycleEmail } from './emails/lifecycle-emails.ts';
 import { createLifecycleRepository, lifecycleOf, type DueCursor } from './lifecycle-repository.ts';
 import { sweepStep } from './lifecycle-rules.ts';
@@ -10,7 +10,10 @@ import { sweepStep } from './lifecycle-rules.ts';
 export interface SweepReport {
   scheduledForDeletion: number;
   deleted: number;
+  /** Subscriptions cancelled and re-read by the provider calls made after the run (decision 246). */
+  cancelled: number;
   resynced: number;
+  /** Provider calls that failed (tried again later, or given up). */
   failed: number;
 }
 
@@ -21,25 +24,6 @@ const BATCH_SIZE = 100;
  */
 export const DUE_PAGE_SIZE = 10_000;
 
-/** Provider calls of one run under way at once: far below Stripe's 100 a second (decision 238). */
-export const PROVIDER_CONCURRENCY = 8;
-
-/** Runs `work` on every item, at most `limit` at once, in order of start. */
-export async function eachAtMost<T>(
-  limit: number,
-  items: readonly T[],
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 /**
  * The hourly lifecycle job (docs/product-rules.md#behaviour): marks lapsed licences past the two-month window (and ended
  * ones past retention) for deletion, deletes those whose month of notice is over, and re-reads
@@ -49,9 +33,13 @@ export async function eachAtMost<T>(
  * each change and its e-mail share one transaction.
  */
 export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport> {
-  const report: SweepReport = { scheduledForDeletion: 0, deleted: 0, resynced: 0, failed: 0 };
-  const toCancel: string[] = [];
-  const toResync: string[] = [];
+  const report: SweepReport = {
+    scheduledForDeletion: 0,
+    deleted: 0,
+    cancelled: 0,
+    resynced: 0,
+    failed: 0,
+  };
   // The rows due when the run starts; rows that become due meanwhile wait for the next run.
   const startedAt = deps.clock();
   let after: DueCursor | null = null;
@@ -63,10 +51,15 @@ export async function sweepLicenceLifecycle(deps: SyncDeps): Promise<SweepReport
     );
     after = page.at(-1) ?? null;
     // Claimed in id order, as every instance does: two runs never wait on each other's rows.
-    await sweepPage(deps, page.map((row) => row.id).sort(), report, toCancel, toResync);
+    await sweepPage(deps, page.map((row) => row.id).sort(), report);
     if (page.length < DUE_PAGE_SIZE) break;
   }
-  await callProvider(deps, report, toCancel, toResync);
+  // The provider calls the batches queued, made now outside the transactions (decision 246);
+  // those that fail wait for the provider-calls job.
+  const calls = await runProviderCalls(deps);
+  report.cancelled = calls.cancelled;
+  report.resynced = calls.resynced;
+  report.failed = calls.failed;
   return report;
 }
 
@@ -75,8 +68,6 @@ async function sweepPage(
   deps: SyncDeps,
   due: readonly string[],
   report: SweepReport,
-  toCancel: string[],
-  toResync: string[],
 ): Promise<void> {
   for (let start = 0; start < due.length; start += BATCH_SIZE) {
     const now = deps.clock();
@@ -86,6 +77,8 @@ async function sweepPage(
       const claimed = await repository.claimSweepBatch(due.slice(start, start + BATCH_SIZE), now);
       let queued = 0;
       const toDelete: string[] = [];
+      // Queued with the change that decided them: a crash after the commit loses no call.
+      const calls: { kind: ProviderCallKind; subscriptionId: string }[] = [];
       for (const licence of claimed) {
         const step = sweepStep(lifecycleOf(licence), now);
         switch (step.action) {
@@ -112,16 +105,20 @@ async function sweepPage(
               }
             }
             if (step.cancelSubscription && licence.subscriptionId) {
-              toCancel.push(licence.subscriptionId);
+              calls.push({ kind: 'cancel', subscriptionId: licence.subscriptionId });
             }
             report.scheduledForDeletion++;
             break;
           }
           case 'cancelSubscription':
-            if (licence.subscriptionId) toCancel.push(licence.subscriptionId);
+            if (licence.subscriptionId) {
+              calls.push({ kind: 'cancel', subscriptionId: licence.subscriptionId });
+            }
             break;
           case 'resync':
-            if (licence.subscriptionId) toResync.push(licence.subscriptionId);
+            if (licence.subscriptionId) {
+              calls.push({ kind: 'resync', subscriptionId: licence.subscriptionId });
+            }
             break;
           case 'none':
             break;
@@ -129,36 +126,9 @@ async function sweepPage(
       }
       // The batch's deletions in two statements, not two per licence.
       report.deleted += await repository.deleteLicences(toDelete);
+      await createProviderCallRepository(tx).enqueue(calls, now);
       return { queued };
     });
     if (batch.queued > 0) deps.wakeOutbox();
   }
-}
-
-async function callProvider(
-  deps: SyncDeps,
-  report: SweepReport,
-  toCancel: readonly string[],
-  toResync: readonly string[],
-): Promise<void> {
-  // Provider calls happen outside the transactions, a few at a time (decision 238); a failed one
-  // is retried by the next run.
-  await eachAtMost(PROVIDER_CONCURRENCY, toCancel, async (subscriptionId) => {
-    try {
-      await deps.payments.cancelSubscription(subscriptionId);
-      await syncSubscription(deps, subscriptionId);
-    } catch (error) {
-      report.failed++;
-      deps.logger.error({ err: error, subscriptionId }, 'could not cancel a lapsed subscription');
-    }
-  });
-  await eachAtMost(PROVIDER_CONCURRENCY, toResync, async (subscriptionId) => {
-    try {
-      await syncSubscription(deps, subscriptionId);
-      report.resynced++;
-    } catch (error) {
-      report.failed++;
-      deps.logger.warn({ err: error, subscriptionId }, 'could not re-read a subscription');
-    }
-  });
 }

@@ -175,6 +175,16 @@ export const retentionPolicy: readonly RetentionEntry[] = [
     onErasure: 'erased',
   },
   {
+    table: 'provider_calls',
+    columns: ['subscription_id'],
+    why: 'cancelling or re-reading a subscription the lifecycle decided on, until the provider answers (decision 246)',
+    period: { kind: 'days', days: R.paymentEventDays, after: 'it was given up' },
+    deletedBy: `the call itself when it succeeds; a call given up: ${retentionJob}`,
+    onErasure: {
+      kept: 'a cancellation must still reach the provider, or the subscription goes on charging',
+    },
+  },
+  {
     table: 'subscriptions',
     columns: [
       'customer_id',

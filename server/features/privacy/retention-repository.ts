@@ -14,6 +14,7 @@ import {
   localSubscriptions,
   paymentDocuments,
   paymentEvents,
+  providerCalls,
   privacyRequests,
   auditEventDetails,
   licenceOrgReleases,
@@ -62,6 +63,12 @@ export function retentionRules(now: Date): RetentionRule[] {
       table: sql`${paymentEvents}`,
       key: sql.raw('provider, event_id'),
       where: sql`processed_at < ${at(daysBefore(now, R.paymentEventDays))}`,
+    },
+    {
+      name: 'provider_calls given up',
+      table: sql`${providerCalls}`,
+      key: sql.raw('id'),
+      where: sql`status = 'failed' and next_attempt_at < ${at(daysBefore(now, R.paymentEventDays))}`,
     },
     {
       name: 'contact_messages',

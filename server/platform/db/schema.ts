@@ -23,3 +23,4 @@ export * from './schema/audit.ts';
 export * from './schema/licence-page.ts';
 export * from './schema/operators.ts';
 export * from './schema/refund-requests.ts';
+export * from './schema/provider-calls.ts';

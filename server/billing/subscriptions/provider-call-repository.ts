@@ -1,0 +1,93 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Executor } from '#server/platform/db/database.ts';
+import { providerCalls, type ProviderCallKind } from '#server/platform/db/schema.ts';
+
+export type ProviderCall = typeof providerCalls.$inferSelect;
+
+/** The lifecycle's provider calls as rows (decision 246). */
+export function createProviderCallRepository(db: Executor) {
+  return {
+    /**
+     * Queues calls due at `now`, in the caller's transaction: a call of a kind already waiting
+     * for the subscription is not queued twice (it keeps its attempts and backoff).
+     */
+    async enqueue(
+      calls: readonly { kind: ProviderCallKind; subscriptionId: string }[],
+      now: Date,
+    ): Promise<void> {
+      if (calls.length === 0) return;
+      await db
+        .insert(providerCalls)
+        .values(calls.map((call) => ({ ...call, nextAttemptAt: now, createdAt: now })))
+        .onConflictDoNothing({
+          target: [providerCalls.kind, providerCalls.subscriptionId],
+          where: sql`${providerCalls.status} = 'pending'`,
+        });
+    },
+
+    /**
+     * Claims up to `limit` due calls for one attempt each: rows another worker holds are skipped
+     * (row locks, then the lease), so a call is made by one worker at a time.
+     */
+    async claimDue(now: Date, limit: number, leaseMs: number): Promise<ProviderCall[]> {
+      const due = db
+        .select({ id: providerCalls.id })
+        .from(providerCalls)
+        .where(
+          and(
+            eq(providerCalls.status, 'pending'),
+            lte(providerCalls.nextAttemptAt, now),
+            or(isNull(providerCalls.leasedUntil), lte(providerCalls.leasedUntil, now)),
+          ),
+        )
+        .orderBy(asc(providerCalls.nextAttemptAt), asc(providerCalls.id))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      const claimed = await db
+        .update(providerCalls)
+        .set({
+          attempts: sql`${providerCalls.attempts} + 1`,
+          leasedUntil: new Date(now.getTime() + leaseMs),
+        })
+        .where(inArray(providerCalls.id, due))
+        .returning();
+      return claimed.sort((a, b) => a.id - b.id);
+    },
+
+    /** A call that succeeded is done: nothing is kept of it. */
+    async succeeded(call: ProviderCall): Promise<void> {
+      await db.delete(providerCalls).where(eq(providerCalls.id, call.id));
+    },
+
+    /** A failed attempt: due again at `retryAt`, or given up (`failed`) when there is none. */
+    async attemptFailed(call: ProviderCall, error: string, retryAt: Date | null): Promise<void> {
+      await db
+        .update(providerCalls)
+        .set({
+          leasedUntil: null,
+          lastError: error.slice(0, 500),
+          ...(retryAt ? { nextAttemptAt: retryAt } : { status: 'failed' as const }),
+        })
+        .where(eq(providerCalls.id, call.id));
+    },
+
+    /** Calls given up, newest first (operators, tests). */
+    failed(limit = 100): Promise<ProviderCall[]> {
+      return db
+        .select()
+        .from(providerCalls)
+        .where(eq(providerCalls.status, 'failed'))
+        .orderBy(sql`${providerCalls.id} desc`)
+        .limit(limit);
+    },
+
+    /** Calls waiting, due or not (tests, `/metrics`). */
+    pending(): Promise<ProviderCall[]> {
+      return db
+        .select()
+        .from(providerCalls)
+        .where(eq(providerCalls.status, 'pending'))
+        .orderBy(asc(providerCalls.id));
+    },
+  };
+}
