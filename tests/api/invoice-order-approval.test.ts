@@ -239,6 +239,37 @@ describe.each(databaseTargets)('invoice orders approved before credit on $name',
     });
   });
 
+  it('holds the next order of a company whose only payment was refunded in full (decision 247)', async () => {
+    t.setNow(start);
+    const first = proOrder('ap@refunded-company.test');
+    // A first order waits; approved and paid, then refunded whole.
+    const confirmed = await placeAndConfirm(first);
+    const { orderId } = inReview.parse(await confirmed.json());
+    await runAdminOn(t, 'invoice-orders', 'approve', orderId, '--reason', 'looks fine');
+    const { invoiceNumber = '' } = (await orderRow(orderId)) ?? {};
+    const paid = await markLocalInvoicePaid({ db: db(), clock: t.deps.clock }, invoiceNumber ?? '');
+    if (!paid.ok) throw new Error(paid.detail);
+    for (const event of paid.events) await handlePaymentEvent(syncDepsOf(t.deps), event);
+    // Paid: the next order below the threshold goes straight through.
+    const before = await placeAndConfirm(proOrder('it@refunded-company.test'));
+    expect(before.status).toBe(200);
+    const refunded = await runAdminOn(
+      t,
+      'payments',
+      'refund',
+      invoiceNumber ?? '',
+      '--reason',
+      'ordered by mistake',
+    );
+    expect(refunded.code).toBe(0);
+    // Everything paid back: the next order is a first order again.
+    const next = await placeAndConfirm(proOrder('cfo@refunded-company.test'));
+    expect(next.status).toBe(202);
+    expect(await orderRow(inReview.parse(await next.json()).orderId)).toMatchObject({
+      reviewReason: 'first-order',
+    });
+  });
+
   it('lets finance approve and reject in the console; a viewer reads the queue but cannot act', async () => {
     t.setNow(start);
     const finance = await signedInOperator(t, 'finance');

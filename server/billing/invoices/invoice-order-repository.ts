@@ -109,7 +109,8 @@ export function createInvoiceOrderRepository(db: Executor) {
 
     /**
      * Whether the company (its e-mail domain; a free-mail address alone) has paid us before: a
-     * paid invoice or receipt of a buyer there (decision 230).
+     * paid invoice or receipt of a buyer there (decision 230) that its credit notes have not
+     * paid back in full — a payment refunded whole is no payment (decision 247).
      */
     async paidBefore(cap: InvoiceOrderCap, emailNormalized: string): Promise<boolean> {
       const [row] = await db
@@ -119,6 +120,9 @@ export function createInvoiceOrderRepository(db: Executor) {
           and(
             sql`${paymentDocuments.paidAt} is not null`,
             ne(paymentDocuments.kind, 'credit_note'),
+            sql`${paymentDocuments.grossMinor} > coalesce((select sum(c.gross_minor)
+              from payment_documents c
+              where c.kind = 'credit_note' and c.credits_number = ${paymentDocuments.number}), 0)`,
             cap.perDomain
               ? sql`split_part(${paymentDocuments.buyerEmailNormalized}, '@', 2) = ${cap.domain}`
               : eq(paymentDocuments.buyerEmailNormalized, emailNormalized),
