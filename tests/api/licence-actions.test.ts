@@ -92,7 +92,7 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
       kind: 'suspend',
       reason: 'key shared with another company',
     });
-    expect(suspended).toMatchObject({ ok: true, changed: true, state: 'revoked' });
+    expect(suspended).toMatchObject({ ok: true, changed: true, state: 'suspended' });
     expect(await validate(key)).toBe('DEACTIVATED');
     expect(await byToken()).toBe('DEACTIVATED');
     expect(
@@ -108,7 +108,7 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
       'licence',
       licence.id,
     );
-    expect(event).toMatchObject({ action: 'licence.revoked', actor: 'operator:7f0c' });
+    expect(event).toMatchObject({ action: 'licence.suspended', actor: 'operator:7f0c' });
     expect(event?.details?.reason).toBe('key shared with another company');
     expect(licenceActionPermissions.suspend).toBe('licence.suspend');
   });

@@ -103,7 +103,8 @@ for (const width of [1280, 390]) {
     await form.getByLabel('Reason (required)').fill(`ticket ${width}: key posted publicly`);
     await form.getByRole('button', { name: 'Suspend', exact: true }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Suspended' })).toBeVisible();
-    await expect(licence.getByRole('heading', { level: 3 })).toContainText('revoked');
+    await expect(licence.getByRole('heading', { level: 3 })).toContainText('suspended');
+    await expect(licence.getByText('Suspended', { exact: true })).toBeVisible();
     await expect(page.getByRole('table', { name: /audit|newest first/ })).toContainText(
       `ticket ${width}: key posted publicly`,
     );

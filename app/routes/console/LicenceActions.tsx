@@ -47,7 +47,11 @@ export function LicenceActions(props: {
         {...common}
         kind="reinstate"
         title="Reinstate"
-        explain="Lifts the suspension or revocation: validations answer as the subscription and dates say. Access tokens a suspension kept work again; those a revocation ended stay ended."
+        explain={
+          licence.suspended
+            ? 'Lifts the suspension: validations answer as the subscription and dates say, and the access tokens it kept work again.'
+            : 'Lifts the revocation: validations answer as the subscription and dates say. The access tokens it ended stay ended.'
+        }
       />,
     );
   } else {

@@ -491,7 +491,7 @@ function LicenceCard({ licence, children }: { licence: StoryLicence; children: R
         </div>
         {licence.revokedAt ? (
           <div>
-            <dt>Revoked</dt>
+            <dt>{licence.suspended ? 'Suspended' : 'Revoked'}</dt>
             <dd>
               {formatDateTime(licence.revokedAt)}
               {licence.revocationReason ? `: ${licence.revocationReason}` : ''}

@@ -12,6 +12,8 @@ export interface StoryLicence {
   createdAt: string;
   revokedAt: string | null;
   revocationReason: string | null;
+  /** The stop under `revokedAt` is a suspension (tokens kept), not a revocation (decision 248). */
+  suspended: boolean;
   subscriptionId: string | null;
   orgLimit: number | 'unlimited';
   orgsInUse: number;

@@ -59,6 +59,7 @@ export async function customerStory(
         createdAt: licence.createdAt,
         revokedAt: licence.revokedAt,
         revocationReason: licence.revocationReason,
+        suspended: licence.suspended,
         subscriptionId: licence.subscriptionId,
         orgLimit: licenceEntitlements(licence).orgs,
         orgsInUse: orgs.filter((org) => org.lastSeenAt >= activeSince).length,

@@ -74,7 +74,7 @@ function printLicence(context: LicenceCommandContext, details: LicenceDetails): 
     ['Deactivated', formatTime(licence.deactivatedAt)],
     ['Deletion due', formatTime(licence.deletionScheduledAt)],
     [
-      'Revoked',
+      licence.suspended ? 'Suspended' : 'Revoked',
       licence.revokedAt
         ? `${formatTime(licence.revokedAt)}${licence.revocationReason ? ` (${licence.revocationReason})` : ''}`
         : '–',

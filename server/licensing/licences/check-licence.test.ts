@@ -12,6 +12,7 @@ const healthy: LicenceState = {
   deactivatedAt: null,
   deletionScheduledAt: null,
   revokedAt: null,
+  suspended: false,
 };
 const noOrg: OrgUsage = { orgId: null, known: false, rank: 0, inUse: 0, limit: 4 };
 const fullQuota: OrgUsage = {
@@ -30,6 +31,7 @@ const broken: LicenceState = {
   deactivatedAt: past,
   deletionScheduledAt: past,
   revokedAt: past,
+  suspended: false,
 };
 
 describe('checkLicence', () => {
@@ -46,6 +48,12 @@ describe('checkLicence', () => {
     expect(code(revokedOnly)).toBe('DEACTIVATED');
     expect(checkLicence(revokedOnly, 'orgsmith-cli', fullQuota, now).detail).toMatch(/revoked/);
     expect(checkLicence(notScheduled, 'orgsmith-cli', fullQuota, now).detail).toMatch(/revoked/);
+    // A suspension answers the same code, in its own words (decision 248).
+    const suspended = { ...revokedOnly, suspended: true };
+    expect(code(suspended)).toBe('DEACTIVATED');
+    expect(checkLicence(suspended, 'orgsmith-cli', fullQuota, now).detail).toMatch(
+      /suspended by Orgsmith support/,
+    );
     const active = { ...revokedOnly, revokedAt: null };
     expect(code(active)).toBe('EXPIRED');
     const current = { ...active, expiresAt: future };

@@ -23,6 +23,8 @@ export interface LicenceState {
   deletionScheduledAt: Date | null;
   /** Revoked by an operator (decision 086); independent of the lifecycle fields above. */
   revokedAt: Date | null;
+  /** The stop under `revokedAt` is support's suspension (decision 248). */
+  suspended: boolean;
 }
 
 /** Orgs of the licence as seen by this validation. */
@@ -88,8 +90,9 @@ export function checkLicence(
   if (licence.revokedAt && licence.revokedAt.getTime() <= now.getTime()) {
     return {
       code: 'DEACTIVATED',
-      detail:
-        'This licence was revoked by Orgsmith. Contact support if you think this is a mistake.',
+      detail: licence.suspended
+        ? 'This licence is suspended by Orgsmith support. Contact support to have it reinstated.'
+        : 'This licence was revoked by Orgsmith. Contact support if you think this is a mistake.',
     };
   }
   // Deactivated (lapsed payment) but still within its reactivation window.

@@ -96,7 +96,7 @@ export function createLicenceRepository(db: Executor) {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(licences)
-          .set({ revokedAt: now, revocationReason: reason, updatedAt: now })
+          .set({ revokedAt: now, revocationReason: reason, suspended: !endTokens, updatedAt: now })
           .where(and(eq(licences.id, licenceId), isNull(licences.revokedAt)))
           .returning();
         if (!row) return undefined;
@@ -112,7 +112,7 @@ export function createLicenceRepository(db: Executor) {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(licences)
-          .set({ revokedAt: null, revocationReason: null, updatedAt: now })
+          .set({ revokedAt: null, revocationReason: null, suspended: false, updatedAt: now })
           .where(and(eq(licences.id, licenceId), isNotNull(licences.revokedAt)))
           .returning();
         return row;

@@ -41,6 +41,8 @@ export const licences = pgTable(
     /** Set by an operator (decision 086); payment events never change it. */
     revokedAt: timestamptz('revoked_at'),
     revocationReason: text('revocation_reason'),
+    /** The stop under `revoked_at` is support's suspension, not a revocation (decision 248). */
+    suspended: boolean('suspended').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
