@@ -864,6 +864,70 @@ function sampleConnections(bouncer: PgBouncer, database: string) {
   };
 }
 
+/**
+ * Restarts every instance in turn while validations go on against the ones in rotation: out of
+ * rotation, SIGTERM (timed), then a replacement started and put in rotation once ready. Answers
+ * the stops, the slowest replacement's start, and what the load saw.
+ */
+async function rollingRestart(
+  instances: Instance[],
+  replace: (old: Instance) => Promise<Instance>,
+): Promise<{
+  stops: Array<{ ms: number; code: number | null }>;
+  seconds: number;
+  readyMaxS: number;
+  requests: number;
+  serverErrors: number;
+  failed: number;
+}> {
+  const rotation = [...instances];
+  const body = validationBody(3);
+  let running = true;
+  let requests = 0;
+  let serverErrors = 0;
+  let failed = 0;
+  const client = async () => {
+    while (running) {
+      const target = rotation[Math.floor(Math.random() * rotation.length)];
+      if (!target) break;
+      try {
+        const response = await fetch(`${target.baseUrl}/account/v1/licenses/validate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await response.arrayBuffer();
+        requests++;
+        if (response.status >= 500) serverErrors++;
+      } catch {
+        failed++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const clients = Array.from({ length: 4 }, client);
+  const started = performance.now();
+  const stops: Array<{ ms: number; code: number | null }> = [];
+  let readyMaxS = 0;
+  const count = instances.length;
+  for (let n = 0; n < count; n++) {
+    const old = instances.shift();
+    if (!old) break;
+    rotation.splice(rotation.indexOf(old), 1);
+    stops.push(await old.terminate());
+    const asked = performance.now();
+    const fresh = await replace(old);
+    readyMaxS = Math.max(readyMaxS, (performance.now() - asked) / 1000);
+    instances.push(fresh);
+    rotation.push(fresh);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  running = false;
+  await Promise.all(clients);
+  return { stops, seconds, readyMaxS, requests, serverErrors, failed };
+}
+
 async function runFleet(): Promise<number> {
   const fleetName = `orgsmith_fleet_${randomBytes(4).toString('hex')}`;
   const fleetDb = await createDatabase(fleetName);
@@ -957,20 +1021,25 @@ async function runFleet(): Promise<number> {
       `${statementsPerValidation} statements per validation ≤ 0.05`,
     );
 
-    // A rolling stop: each instance in turn gets SIGTERM and must end within its drain time.
-    const stops: Array<{ ms: number; code: number | null }> = [];
-    while (instances.length > 0) {
-      const instance = instances.shift();
-      if (instance) stops.push(await instance.terminate());
-    }
+    // A rolling restart under light load (issue 43 item 6): each instance in turn leaves the
+    // rotation (as a load balancer does once /readyz answers 503), gets SIGTERM and must end
+    // within its drain time; its replacement joins once ready. The load never stops.
+    const rolling = await rollingRestart(instances, () =>
+      startInstance(bouncer?.url ?? '', FLEET_INSTANCE_POOL, fleet),
+    );
+    const stops = rolling.stops;
     const slowest = Math.max(...stops.map((s) => s.ms));
     const unclean = stops.filter((s) => s.code !== 0).length;
     log(
-      `Rolling stop of ${stops.length}: slowest ${slowest} ms, median ${middle(stops.map((s) => s.ms))} ms, ${unclean} ended with an error (load ${load()})`,
+      `Rolling restart of ${stops.length} in ${rolling.seconds.toFixed(0)} s: slowest stop ${slowest} ms, median ${middle(stops.map((s) => s.ms))} ms, ${unclean} ended with an error; replacements ready in at most ${rolling.readyMaxS.toFixed(1)} s; meanwhile ${rolling.requests} validations, ${rolling.serverErrors} × 5xx, ${rolling.failed} errors (load ${load()})`,
     );
     verdict(
       slowest <= DRAIN_MS && unclean === 0,
       `every instance ended within ${DRAIN_MS} ms of SIGTERM (slowest ${slowest} ms), exit code 0`,
+    );
+    verdict(
+      rolling.serverErrors === 0 && rolling.failed === 0,
+      `rolling restart: ${rolling.serverErrors} × 5xx, ${rolling.failed} errors of ${rolling.requests} validations`,
     );
     const seen = await connections.stop();
     log(
@@ -997,6 +1066,11 @@ async function runFleet(): Promise<number> {
       pg_pooled_connections_max: seen.pooled,
       statements_per_validation: statementsPerValidation,
       drain_max_ms: slowest,
+      rolling_restart_s: Number(rolling.seconds.toFixed(1)),
+      rolling_ready_max_s: Number(rolling.readyMaxS.toFixed(1)),
+      rolling_requests: rolling.requests,
+      rolling_5xx: rolling.serverErrors,
+      rolling_errors: rolling.failed,
       // Point-in-time recovery is measured by the deploy suite (tests/deploy/pitr.test.ts), not here.
       pitr_restore_s: null,
     };
