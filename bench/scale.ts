@@ -580,7 +580,7 @@ function countingHandle(url: string): { handle: DatabaseHandle; locked: () => nu
           : typeof config === 'object' && config && 'text' in config
             ? String(config.text)
             : '';
-      if (/\bfor update\b/i.test(text)) locked += result.rowCount ?? 0;
+      if (/\bfor update\b/i.test(text)) locked += result?.rowCount ?? 0;
       return result;
     };
     Object.assign(client, { query: counted });
