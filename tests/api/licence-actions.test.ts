@@ -113,6 +113,45 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
     expect(licenceActionPermissions.suspend).toBe('licence.suspend');
   });
 
+  it('revokes a suspended licence for good without a reinstatement in between (decision 248)', async () => {
+    const { licence, key } = await createLicence(t);
+    const created = await postJson(t, '/account/v1/access-tokens', { licenseKey: key, name: 'ci' });
+    const { token } = z.object({ token: z.string() }).parse(await created.json());
+    const byToken = async () =>
+      z.object({ code: z.string() }).parse(
+        await (
+          await t.app.request(VALIDATE, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+            body: JSON.stringify({ productId: 'orgsmith-cli' }),
+          })
+        ).json(),
+      ).code;
+    await runLicenceAction(ports, operator, licence.id, { kind: 'suspend', reason: 'ticket 41' });
+    // Suspending again changes nothing; revoking turns the suspension into a revocation.
+    expect(
+      await runLicenceAction(ports, operator, licence.id, { kind: 'suspend', reason: 'again' }),
+    ).toMatchObject({ changed: false });
+    const revoked = await runLicenceAction(ports, operator, licence.id, {
+      kind: 'revoke',
+      reason: 'chargeback confirmed',
+    });
+    expect(revoked).toMatchObject({ ok: true, changed: true, state: 'revoked' });
+    expect(await validate(key)).toBe('DEACTIVATED');
+    expect(
+      await runLicenceAction(ports, operator, licence.id, { kind: 'revoke', reason: 'again' }),
+    ).toMatchObject({ changed: false });
+    const [event, before] = await createAuditLogRepository(t.deps.database.db).ofTarget(
+      'licence',
+      licence.id,
+    );
+    expect([event?.action, before?.action]).toEqual(['licence.revoked', 'licence.suspended']);
+    // The revocation ended the token the suspension kept: reinstating brings back only the key.
+    await runLicenceAction(ports, operator, licence.id, { kind: 'reinstate', reason: 'settled' });
+    expect(await validate(key)).toBe('VALID');
+    expect(await byToken()).not.toBe('VALID');
+  });
+
   it('extends trials only, releases orgs, resends and replaces keys, revokes one token', async () => {
     const trial = await createLicence(t, { type: 'Trial', edition: 'Enterprise', quantity: 1 });
     const extended = await runLicenceAction(ports, operator, trial.licence.id, {

@@ -73,8 +73,10 @@ interface LicenceModel {
   /** When the customer released an org of it (decision 228). */
   releases: Date[];
   tokens: TokenModel[];
-  /** An operator revoked it and none reinstated it since: its key must not validate. */
+  /** An operator revoked or suspended it and none reinstated it since: its key must not validate. */
   revoked?: boolean;
+  /** The stop is support's suspension: its tokens are kept, and must not validate either. */
+  suspended?: boolean;
   /** Tokens that must no longer validate: revoked, or made before a key replacement. */
   deadTokens: TokenModel[];
   /** Set while the licence is a trial nobody proved to own since: it must not change. */
@@ -139,8 +141,11 @@ const newReached = () => ({
   reviews: 0,
   approvals: 0,
   rejections: 0,
-  /** Licences an owner revoked in the console, and those support reinstated. */
+  /** Licences an owner revoked in the console, support suspended, and support reinstated. */
   revoked: 0,
+  suspended: 0,
+  /** Suspended licences an owner then revoked for good (decision 248). */
+  suspensionsRevoked: 0,
   reinstated: 0,
 });
 let reached = newReached();
@@ -341,6 +346,12 @@ async function checkInvariants(model: Model): Promise<void> {
     if (checked.has('credentials') && licence.revoked) {
       const answer = await validate(licence, [...licence.orgs][0] ?? orgId(1));
       if (answer.valid) throw new Error(`credentials: revoked licence ${licence.id} validates`);
+      // A suspension keeps the tokens, but they stop with the key (decision 241).
+      for (const kept of licence.tokens) {
+        if ((await validate({ token: kept.token }, orgId(900))).valid) {
+          throw new Error(`credentials: token "${kept.name}" of a stopped licence validates`);
+        }
+      }
     }
     for (const dead of checked.has('credentials') ? licence.deadTokens : []) {
       const answer = await validate({ token: dead.token }, orgId(900));
@@ -770,13 +781,27 @@ async function ordered(model: Model, p: number, keyTo: number, subscriptionId: s
  * their passkey before each step (the model's clock moves by days; a fresh sign-in is also the
  * passkey check an approval or a revocation asks for).
  */
+/** Each role's console session in this world: signed in again only when it lapsed (sign-ins are rate limited). */
+const sessions = new Map<Role, string>();
+
 async function operatorRequest(role: Role, path: string, body: unknown): Promise<Response> {
   const operator = (world.operators[role] ??= await signedInOperator(world.t, role));
-  const { authenticator, passkey } = operator;
-  const signedIn = await signInWithPasskey(world.t, authenticator, passkey);
-  const session = sessionCookieOf(signedIn);
-  if (!session) throw new Error(`finance could not sign in: ${signedIn.status}`);
-  return consoleRequest(world.t, path, { session, body });
+  const signIn = async () => {
+    const { authenticator, passkey } = operator;
+    const signedIn = await signInWithPasskey(world.t, authenticator, passkey);
+    const session = sessionCookieOf(signedIn);
+    if (!session) throw new Error(`${role} could not sign in: ${signedIn.status}`);
+    sessions.set(role, session);
+    return session;
+  };
+  const kept = sessions.get(role);
+  const answer = await consoleRequest(world.t, path, { session: kept ?? (await signIn()), body });
+  // The model's clock moves by days: a lapsed session, or a passkey proof too old for a revocation,
+  // asks for a fresh sign-in once.
+  if (kept && (answer.status === 401 || answer.status === 403)) {
+    return consoleRequest(world.t, path, { session: await signIn(), body });
+  }
+  return answer;
 }
 
 /**
@@ -787,8 +812,11 @@ const operatorRevokes = (l: number, undo: boolean) =>
   operation(
     `${undo ? 'reinstate' : 'revoke'}ByOperator(l${l})`,
     async (model) => {
+      // An owner may revoke a suspended licence for good at once (decision 248).
       const licence = pick(
-        model.licences.filter((candidate) => Boolean(candidate.revoked) === undo),
+        model.licences.filter((candidate) =>
+          undo ? Boolean(candidate.revoked) : !candidate.revoked || Boolean(candidate.suspended),
+        ),
         l,
       );
       if (!licence) return;
@@ -804,15 +832,46 @@ const operatorRevokes = (l: number, undo: boolean) =>
       }
       if (undo) {
         licence.revoked = false;
+        licence.suspended = false;
         reached.reinstated++;
         return;
       }
+      if (licence.suspended) reached.suspensionsRevoked++;
       licence.revoked = true;
+      licence.suspended = false;
       reached.revoked++;
       licence.deadTokens.push(...licence.tokens);
       licence.tokens = [];
     },
-    (model) => model.licences.some((licence) => Boolean(licence.revoked) === undo),
+    (model) =>
+      model.licences.some((licence) =>
+        undo ? Boolean(licence.revoked) : !licence.revoked || Boolean(licence.suspended),
+      ),
+  );
+
+/** Support suspends a licence (decision 241): key and tokens stop, the tokens are kept. */
+const operatorSuspends = (l: number) =>
+  operation(
+    `suspendByOperator(l${l})`,
+    async (model) => {
+      const licence = pick(
+        model.licences.filter((candidate) => !candidate.revoked),
+        l,
+      );
+      if (!licence) return;
+      const answer = await operatorRequest('support', `licences/${licence.id}/suspend`, {
+        reason: 'Key posted on a forum',
+      });
+      if (answer.status !== 200) {
+        throw new Error(
+          `support's suspension of ${licence.id} answered ${answer.status}: ${await answer.text()}`,
+        );
+      }
+      licence.revoked = true;
+      licence.suspended = true;
+      reached.suspended++;
+    },
+    (model) => model.licences.some((licence) => !licence.revoked),
   );
 
 /** Finance approves or rejects one of the orders waiting for them, with a reason. */
@@ -1043,6 +1102,7 @@ const commands = [
   fc.nat(3).map((i) => reviewOrder(i, 'reject')),
   fc.nat(5).map((l) => operatorRevokes(l, false)),
   fc.nat(5).map((l) => operatorRevokes(l, true)),
+  fc.nat(5).map(operatorSuspends),
   fc.tuple(fc.nat(5), spelling).map(([q, s]) => payQuoteByCard(q, s)),
   fc.nat(40).map(redeliver),
   fc.tuple(person, spelling).map(([p, s]) => exportPerson(p, s)),
@@ -1063,6 +1123,7 @@ describe.each(providers)(
       if (!target) throw new Error('no test database');
       const started = await provider.start(target, new Date('2026-01-15T10:00:00Z'));
       world = { provider: started, t: started.t, ip: 0, operators: {} };
+      sessions.clear();
     }
     beforeAll(async () => {
       await startWorld();

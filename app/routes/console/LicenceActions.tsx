@@ -40,7 +40,22 @@ export function LicenceActions(props: {
   };
   const common = { licence, onDone: props.onDone };
 
+  const revokeForm = (
+    <ActionForm
+      {...common}
+      kind="revoke"
+      title="Revoke"
+      tone="danger"
+      explain={
+        licence.suspended
+          ? 'Turns the suspension into a revocation at once: its access tokens end for good. Asks for your passkey again.'
+          : 'Validations answer DEACTIVATED at once, until the licence is reinstated; its access tokens end for good. Asks for your passkey again.'
+      }
+    />
+  );
   if (revoked) {
+    // A suspension is revoked for good without a reinstatement in between (decision 248).
+    if (licence.suspended) add('revoke', revokeForm);
     add(
       'reinstate',
       <ActionForm
@@ -65,16 +80,7 @@ export function LicenceActions(props: {
         explain="Validations answer DEACTIVATED at once, with the licence's access tokens, until it is reinstated (the tokens are kept)."
       />,
     );
-    add(
-      'revoke',
-      <ActionForm
-        {...common}
-        kind="revoke"
-        title="Revoke"
-        tone="danger"
-        explain="Validations answer DEACTIVATED at once, until the licence is reinstated; its access tokens end for good. Asks for your passkey again."
-      />,
-    );
+    add('revoke', revokeForm);
   }
   if (licence.type === 'Trial') {
     add(

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Executor } from '#server/platform/db/database.ts';
 import { licences, trialClaims, type LicenceType } from '#server/platform/db/schema.ts';
 import { createAccessTokenRepository } from '#server/licensing/access-tokens/access-token-repository.ts';
@@ -83,8 +83,9 @@ export function createLicenceRepository(db: Executor) {
 
     /**
      * Marks a licence revoked and, in the same transaction, revokes all its access tokens for good
-     * (a reinstatement does not bring them back; docs/product-rules.md#credentials). Undefined when
-     * it was revoked already.
+     * (a reinstatement does not bring them back; docs/product-rules.md#credentials). A suspended
+     * licence is revoked at once, without a reinstatement in between (decision 248). Undefined when
+     * it was revoked already (or, for a suspension, stopped already).
      */
     async revoke(
       licenceId: string,
@@ -97,7 +98,14 @@ export function createLicenceRepository(db: Executor) {
         const [row] = await tx
           .update(licences)
           .set({ revokedAt: now, revocationReason: reason, suspended: !endTokens, updatedAt: now })
-          .where(and(eq(licences.id, licenceId), isNull(licences.revokedAt)))
+          .where(
+            and(
+              eq(licences.id, licenceId),
+              endTokens
+                ? or(isNull(licences.revokedAt), eq(licences.suspended, true))
+                : isNull(licences.revokedAt),
+            ),
+          )
           .returning();
         if (!row) return undefined;
         if (!endTokens) return { licence: row, endedTokens: 0 };

@@ -21,6 +21,7 @@ begin
     when tg_op = 'DELETE' then 'licence.deleted'
     when old.revoked_at is null and new.revoked_at is not null then
       case when new.suspended then 'licence.suspended' else 'licence.revoked' end
+    when old.suspended and not new.suspended and new.revoked_at is not null then 'licence.revoked'
     when old.revoked_at is not null and new.revoked_at is null then 'licence.reinstated'
     when old.key_hash <> new.key_hash then 'licence.key_replaced'
     when old.type <> new.type then 'licence.converted'
