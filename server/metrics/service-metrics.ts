@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from '../platform/db/client.ts';
 import type { DeliveryOutcome, DeliveryReport } from '../platform/email/deliver-outbox.ts';
+import { createProviderCallRepository } from '../billing/subscriptions/provider-call-repository.ts';
 import { createOutboxRepository } from '../platform/email/outbox-repository.ts';
 import type { JobRunReport } from '../platform/jobs/job.ts';
 import { createJobRunRepository } from '../platform/jobs/job-run-repository.ts';
@@ -172,6 +173,12 @@ export function createServiceMetrics(options: {
     help: 'Age of the oldest e-mail that is due and unsent (0 when none), all instances',
     registers,
   });
+  const providerCallGauge = new Gauge({
+    name: 'orgsmith_provider_calls',
+    help: 'The lifecycle’s provider calls (cancel, re-read) waiting or given up after their last attempt, all instances (decision 246)',
+    labelNames: ['status'],
+    registers,
+  });
   const pool = database.poolStats
     ? {
         stats: database.poolStats,
@@ -238,6 +245,7 @@ export function createServiceMetrics(options: {
   const clusterJobsSeen = new Set<string>();
   const outbox = createOutboxRepository(database.db);
   const jobRuns = createJobRunRepository(database.db);
+  const providerCalls = createProviderCallRepository(database.db);
   async function sampleDatabase(): Promise<void> {
     if (pool) {
       const stats = pool.stats();
@@ -259,16 +267,19 @@ export function createServiceMetrics(options: {
       reachable.set(cluster.databaseAnswering() ? 1 : 0);
       pending.remove();
       oldestDue.remove();
+      providerCallGauge.reset();
       for (const gauge of [jobFinished, jobDuration, jobRows, jobFailed]) {
         for (const name of clusterJobsSeen) gauge.remove({ job: name, scope: 'cluster' });
       }
       return;
     }
     try {
-      const [backlog, clusterRuns] = await within(
-        Promise.all([outbox.backlog(now), jobRuns.list()]),
+      const [backlog, clusterRuns, calls] = await within(
+        Promise.all([outbox.backlog(now), jobRuns.list(), providerCalls.counts()]),
         DATABASE_SAMPLE_TIMEOUT_MS,
       );
+      providerCallGauge.set({ status: 'pending' }, calls.pending);
+      providerCallGauge.set({ status: 'failed' }, calls.failed);
       for (const run of clusterRuns) {
         if (!run.lastFinishedAt) continue;
         clusterJobsSeen.add(run.name);
@@ -291,6 +302,7 @@ export function createServiceMetrics(options: {
       reachable.set(0);
       pending.remove();
       oldestDue.remove();
+      providerCallGauge.reset();
     }
   }
   // Scrapes that overlap share one round trip, so a flood of them costs the database one query.

@@ -191,6 +191,9 @@ describe.each(databaseTargets)('GET /metrics on $name', (target) => {
     // The trial's licence e-mail waits (no worker runs in these tests).
     expect(after.value('orgsmith_outbox_pending_messages')).toBe(1);
     expect(after.value('orgsmith_outbox_oldest_due_seconds')).toBeGreaterThanOrEqual(0);
+    // No provider call waits or was given up (decision 246).
+    expect(after.value('orgsmith_provider_calls', { status: 'pending' })).toBe(0);
+    expect(after.value('orgsmith_provider_calls', { status: 'failed' })).toBe(0);
     const delivery = createOutboxDelivery({
       db: t.deps.database.db,
       transport: createFileTransport(dataDir, logger),
@@ -432,6 +435,7 @@ describe('a scrape while the database does not answer', () => {
     expect(exposition.value('orgsmith_database_reachable')).toBe(1);
     expect(exposition.value('orgsmith_outbox_pending_messages')).toBeUndefined();
     expect(exposition.value('orgsmith_outbox_oldest_due_seconds')).toBeUndefined();
+    expect(exposition.value('orgsmith_provider_calls', { status: 'pending' })).toBeUndefined();
     expect(sockets.size).toBe(connections);
   });
 });

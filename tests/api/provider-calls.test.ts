@@ -75,6 +75,8 @@ describe.each(databaseTargets)('provider calls on $name', (target) => {
       leasedUntil: null,
     });
     expect(failed?.lastError).toBeTruthy();
+    // `/metrics` says so (orgsmith_provider_calls{status="failed"}).
+    expect(await calls().counts()).toEqual({ pending: 0, failed: 1 });
     await calls().enqueue([{ kind: 'resync', subscriptionId: 'sub_nobody_knows' }], start);
     expect(await calls().pending()).toHaveLength(1);
   });

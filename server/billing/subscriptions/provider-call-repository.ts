@@ -81,7 +81,17 @@ export function createProviderCallRepository(db: Executor) {
         .limit(limit);
     },
 
-    /** Calls waiting, due or not (tests, `/metrics`). */
+    /** How many calls wait and how many were given up (`/metrics`). */
+    async counts(): Promise<{ pending: number; failed: number }> {
+      const rows = await db
+        .select({ status: providerCalls.status, n: sql<number>`count(*)`.mapWith(Number) })
+        .from(providerCalls)
+        .groupBy(providerCalls.status);
+      const of = (status: string) => rows.find((row) => row.status === status)?.n ?? 0;
+      return { pending: of('pending'), failed: of('failed') };
+    },
+
+    /** Calls waiting, due or not (tests). */
     pending(): Promise<ProviderCall[]> {
       return db
         .select()
