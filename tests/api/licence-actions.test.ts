@@ -33,6 +33,21 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
   });
   afterAll(() => t.close());
 
+  /** Makes an access token of the licence; answers a function that validates with it. */
+  const tokenValidator = async (key: string) => {
+    const created = await postJson(t, '/account/v1/access-tokens', { licenseKey: key, name: 'ci' });
+    const { token } = z.object({ token: z.string() }).parse(await created.json());
+    return async () =>
+      z.object({ code: z.string() }).parse(
+        await (
+          await t.app.request(VALIDATE, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+            body: JSON.stringify({ productId: 'orgsmith-cli' }),
+          })
+        ).json(),
+      ).code;
+  };
   const validate = async (key: string, n?: number) =>
     z.object({ code: z.string() }).parse(
       await (
@@ -75,18 +90,7 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
 
   it('suspends with a reason, keeping the access tokens: they answer with the licence until it is reinstated', async () => {
     const { licence, key } = await createLicence(t);
-    const created = await postJson(t, '/account/v1/access-tokens', { licenseKey: key, name: 'ci' });
-    const { token } = z.object({ token: z.string() }).parse(await created.json());
-    const byToken = async () =>
-      z.object({ code: z.string() }).parse(
-        await (
-          await t.app.request(VALIDATE, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-            body: JSON.stringify({ productId: 'orgsmith-cli' }),
-          })
-        ).json(),
-      ).code;
+    const byToken = await tokenValidator(key);
     expect(await byToken()).toBe('VALID');
     const suspended = await runLicenceAction(ports, operator, licence.id, {
       kind: 'suspend',
@@ -115,18 +119,7 @@ describe.each(databaseTargets)('support’s licence actions as data on $name', (
 
   it('revokes a suspended licence for good without a reinstatement in between (decision 248)', async () => {
     const { licence, key } = await createLicence(t);
-    const created = await postJson(t, '/account/v1/access-tokens', { licenseKey: key, name: 'ci' });
-    const { token } = z.object({ token: z.string() }).parse(await created.json());
-    const byToken = async () =>
-      z.object({ code: z.string() }).parse(
-        await (
-          await t.app.request(VALIDATE, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-            body: JSON.stringify({ productId: 'orgsmith-cli' }),
-          })
-        ).json(),
-      ).code;
+    const byToken = await tokenValidator(key);
     await runLicenceAction(ports, operator, licence.id, { kind: 'suspend', reason: 'ticket 41' });
     // Suspending again changes nothing; revoking turns the suspension into a revocation.
     expect(
