@@ -931,6 +931,8 @@ async function rollingRestart(
     const old = instances.shift();
     if (!old) break;
     rotation.splice(rotation.indexOf(old), 1);
+    // A load balancer stops sending before the stop: requests already addressed to it go out.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     stops.push(await old.terminate());
     const asked = performance.now();
     const fresh = await replace(old);
@@ -967,6 +969,8 @@ async function measurePitr(licences: number): Promise<number | null> {
     started = performance.now();
     cluster.backup();
     const backupS = (performance.now() - started) / 1000;
+    // pgBackRest records a backup's stop time in whole seconds: a target must come after it.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const [first] = (
       await pool.query<{ id: string }>('select id from licences order by id limit 1')
     ).rows;
