@@ -67,7 +67,11 @@ export async function orderByInvoice(page: Page, sink: SmtpSink, email: string, 
   await dialog.getByLabel('City').fill('Berlin');
   await dialog.getByLabel('Country').selectOption('DE');
   await dialog.getByRole('button', { name: 'Order Enterprise by invoice' }).click();
-  await expect(dialog.getByRole('status')).toContainText('Check your inbox to confirm');
+  // Placing the order writes to the database and queues an e-mail: on a machine whose cores are
+  // all busy (CI) its answer can take longer than the default 5 s.
+  await expect(dialog.getByRole('status')).toContainText('Check your inbox to confirm', {
+    timeout: 15_000,
+  });
   const mail = await sink.waitForMail({ to: email, subject: /Confirm your Orgsmith order/ });
   const link = /https?:\/\/\S+\/invoice-order\?token=[\w-]+/.exec(mail.text)?.[0] ?? '';
   expect(link).not.toBe('');
