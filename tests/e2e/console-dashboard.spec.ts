@@ -62,7 +62,8 @@ for (const width of [1280, 390]) {
 test('admin dashboard prints the same figures', async ({ e2eServer }) => {
   const stdout = await admin(e2eServer, 'dashboard');
   expect(stdout).toMatch(/^Dashboard for \d{4}-\d{2}/);
-  expect(stdout).toContain('Active paid licences now: Starter 0, Pro 0, Enterprise 0');
+  // The worker's server is shared with the specs before this one: counts, not zeros.
+  expect(stdout).toMatch(/Active paid licences now: Starter \d+, Pro \d+, Enterprise \d+/);
   expect(stdout).toMatch(/validations that day: \d+ \(\d+ refused\); this month: \d+/);
   const refused = admin(e2eServer, 'dashboard', '--month', '2026-13');
   await expect(refused).rejects.toMatchObject({ code: 2 });
