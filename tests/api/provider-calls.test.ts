@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProviderCallRepository } from '#server/billing/subscriptions/provider-call-repository.ts';
 import {
@@ -9,6 +10,7 @@ import {
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
 import { providerCalls } from '#server/platform/db/schema.ts';
 import { databaseTargets } from '../support/databases.ts';
+import { runAdminOn } from '../support/licensing.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const start = new Date('2026-03-01T10:00:00Z');
@@ -77,8 +79,26 @@ describe.each(databaseTargets)('provider calls on $name', (target) => {
     expect(failed?.lastError).toBeTruthy();
     // `/metrics` says so (orgsmith_provider_calls{status="failed"}).
     expect(await calls().counts()).toEqual({ pending: 0, failed: 1 });
+    // The operator sees it, and may try it again: refused while another of its kind waits.
+    const listed = await runAdminOn(t, 'provider-calls', 'list', '--failed');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(/resync\s+sub_nobody_knows\s+failed\s+10\b/);
+    const id = String(failed?.id ?? 0);
+    expect(await runAdminOn(t, 'provider-calls', 'retry', 'x')).toMatchObject({ code: 2 });
     await calls().enqueue([{ kind: 'resync', subscriptionId: 'sub_nobody_knows' }], start);
     expect(await calls().pending()).toHaveLength(1);
+    const refused = await runAdminOn(t, 'provider-calls', 'retry', id);
+    expect(refused).toMatchObject({ code: 1 });
+    expect(refused.err).toContain('waits already; nothing changed');
+    await t.deps.database.db.delete(providerCalls).where(eq(providerCalls.status, 'pending'));
+    expect(await runAdminOn(t, 'provider-calls', 'retry', id)).toMatchObject({ code: 0 });
+    expect(await calls().pending()).toEqual([
+      expect.objectContaining({ id: failed?.id, status: 'pending', attempts: 0 }),
+    ]);
+    expect((await runAdminOn(t, 'provider-calls', 'retry', id)).err).toContain(
+      'is not one that was given up',
+    );
+    expect((await runAdminOn(t, 'provider-calls', 'list')).out).toContain('sub_nobody_knows');
   });
 
   it('makes each call once when two workers run at once, never more than 8 at a time each', async () => {

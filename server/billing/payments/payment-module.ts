@@ -17,6 +17,7 @@ export const paymentDomain = defineDomain<BillingPorts, { deps: BillingPorts }, 
     ...(await import('./stripe/stripe-admin-commands.ts')).stripeAdminCommands,
     ...(await import('./local/local-invoice-admin-commands.ts')).localInvoiceAdminCommands,
     ...(await import('../refunds/refund-admin-commands.ts')).refundAdminCommands,
+    ...(await import('../subscriptions/provider-call-admin-commands.ts')).providerCallAdminCommands,
   ],
   // The local provider's billing engine: renewals, retries and period ends, each followed by its events.
   jobs: ({ deps }) => (deps.payments.name === 'local' ? [localBillingJob(deps)] : []),

@@ -81,6 +81,33 @@ export function createProviderCallRepository(db: Executor) {
         .limit(limit);
     },
 
+    /**
+     * Makes a given-up call due again at `now` with a fresh count of attempts (an operator, after
+     * the provider's fault was mended). Refused while a call of its kind for its subscription
+     * waits already: that one will do.
+     */
+    async retry(id: number, now: Date): Promise<'retried' | 'not-failed' | 'already-waiting'> {
+      const rows = await db
+        .update(providerCalls)
+        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
+        .where(
+          and(
+            eq(providerCalls.id, id),
+            eq(providerCalls.status, 'failed'),
+            sql`not exists (select 1 from provider_calls waiting
+              where waiting.status = 'pending' and waiting.kind = ${providerCalls.kind}
+                and waiting.subscription_id = ${providerCalls.subscriptionId})`,
+          ),
+        )
+        .returning({ id: providerCalls.id });
+      if (rows.length === 1) return 'retried';
+      const [call] = await db
+        .select({ status: providerCalls.status })
+        .from(providerCalls)
+        .where(eq(providerCalls.id, id));
+      return call?.status === 'failed' ? 'already-waiting' : 'not-failed';
+    },
+
     /** How many calls wait and how many were given up (`/metrics`). */
     async counts(): Promise<{ pending: number; failed: number }> {
       const rows = await db
