@@ -673,27 +673,12 @@ interface Instance {
   terminate: () => Promise<{ ms: number; code: number | null }>;
 }
 
-/**
- * A free port no instance of this run was given yet: the system may offer a port again once its
- * probe closed, before the instance it went to listens, when instances start side by side.
- */
-const handedOut = new Set<number>();
-async function unusedPort(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (!handedOut.has(port)) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-}
-
 async function startInstance(
   url: string,
   poolMax: number,
   fleet: { directUrl: string; heapMb: number } | undefined = undefined,
 ): Promise<Instance> {
-  const port = await unusedPort();
+  const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-scale-instance-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const heap = fleet ? [`--max-old-space-size=${fleet.heapMb}`] : [];
@@ -707,7 +692,7 @@ async function startInstance(
         ...SERVER_ENVIRONMENT,
         NODE_ENV: 'production',
         PORT: String(port),
-        CONSOLE_PORT: String(await unusedPort()),
+        CONSOLE_PORT: String(await freePort()),
         DATA_DIR: dataDir,
         PUBLIC_BASE_URL: baseUrl,
         DATABASE_URL: url,
@@ -878,6 +863,23 @@ function sampleConnections(bouncer: PgBouncer, database: string) {
       return { all, pooled };
     },
   };
+}
+
+/** Writes a run's arguments, machine, figures and verdicts to `bench/results/`; answers the file. */
+async function writeResults(prefix: string, body: Record<string, unknown>): Promise<string> {
+  await mkdir('bench/results', { recursive: true });
+  const file = path.join(
+    'bench/results',
+    `${prefix}-${new Date().toISOString().replaceAll(':', '-')}.json`,
+  );
+  const machine = {
+    args,
+    node: process.version,
+    cpus: availableParallelism(),
+    loadAverage: load(),
+  };
+  await writeFile(file, JSON.stringify({ ...machine, ...body, verdicts }, null, 2));
+  return file;
 }
 
 /**
@@ -1144,26 +1146,7 @@ async function runFleet(): Promise<number> {
       rolling_errors: rolling.failed,
       pitr_restore_s: pitrRestoreS,
     };
-    await mkdir('bench/results', { recursive: true });
-    const file = path.join(
-      'bench/results',
-      `scale-fleet-${new Date().toISOString().replaceAll(':', '-')}.json`,
-    );
-    await writeFile(
-      file,
-      JSON.stringify(
-        {
-          args,
-          node: process.version,
-          cpus: availableParallelism(),
-          loadAverage: load(),
-          figures,
-          verdicts,
-        },
-        null,
-        2,
-      ),
-    );
+    const file = await writeResults('scale-fleet', { figures });
     log(`\n${verdicts.join('\n')}\nResults written to ${file}; load average ${load()}`);
     log(JSON.stringify(figures));
     return verdicts.some((line) => line.startsWith('✗')) ? 1 : 0;
@@ -1371,27 +1354,7 @@ try {
       search_p50_ms: search.p50,
       search_p95_ms: search.p95,
     };
-    await mkdir('bench/results', { recursive: true });
-    const file = path.join(
-      'bench/results',
-      `scale-${new Date().toISOString().replaceAll(':', '-')}.json`,
-    );
-    await writeFile(
-      file,
-      JSON.stringify(
-        {
-          args,
-          node: process.version,
-          cpus: availableParallelism(),
-          loadAverage: load(),
-          figures,
-          results,
-          verdicts,
-        },
-        null,
-        2,
-      ),
-    );
+    const file = await writeResults('scale', { figures, results });
     log(`\n${verdicts.join('\n')}\nResults written to ${file}; load average ${load()}`);
     log(JSON.stringify(figures));
   }

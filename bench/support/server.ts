@@ -10,7 +10,21 @@ import {
 } from '#server/platform/node-flags.ts';
 
 /** A port nobody listens on right now, chosen by the operating system. */
-export function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
+  // The system may offer a port again once its probe closed, before the server it went to
+  // listens, when servers start side by side: never hand out the same one twice.
+  for (;;) {
+    const port = await probePort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+const handedOut = new Set<number>();
+
+function probePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
