@@ -8,6 +8,7 @@ import {
   runProviderCalls,
 } from '#server/billing/subscriptions/provider-calls.ts';
 import { syncDepsOf } from '#server/billing/subscriptions/sync-subscription.ts';
+import { createAuditLogRepository } from '#server/platform/audit/audit-log-repository.ts';
 import { providerCalls } from '#server/platform/db/schema.ts';
 import { databaseTargets } from '../support/databases.ts';
 import { runAdminOn } from '../support/licensing.ts';
@@ -92,6 +93,13 @@ describe.each(databaseTargets)('provider calls on $name', (target) => {
     expect(refused.err).toContain('waits already; nothing changed');
     await t.deps.database.db.delete(providerCalls).where(eq(providerCalls.status, 'pending'));
     expect(await runAdminOn(t, 'provider-calls', 'retry', id)).toMatchObject({ code: 0 });
+    // The retry is audited as the operator's (decision 224).
+    const [audited] = await createAuditLogRepository(t.deps.database.db).ofTarget(
+      'provider_call',
+      id,
+    );
+    expect(audited).toMatchObject({ action: 'provider_call.retried' });
+    expect(audited?.actor).toMatch(/^cli:/);
     expect(await calls().pending()).toEqual([
       expect.objectContaining({ id: failed?.id, status: 'pending', attempts: 0 }),
     ]);

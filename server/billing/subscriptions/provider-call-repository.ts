@@ -87,19 +87,22 @@ export function createProviderCallRepository(db: Executor) {
      * waits already: that one will do.
      */
     async retry(id: number, now: Date): Promise<'retried' | 'not-failed' | 'already-waiting'> {
-      const rows = await db
-        .update(providerCalls)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
-        .where(
-          and(
-            eq(providerCalls.id, id),
-            eq(providerCalls.status, 'failed'),
-            sql`not exists (select 1 from provider_calls waiting
+      // In a transaction, where the audit log sees who acts (decision 224, migration 1001).
+      const rows = await db.transaction((tx) =>
+        tx
+          .update(providerCalls)
+          .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leasedUntil: null })
+          .where(
+            and(
+              eq(providerCalls.id, id),
+              eq(providerCalls.status, 'failed'),
+              sql`not exists (select 1 from provider_calls waiting
               where waiting.status = 'pending' and waiting.kind = ${providerCalls.kind}
                 and waiting.subscription_id = ${providerCalls.subscriptionId})`,
-          ),
-        )
-        .returning({ id: providerCalls.id });
+            ),
+          )
+          .returning({ id: providerCalls.id }),
+      );
       if (rows.length === 1) return 'retried';
       const [call] = await db
         .select({ status: providerCalls.status })
