@@ -238,7 +238,10 @@ export type SweepStep =
 export const RESYNC_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Subscription states in which the provider charges nothing more. */
-const finishedSubscription = new Set(['canceled', 'incomplete_expired']);
+export const finishedSubscription: ReadonlySet<string> = new Set([
+  'canceled',
+  'incomplete_expired',
+]);
 
 /**
  * What the hourly lifecycle job does with one licence at `now`, in order of precedence:

@@ -1,4 +1,5 @@
 import type { Job } from '#server/platform/jobs/job.ts';
+import { finishedSubscription } from './lifecycle-rules.ts';
 import { createProviderCallRepository, type ProviderCall } from './provider-call-repository.ts';
 import { syncSubscription, type SyncDeps } from './sync-subscription.ts';
 
@@ -14,9 +15,6 @@ const FIRST_RETRY_MS = 60_000;
 const MAX_RETRY_MS = 6 * 60 * 60_000;
 /** How often the queue is looked at for retries coming due (the sweep also works it at once). */
 export const PROVIDER_CALLS_INTERVAL_MS = 60_000;
-
-/** Subscription states in which the provider charges nothing more. */
-const FINISHED: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
 
 /** Backoff after the nth failed attempt: 1, 2, 4 … minutes, at most 6 hours. */
 export function providerRetryDelayMs(attempts: number): number {
@@ -56,7 +54,7 @@ async function makeCall(deps: SyncDeps, call: ProviderCall): Promise<void> {
     } catch (error) {
       // Made before (a lease ran out while the provider was slow), or ended meanwhile: done.
       const now = await deps.payments.retrieveSubscription(call.subscriptionId).catch(() => null);
-      if (!now || !FINISHED.has(now.status)) throw error;
+      if (!now || !finishedSubscription.has(now.status)) throw error;
     }
   }
   await syncSubscription(deps, call.subscriptionId);

@@ -14,12 +14,19 @@ export const VALIDATION_TALLY_FLUSH_MS = 60_000;
  */
 export function createValidationTally(clock: () => Date) {
   let counts = new Map<string, number>();
+  // The hot path formats a day once per day, not once per validation.
+  let today = { index: Number.NaN, text: '' };
+  const dayOf = (at: Date) => {
+    const index = Math.floor(at.getTime() / 86_400_000);
+    if (index !== today.index) today = { index, text: at.toISOString().slice(0, 10) };
+    return today.text;
+  };
   const keyOf = (day: string, code: string) => `${day} ${code}`;
   const add = (key: string, answers: number) => counts.set(key, (counts.get(key) ?? 0) + answers);
   return {
     /** Counts one validation answer on today's (UTC) day. */
     count(code: ValidationCode): void {
-      add(keyOf(clock().toISOString().slice(0, 10), code), 1);
+      add(keyOf(dayOf(clock()), code), 1);
     },
     /** Takes the counts so far, leaving none. */
     take(): ValidationDayCount[] {
