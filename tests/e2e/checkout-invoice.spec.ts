@@ -335,6 +335,10 @@ test('an order above INVOICE_APPROVAL_ABOVE waits for finance: no key until appr
   await page.goto(`${baseUrl}/pricing?size=25&period=yearly&currency=USD&modal=quote`);
   await waitForHydration(page);
   const dialog = page.getByRole('dialog', { name: 'Get a quote or pay by invoice' });
+  // The dialog names the plan the address chose: Enterprise (25 orgs) before anything is chosen.
+  await expect(dialog.locator('strong').filter({ hasText: 'Enterprise' })).toBeVisible({
+    timeout: 15_000,
+  });
   await dialog.getByRole('radio', { name: 'An order paid by invoice (net 30)' }).check();
   await dialog.getByLabel('Company name').fill('Large Order AG');
   await dialog.getByLabel('Billing email address').fill(email);
